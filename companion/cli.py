@@ -1,0 +1,31 @@
+"""The `companion` command: each feature adds its own subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from companion.record.cli import add_record_commands
+    from companion.table.cli import add_table_commands
+
+    parser = argparse.ArgumentParser(
+        prog="companion", description="Minotaur Companion: referee for bull-and-Minotaur board games."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_table_commands(commands)
+    add_record_commands(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result: int = args.handler(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
