@@ -46,3 +46,12 @@ def row_counts(path: Path) -> tuple[int, int]:
         games = connection.execute("SELECT COUNT(*) FROM games").fetchone()[0]
         events = connection.execute("SELECT COUNT(*) FROM events").fetchone()[0]
     return games, events
+
+
+def recorded_game(store: RecordStore) -> GameSession:
+    """Five events: start (line 2), add 3 (line 3), add 1 (line 4), undo (line 5), add 2 (line 6)."""
+    session = GameSession.create(store, "toy-count", {"goal": 10}, ["Ann", "Zoë"])
+    play(session, 3, 1)
+    session.undo(source="host")
+    play(session, 2)
+    return session

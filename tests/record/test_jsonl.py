@@ -11,18 +11,9 @@ from companion.record.jsonl import export_record
 from companion.record.session import GameSession
 from companion.record.store import RecordStore
 
-from .conftest import play, row_counts
+from .conftest import play, recorded_game, row_counts
 
 Lines = list[str]
-
-
-def recorded_game(store: RecordStore) -> GameSession:
-    """Five events: start (line 2), add 3 (line 3), add 1 (line 4), undo (line 5), add 2 (line 6)."""
-    session = GameSession.create(store, "toy-count", {"goal": 10}, ["Ann", "Zoë"])
-    play(session, 3, 1)
-    session.undo(source="host")
-    play(session, 2)
-    return session
 
 
 def edit_line(line: int, **changes: object) -> Callable[[Lines], None]:
