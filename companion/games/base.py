@@ -69,9 +69,7 @@ class OptionSpec:
 
     def validate(self, value: Any) -> Any:
         if self.choices is not None:
-            if value not in self.choices or isinstance(value, bool) != isinstance(
-                self.choices[0], bool
-            ):
+            if value not in self.choices or isinstance(value, bool) != isinstance(self.choices[0], bool):
                 raise SetupError(f"option {self.name}={value!r} is invalid: must be {self.valid_range()}")
             return value
         if isinstance(value, bool) or not isinstance(value, int):
@@ -227,6 +225,10 @@ class State(ABC):
     def to_json(self) -> JsonDict:
         """Everything needed to rebuild this state with `Game.state_from_json`."""
 
+    @abstractmethod
+    def component_counts(self) -> dict[str, int]:
+        """Counts that no action may change (pieces in the game, tiles, ...)."""
+
     def apply(self, action: Action) -> Self:
         """Return the state after `action`; raise `RuleError` if it is illegal."""
         if self.is_over():
@@ -274,8 +276,7 @@ class Game(ABC):
         unknown = sorted(set(options) - set(specs))
         if unknown:
             raise SetupError(
-                f"unknown option(s) {', '.join(unknown)} for {self.name}; "
-                f"valid options: {', '.join(specs)}"
+                f"unknown option(s) {', '.join(unknown)} for {self.name}; valid options: {', '.join(specs)}"
             )
         return {name: spec.validate(options.get(name, spec.default)) for name, spec in specs.items()}
 
