@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+
 from companion.games.base import (
     CHANCE,
     Action,
@@ -43,9 +45,14 @@ def all_games() -> list[Game]:
     return [_GAMES[name] for name in sorted(_GAMES)]
 
 
+BUILTIN_GAMES = ("minotaurus",)
+"""Modules of companion.games that hold a finished game; each registers itself on import."""
+
+
 def _load_builtin_games() -> None:
     # Imported late so that base types are importable from game modules without a cycle.
-    from companion.games import minotaurus  # noqa: F401
+    for module in BUILTIN_GAMES:
+        importlib.import_module(f"companion.games.{module}")
 
 
 __all__ = [
