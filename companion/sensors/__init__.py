@@ -1,0 +1,1 @@
+"""Sensors around the bull horn figure: beam edges in, toss verdicts out."""
