@@ -149,13 +149,9 @@ class RecordStore:
         rules = get_game(game)
         completed = rules.validate_options(options)
         initial = rules.setup(completed)
-        return self._insert_game(game, completed, check_names(names, initial.num_players), utc_now(), False)
-
-    def _insert_game(
-        self, game: str, options: Mapping[str, Any], names: Sequence[str], created: str, finished: bool
-    ) -> int:
+        names = check_names(names, initial.num_players)
         with self._write() as connection:
-            return self._insert_game_row(connection, game, options, names, created, finished)
+            return self._insert_game_row(connection, game, completed, names, utc_now(), False)
 
     @staticmethod
     def _insert_game_row(
