@@ -1,6 +1,144 @@
+"""`companion run [--simulate]`: referee loop, live scoreboard, and in simulation a simulated table."""
+
+from __future__ import annotations
+
 import argparse
+import logging
+import signal
+import socket
+import sqlite3
+import sys
+from pathlib import Path
+from types import FrameType
 from typing import Any
 
+from companion.record.store import default_db_path
+from companion.table.referee import Referee
+from companion.table.simulation import SimulationDriver
 
-def add_table_commands(commands: "argparse._SubParsersAction[Any]") -> None:
-    pass
+
+def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
+    run = commands.add_parser(
+        "run",
+        help="start the table: referee, game record and live scoreboard",
+        description="Start the table: one referee loop, the game record, and the live scoreboard. "
+        "With --simulate, a simulated table plays Minotaurus so no hardware is needed.",
+    )
+    run.add_argument("--simulate", action="store_true", help="simulated tosses and players (no hardware)")
+    run.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 on the Pi)")
+    run.add_argument("--port", type=_port, default=8000, help="port of the scoreboard (default 8000)")
+    run.add_argument(
+        "--db", type=Path, default=None, help="game record (default $COMPANION_DB or ./var/companion.db)"
+    )
+    simulation = run.add_argument_group("simulation (with --simulate)")
+    simulation.add_argument("--game", default="minotaurus", help="game the simulation plays")
+    simulation.add_argument("--seed", type=int, default=None, help="seed, to replay the same simulation")
+    simulation.add_argument("--players", type=int, default=4, help="simulated players (default 4)")
+    simulation.add_argument(
+        "--skill", type=_fraction, default=0.5, help="simulated toss success rate, 0 to 1 (default 0.5)"
+    )
+    simulation.add_argument(
+        "--delay", type=_seconds, default=1.0, help="seconds between simulated actions (default 1)"
+    )
+    simulation.add_argument(
+        "--pause", type=_seconds, default=5.0, help="seconds before the next simulated game (default 5)"
+    )
+    run.set_defaults(handler=run_table)
+
+
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {port}")
+    return port
+
+
+def _fraction(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a success rate is 0 to 1, not {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0.0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds from 0 to 3600, not {value}")
+    return value
+
+
+def run_table(args: argparse.Namespace) -> int:
+    # Imported here so that other subcommands do not pay for Flask and waitress.
+    from companion.web import create_app
+    from companion.web.server import MAX_STREAMS, bound_port, make_server
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    referee = Referee(args.db or default_db_path(), simulate=args.simulate)
+    try:
+        driver = (
+            SimulationDriver(
+                referee,
+                game=args.game,
+                players=args.players,
+                seed=args.seed,
+                skill=args.skill,
+                delay=args.delay,
+                pause=args.pause,
+            )
+            if args.simulate
+            else None
+        )
+    except ValueError as error:
+        print(f"companion run: {error}", file=sys.stderr)
+        return 2
+    app = create_app({"SSE_MAX_STREAMS": MAX_STREAMS}, referee=referee)
+    try:
+        server = make_server(app, args.host, args.port)
+    except OSError as error:
+        print(
+            f"companion run: cannot listen on {args.host}:{args.port}: {error.strerror or error}",
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        referee.start()
+    except (ValueError, OSError, sqlite3.Error) as error:
+        print(f"companion run: cannot open the game record {referee.db_path}: {error}", file=sys.stderr)
+        server.close()
+        return 1
+    if driver is not None:
+        driver.start()
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # Ending the streams first frees the server threads, so waitress shuts down at once.
+        referee.broadcaster.close()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    port = bound_port(server, args.port)
+    print(f"Scoreboard: http://{args.host}:{port}/", flush=True)
+    if args.host in ("0.0.0.0", "::"):
+        print(f"  from phones on this network: http://{_lan_address()}:{port}/", flush=True)
+    print(f"Game record: {referee.db_path}   (Ctrl-C stops)", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if driver is not None:
+            driver.stop()
+        referee.stop()
+    print("Stopped; every event is in the record.", flush=True)
+    return 0
+
+
+def _lan_address() -> str:
+    # Connecting a UDP socket sends nothing; it only asks the kernel which address routes outwards.
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))
+            address: str = probe.getsockname()[0]
+        except OSError:
+            address = socket.gethostname()
+    return address

@@ -61,6 +61,8 @@ class SimulationDriver:
         self._simulated_game: int | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        # An unknown game or a player count it cannot seat fails here, not later in the thread.
+        self.new_game(replacing=None)
 
     # ------------------------------------------------------------ deciding
 
@@ -106,7 +108,6 @@ class SimulationDriver:
     # ------------------------------------------------------------ running
 
     def start(self) -> None:
-        get_game(self.game)  # an unknown game fails here, not silently in the thread
         self._thread = threading.Thread(target=self._run, name="simulation", daemon=True)
         self._thread.start()
 

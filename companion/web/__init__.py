@@ -1,0 +1,48 @@
+"""The live scoreboard and the host's controls: a small Flask app over the referee.
+
+One blueprint per feature, as in Flask's tutorial: the page, the read-only
+state, the live event stream, and the host's controls (kept apart so the
+host PIN of a later issue guards exactly them).
+"""
+
+from __future__ import annotations
+
+import atexit
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+
+from companion.record.store import default_db_path
+from companion.table.referee import Referee
+from companion.web import control, events, pages, state
+from companion.web.common import REFEREE_KEY, register_error_handlers
+
+
+def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee | None = None) -> Flask:
+    """The app over `referee`; without one it starts its own on `DATABASE` (`flask --app companion.web`)."""
+    app = Flask(__name__)
+    app.config.from_mapping(
+        DATABASE=str(default_db_path()),
+        MAX_CONTENT_LENGTH=16 * 1024,  # the largest action or new game is far below this
+        REPLY_TIMEOUT=10.0,
+        SSE_KEEPALIVE=15.0,
+        SSE_MAX_STREAMS=64,
+        SSE_RETRY_MS=2000,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    if referee is None:
+        referee = Referee(app.config["DATABASE"])
+        referee.start()
+        atexit.register(referee.stop)
+    app.extensions[REFEREE_KEY] = referee
+    register_error_handlers(app)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(state.bp)
+    app.register_blueprint(events.bp)
+    app.register_blueprint(control.bp)
+    return app
+
+
+__all__ = ["create_app"]
