@@ -179,7 +179,11 @@ class Referee:
                 return
             reply, changed = self._take(pending.command, pending.source)
             if changed:
-                self._publish()
+                try:
+                    self._publish()
+                except Exception:
+                    # The change is recorded; a later view shows it. The sender must get its reply anyway.
+                    log.exception("publishing the view after %r failed", pending.command)
             pending.reply.set_result(reply)
 
     def _take(self, command: Command, source: str) -> tuple[Reply, bool]:

@@ -37,7 +37,7 @@ class LogEntry:
     def to_json(self, *, latest: bool) -> JsonDict:
         label = self.label
         if self.by == CHANCE and not latest:
-            label = f"the table answered: {self.asked}"
+            label = f"answered {self.asked} (hidden now)"
         return {
             "seq": self.seq,
             "at": self.at,
@@ -80,7 +80,7 @@ class GameLog:
         else:
             undone = self._effective.pop()
             undone.undone = True
-            what = f"the table's answer to {undone.asked}" if undone.by == CHANCE else undone.label
+            what = f"the answer to {undone.asked}" if undone.by == CHANCE else undone.label
             entry = LogEntry(event.seq, event.at, event.kind, event.source, None, f"undo: {what}", asked)
         self.entries.append(entry)
 

@@ -35,8 +35,13 @@ def current_referee() -> Referee:
     return referee
 
 
+def fail(status: int, message: str) -> NoReturn:
+    """End the request with `{"error": message, "status": status}`."""
+    abort(make_response(jsonify(error=message, status=status), status))
+
+
 def bad_request(message: str) -> NoReturn:
-    abort(make_response(jsonify(error=message, status=400), 400))
+    fail(400, message)
 
 
 def json_object(allowed: Collection[str], *, required: Collection[str] = ()) -> JsonDict:
@@ -72,9 +77,9 @@ def submit(command: Command, source: str = "host") -> Reply:
     try:
         return current_referee().call(command, source=source, timeout=current_app.config["REPLY_TIMEOUT"])
     except TimeoutError:
-        abort(make_response(jsonify(error="the referee did not answer in time; try again", status=503), 503))
+        fail(503, "the referee did not answer in time; the input may still apply: check the table")
     except ValueError as error:  # stopped or busy
-        abort(make_response(jsonify(error=str(error), status=503), 503))
+        fail(503, str(error))
 
 
 def reply_response(reply: Reply, *, created: bool = False) -> Response:

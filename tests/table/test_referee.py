@@ -128,7 +128,7 @@ def test_published_views_hold_only_what_every_player_may_see(referee: Referee) -
     # The coin is no longer the latest event: the log keeps the question, not the answer.
     assert [entry["label"] for entry in log] == [
         "step 1",
-        "the table answered: the coin for seat 0",
+        "answered the coin for seat 0 (hidden now)",
         "step 2",
     ]
     act(referee, Coin(CHANCE, False))
@@ -220,3 +220,17 @@ def test_autoplay_is_switched_through_the_loop_in_simulation(db_path: Path) -> N
         assert referee.snapshot().autoplay is False
     finally:
         referee.stop()
+
+
+def test_undoing_a_table_answer_does_not_repeat_what_it_showed(referee: Referee) -> None:
+    new_race(referee)
+    act(referee, Step(0, 1))
+    act(referee, Coin(CHANCE, True))
+    assert referee.call(Undo(), source="host").ok
+
+    log = referee.latest().payload["log"]
+    assert [(entry["label"], entry["undone"]) for entry in log] == [
+        ("step 1", False),
+        ("answered the coin for seat 0 (hidden now)", True),
+        ("undo: the answer to the coin for seat 0", False),
+    ]

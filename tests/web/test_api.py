@@ -188,3 +188,25 @@ def test_the_page_and_its_files_come_from_the_app_itself(client: FlaskClient) ->
         assert "http://" not in text and "https://" not in text, f"{path} loads something from the internet"
         response.close()
     assert "http://" not in html and "https://" not in html
+
+
+def test_control_requests_get_503_while_the_referee_is_not_running(db_path: Path) -> None:
+    referee = Referee(db_path)
+    referee.start()
+    referee.stop()
+    client = create_app(TEST_CONFIG, referee=referee).test_client()
+    response = client.post("/api/undo")
+    assert response.status_code == 503
+    assert "not running" in body(response)["error"]
+    assert client.get("/api/state").status_code == 200, "the last view stays readable"
+
+
+def test_an_app_made_without_a_referee_runs_its_own_on_the_configured_record(tmp_path: Path) -> None:
+    app = create_app({**TEST_CONFIG, "DATABASE": str(tmp_path / "own.db")})
+    try:
+        client = app.test_client()
+        assert client.post("/api/games", json={"game": "toy-race"}).status_code == 201
+        assert event_count(tmp_path / "own.db") == 0
+        assert body(client.get("/api/state"))["game"]["name"] == "toy-race"
+    finally:
+        app.extensions["companion.referee"].stop()
