@@ -18,7 +18,7 @@ from companion.record.store import Event, GameInfo
 
 JsonDict = dict[str, Any]
 
-LOG_LENGTH = 50
+LOG_LENGTH = 30
 """Log entries sent with each view: enough to follow the game, small enough for 60 phones."""
 
 

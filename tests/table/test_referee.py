@@ -47,8 +47,8 @@ def test_inputs_are_applied_in_the_order_they_were_queued(referee: Referee, db_p
     recorded = RecordStore(db_path).events(game_id)
     assert [RACE.action_from_json(event.action) for event in recorded] == moves
     assert [event.source for event in recorded] == ["host", "camera", "host", "camera", "host"]
-    assert referee.snapshot().state is not None
-    assert referee.snapshot().state.public_view()["places"] == [4, 1]
+    state = referee.snapshot().state
+    assert state is not None and state.public_view()["places"] == [4, 1]
 
 
 @pytest.mark.parametrize(
@@ -183,7 +183,8 @@ def test_finished_games_are_not_resumed_and_the_newest_unfinished_one_is_current
     finished = new_race(first, goal=1)
     act(first, Step(0, 1))
     act(first, Coin(CHANCE, False))
-    assert first.snapshot().state is not None and first.snapshot().state.is_over()
+    ended = first.snapshot().state
+    assert ended is not None and ended.is_over()
     newer = new_race(first)
     first.stop()
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.games import CHANCE, get_game
+from companion.games import CHANCE, Action, get_game
 from companion.record.store import RecordStore
 from companion.table.inputs import SetAutoplay, SubmitAction
 from companion.table.referee import Referee, Snapshot
@@ -98,7 +98,7 @@ def test_without_autoplay_the_simulator_answers_only_for_the_table(simulated: Re
     assert decision is not None
     command, source = decision
     assert source == CHANCE_SOURCE
-    assert isinstance(command, SubmitAction) and not isinstance(command.action, dict)
+    assert isinstance(command, SubmitAction) and isinstance(command.action, Action)
     assert command.action.by == CHANCE
 
 

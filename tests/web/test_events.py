@@ -20,7 +20,7 @@ class Stream:
 
     def __init__(self, client: FlaskClient, **kwargs: Any) -> None:
         self.response = client.get("/api/events", buffered=False, **kwargs)
-        self._chunks: Iterator[bytes] = iter(self.response.response)
+        self._chunks: Iterator[bytes] = iter(self.response.response)  # type: ignore[arg-type]
 
     def next_block(self) -> bytes:
         return next(self._chunks)
