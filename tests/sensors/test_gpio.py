@@ -1,0 +1,145 @@
+"""The GPIO source on gpiozero's MockFactory pins, driven with pulse trains on the test's clock."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+
+import pytest
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
+
+from companion.sensors.clock import ManualClock
+from companion.sensors.edges import BeamEdge
+from companion.sensors.gpio import (
+    BreakBeam,
+    GpioBeams,
+    PinFactoryError,
+    load_pin_factory,
+    pin_factory_name,
+)
+from companion.sensors.judge import TossJudge
+from companion.sensors.pinmap import PinMap
+from companion.sensors.simhorn import FAILURE_KINDS, SUCCESS_KINDS, SimulatedHorn, play_into_pins
+
+
+def test_a_break_beam_reports_broken_while_its_receiver_pulls_low(
+    mock_factory: MockFactory, clock: ManualClock
+) -> None:
+    beam = BreakBeam(17, name="left_base_front")
+    broken: list[int] = []
+    cleared: list[int] = []
+    edges: list[BeamEdge] = []
+    beam.when_broken = lambda: broken.append(clock.now)
+    beam.when_cleared = lambda: cleared.append(clock.now)
+    beam.when_edge = edges.append
+    pin = mock_factory.pin(17)
+    assert pin.state == 1 and not beam.is_broken  # the pull-up holds an unbroken receiver's line high
+    clock.now = 5_000_250
+    pin.drive_low()
+    assert beam.is_broken and broken == [5_000_250]
+    clock.now = 5_003_100
+    pin.drive_high()
+    assert not beam.is_broken and cleared == [5_003_100]
+    assert edges == [
+        BeamEdge("left_base_front", True, 5_000_250, "gpio"),
+        BeamEdge("left_base_front", False, 5_003_100, "gpio"),
+    ]
+    beam.close()
+
+
+def test_a_receiver_that_drives_high_while_broken(mock_factory: MockFactory, clock: ManualClock) -> None:
+    beam = BreakBeam(4, name="tip", active_low=False)
+    pin = mock_factory.pin(4)
+    pin.drive_low()
+    assert not beam.is_broken
+    pin.drive_high()
+    assert beam.is_broken and beam.last_edge == BeamEdge("tip", True, clock.now, "gpio")
+    beam.close()
+
+
+def test_the_gpio_source_delivers_every_edge_of_pulse_trains_with_glitches(
+    mock_factory: MockFactory, clock: ManualClock, pinmap: PinMap
+) -> None:
+    horn = SimulatedHorn(pinmap, seed=7, glitch_rate=1.0)
+    received: list[BeamEdge] = []
+    expected: list[BeamEdge] = []
+    with GpioBeams(pinmap) as source:
+        source.start(received.append)
+        for kind in ("ringer", "rattler", "near_miss", "bounce_off", "tip_hanger", "beside"):
+            toss = horn.toss(kind=kind)
+            edges = toss.edges(offset_us=clock.now + 1000, source="gpio")
+            play_into_pins(edges, pinmap, mock_factory, lambda t: setattr(clock, "now", t))
+            expected += edges
+            for name, broken in source.beam_states().items():  # the table lifts the ring off
+                if broken:
+                    clock.now += 1000
+                    mock_factory.pin(pinmap.beam(name).pi_gpio).drive_high()
+                    expected.append(BeamEdge(name, False, clock.now, "gpio"))
+            assert not any(source.beam_states().values())
+    assert any(b.beam == a.beam and b.t_us - a.t_us < 1000 for a, b in itertools.pairwise(expected))
+    assert received == expected
+
+
+def test_verdicts_through_the_gpio_source_match_the_truth(
+    mock_factory: MockFactory, clock: ManualClock, pinmap: PinMap
+) -> None:
+    horn = SimulatedHorn(pinmap, seed=11)
+    judge = TossJudge(pinmap, clock=clock)
+    verdicts = []
+    with GpioBeams(pinmap) as source:
+
+        def on_edge(edge: BeamEdge) -> None:
+            verdict = judge.feed(edge)
+            if verdict is not None:
+                verdicts.append(verdict)
+
+        def set_time(t: int) -> None:
+            while (deadline := judge.next_deadline()) is not None and deadline < t:
+                clock.now = max(clock.now, deadline)
+                if (verdict := judge.poll()) is not None:
+                    verdicts.append(verdict)
+            clock.now = t
+
+        source.start(on_edge)
+        tosses = [
+            horn.toss(kind=kind) for kind in list(SUCCESS_KINDS) + list(FAILURE_KINDS) for _ in range(3)
+        ]
+        for toss in tosses:
+            judge.arm(0, source.beam_states())
+            play_into_pins(toss.edges(offset_us=clock.now), pinmap, mock_factory, set_time)
+            set_time(clock.now + 60_000_000)
+            for name in pinmap.names:
+                mock_factory.pin(pinmap.beam(name).pi_gpio).drive_high()
+    assert len(verdicts) == len(tosses)
+    for toss, verdict in zip(tosses, verdicts, strict=True):
+        assert verdict.success == toss.beams_say_success, (toss.kind, verdict.reason)
+        assert verdict.outcome != "void", toss.kind
+
+
+def test_the_pin_factory_is_lgpio_unless_a_setting_or_the_environment_says_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    assert pin_factory_name() == "lgpio"
+    assert pin_factory_name("native") == "native"
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert pin_factory_name() == "mock"
+    factory = load_pin_factory()
+    try:
+        assert isinstance(factory, MockFactory)
+    finally:
+        factory.close()
+    with pytest.raises(PinFactoryError, match="no gpiozero pin factory named 'abacus'"):
+        load_pin_factory("abacus")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("lgpio") is not None, reason="lgpio is installed: this is a Pi")
+def test_without_lgpio_the_error_says_how_to_get_it() -> None:
+    with pytest.raises(PinFactoryError, match=r"pip install '\.\[pi\]'"):
+        load_pin_factory("lgpio")
+
+
+def test_the_fixture_restores_the_previous_pin_factory(mock_factory: MockFactory) -> None:
+    # The swap itself is the fixture's job; this checks the factory the tests run on is the clocked mock.
+    assert Device.pin_factory is mock_factory
