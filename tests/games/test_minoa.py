@@ -202,8 +202,19 @@ def test_closing_with_a_coloured_edge_when_set() -> None:
 
 
 def test_pass_only_with_no_piece_left_and_no_stick_possible() -> None:
-    state = GAME.setup({"players": 2})
+    state = GAME.setup({"players": 3})
     refused(state, Pass(RED), "play: one stick or one piece each turn")
+    while state.sticks_left or state.current != BLUE:  # blue places its pieces; the others use up the sticks
+        seat = state.current
+        if (seat == BLUE or not state.sticks_left) and state.hands[seat]:
+            state = state.apply(PlacePiece(seat, state.vacant_edge_lines()[0]))
+        else:
+            state = state.apply(PlaceStick(seat, state.legal_sticks()[0]))
+    assert state.hands[BLUE] == 0 and not state.is_over()
+    assert state.legal_actions() == [Pass(BLUE)]
+    after = state.apply(Pass(BLUE))
+    assert after.current == YELLOW and after.lines == state.lines and after.hands == state.hands
+    refused(after, Pass(YELLOW), "play: one stick or one piece each turn")
 
 
 # ---------------------------------------------------------------- figure 4: the last pieces
