@@ -211,6 +211,17 @@ def test_keeping_refuses_three_tiles_or_tiles_not_in_the_row() -> None:
     assert state.known[BERND] == [53, 62]
 
 
+def test_keeping_stops_at_nine_tiles_behind_the_screen() -> None:
+    rows = {0: [53, 56, 59, 60, 62], 1: [81], 3: [30], 4: [40]}
+    state = play(position(rows, held=[6, 9, 6, 6]), {ANJA: 85, BERND: 63, CONNY: 31, DIRK: 41})
+    for seat, tile, row in ((CONNY, 31, 3), (DIRK, 41, 4), (BERND, 63, 0)):
+        state = place(state, seat, tile, row)
+    assert state.held[BERND] == 8
+    assert all(len(a.tiles) == 1 for a in state.legal_actions() if isinstance(a, Keep))
+    refused(state, Keep(BERND, (53, 56)), "What do you get minus points for?")
+    assert state.apply(Keep(BERND, (53,))).held[BERND] == 9
+
+
 def test_kept_tiles_are_known_to_be_behind_that_screen_and_nobody_else_can_play_them() -> None:
     state = bullhead_example()
     for seat, tile, row in ((CONNY, 31, 3), (DIRK, 41, 4), (BERND, 63, 0)):
