@@ -426,7 +426,7 @@ class AsterionState(State):
             "current": None if self.phase == "over" else self.current,
             "waiting_for": self.to_act().waiting_for,
             "board": [_tile_view(cell, tile) for cell, tile in sorted(self.board.items())],
-            "asterion_reaches_outside_at": sorted(self.asterion_reach()[1]),
+            "asterion_reaches_outside_at": [list(cell) for cell in sorted(self.asterion_reach()[1])],
             "shown": design(self.shown).name if self.shown is not None else None,
             "lifted": _tile_view(*self.lifted) if self.lifted else None,
             "tiles_in_hand": self.in_hand,
