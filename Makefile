@@ -6,7 +6,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck pytest venv clean
+# The firmware tests run MicroPython (WebAssembly) under Node: npm installs it from the lock file.
+NPM_STAMP := firmware/tests/node_modules/.installed-$(shell cksum < firmware/tests/package-lock.json | cut -d' ' -f1)
+
+.PHONY: demo test lint typecheck pytest venv clean firmware-deps firmware deploy-firmware
 
 venv: $(STAMP)
 
@@ -17,20 +20,35 @@ $(STAMP): pyproject.toml
 	@rm -f $(VENV)/.installed-*
 	@touch $@
 
+firmware-deps: $(NPM_STAMP)
+
+$(NPM_STAMP): firmware/tests/package-lock.json
+	npm ci --prefix firmware/tests --no-audit --no-fund --loglevel=error
+	@touch $@
+
+# Compile every firmware file with mpy-cross, as deployed (fails on a compile error).
+firmware: venv
+	$(BIN)/python firmware/tools/deploy.py build --out firmware/build
+
+# Copy the firmware and hardware/pinmap.json to the Pico (PORT=/dev/ttyACM0 to choose; stop the daemon first).
+deploy-firmware: venv
+	$(BIN)/python -m pip install --quiet -e '.[dev,pi]'
+	$(BIN)/python firmware/tools/deploy.py deploy $(if $(PORT),--port $(PORT))
+
 demo: venv
 	$(BIN)/companion run --simulate
 
 lint: venv
-	$(BIN)/ruff check companion tests
-	$(BIN)/ruff format --check companion tests
+	$(BIN)/ruff check companion tests firmware/tools
+	$(BIN)/ruff format --check companion tests firmware/tools
 
 typecheck: venv
 	$(BIN)/mypy --strict companion/games
 
-pytest: venv
+pytest: venv firmware-deps
 	$(BIN)/python -m pytest -q
 
-test: lint typecheck pytest
+test: lint typecheck firmware pytest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
