@@ -422,6 +422,12 @@ class SensorNode:
                 return NodeLink(self.pinmap, on_edge=lambda _: None).status()
             return self._link.status()
 
+    @property
+    def frames_received(self) -> int:
+        """Good frames read since start, for diagnostics (and tests that pace a stream)."""
+        with self._lock:
+            return self._link.decoder.frames if self._link else 0
+
     def _run(self) -> None:
         link = self._link
         assert link is not None

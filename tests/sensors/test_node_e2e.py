@@ -1,0 +1,172 @@
+"""End to end: the firmware's real output, through a pty, into the daemon's reader and the toss judge.
+
+Simulated tosses (with ground truth) play into the firmware running in
+MicroPython under Node; the bytes it writes go, frame by frame at their node
+time, into a pty that the daemon's `SensorNode` reads like a Pico's USB
+serial; its edges feed the `TossJudge`, whose verdicts must match the truth.
+A toss during which garbage arrives on the line must come out void.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import threading
+from pathlib import Path
+
+import pytest
+
+from companion.sensors.clock import ManualClock
+from companion.sensors.edges import BeamEdge
+from companion.sensors.judge import TossJudge, TossSettings, Verdict
+from companion.sensors.node import NodeFault, SensorNode, pinmap_crc
+from companion.sensors.pinmap import PinMap, load_pinmap
+from companion.sensors.simhorn import SimToss, SimulatedHorn
+
+from .node_fixtures import PINMAP_FILE, PtyPort, flash, pty_port, run_firmware, wait_for
+
+__all__ = ["flash", "pty_port"]
+
+SETTINGS = TossSettings(window_ms=8000)
+KINDS = [
+    "ringer",
+    "bounce_off",
+    "leaner",
+    "near_miss",
+    "rattler",
+    "beside",
+    "tip_hanger",
+    "rattle_off",
+    "miss",
+]
+GARBLED = "ringer"  # one more toss, with garbage on the line while the ring falls
+
+
+@dataclasses.dataclass(frozen=True)
+class PlannedToss:
+    seat: int
+    armed_us: int
+    """Node time at which the table arms the judge."""
+    sim: SimToss
+    edges: tuple[BeamEdge, ...]
+    garbled: bool = False
+
+
+def plan(pinmap: PinMap) -> tuple[list[PlannedToss], list[BeamEdge], int]:
+    """Tosses one after another on the node's clock, the ring taken off the figure after each verdict."""
+    horn = SimulatedHorn(pinmap, seed=11)
+    tosses: list[PlannedToss] = []
+    train: list[BeamEdge] = []
+    armed = 600_000
+    for i, kind in enumerate([*KINDS, GARBLED]):
+        sim = horn.toss(kind=kind, arrive_us=horn.rng.randint(300_000, 2_000_000))
+        edges = sim.edges(offset_us=armed)
+        tosses.append(PlannedToss(i % 3, armed, sim, tuple(edges), garbled=i == len(KINDS)))
+        cleared = armed + max(sim.end_us, SETTINGS.window_ms * 1000) + SETTINGS.settle_ms * 1000 + 1_500_000
+        final = {e.beam: e.blocked for e in edges}
+        train += edges + [BeamEdge(beam, False, cleared) for beam, blocked in final.items() if blocked]
+        armed = cleared + 600_000
+    return tosses, train, armed
+
+
+def frame_time(line: bytes) -> int | None:
+    for field in line.split(b"#")[0].split(b" "):
+        if field.startswith(b"t="):
+            return int(field[2:])
+    return None
+
+
+class Table:
+    """The judge's side: edges in from the reader thread, faults void the toss, verdicts collected."""
+
+    def __init__(self, pinmap: PinMap, clock: ManualClock) -> None:
+        self.judge = TossJudge(pinmap, SETTINGS, clock)
+        self.verdicts: list[Verdict] = []
+        self.lock = threading.Lock()
+
+    def on_edge(self, edge: BeamEdge) -> None:
+        with self.lock:
+            self._keep(self.judge.feed(edge))
+
+    def on_fault(self, fault: NodeFault) -> None:
+        with self.lock:
+            self._keep(self.judge.void(fault.reason))
+
+    def poll(self) -> None:
+        with self.lock:
+            self._keep(self.judge.poll())
+
+    def _keep(self, verdict: Verdict | None) -> None:
+        if verdict is not None:
+            self.verdicts.append(verdict)
+
+
+def taken(node: SensorNode, frames: int) -> bool:
+    return node.frames_received >= frames
+
+
+@pytest.fixture(scope="module")
+def pinmap() -> PinMap:
+    return load_pinmap(PINMAP_FILE)
+
+
+def test_firmware_output_through_a_pty_gives_the_right_verdicts(
+    pinmap: PinMap, flash: Path, pty_port: PtyPort, tmp_path: Path
+) -> None:
+    tosses, train, end = plan(pinmap)
+    run = run_firmware(
+        flash, {"edges": [[e.t_us, e.beam, e.blocked] for e in train], "end_us": end}, tmp_path
+    )
+    assert run.report["errors"] == []
+    lines = run.serial.splitlines(keepends=True)
+
+    clock = ManualClock(0)
+    table = Table(pinmap, clock)
+    node = SensorNode(
+        pinmap,
+        port=str(pty_port.path),
+        on_fault=table.on_fault,
+        expected_pinmap_crc=pinmap_crc(PINMAP_FILE),
+        clock=clock,
+    )
+    node.start(table.on_edge)
+    try:
+        wait_for(lambda: node.status().connected, "the port opened")
+        base = 10_000_000  # the daemon's clock is not the node's
+        pending = list(tosses)
+        noise_at: int | None = (
+            tosses[-1].edges[0].t_us
+        )  # right after the ring passed the tip in the last toss
+        for sent, line in enumerate(lines, start=1):
+            t = frame_time(line)
+            if t is not None:
+                clock.now = max(clock.now, base + t)
+                while pending and t >= pending[0].armed_us:
+                    toss = pending.pop(0)
+                    assert node.status().ok, node.status().faults
+                    with table.lock:
+                        table.judge.arm(toss.seat, node.beam_states())
+                if noise_at is not None and not pending and t > noise_at:
+                    pty_port.write(b"\x00\xfe@17 E b=left_tip blocked=1 t=\xff\n")  # noise on the cable
+                    noise_at = None
+            pty_port.write(line)
+            wait_for(functools.partial(taken, node, sent), "the reader to take the frame")
+            table.poll()
+        assert not pending
+    finally:
+        node.stop()
+
+    verdicts = table.verdicts
+    assert [v.seat for v in verdicts] == [t.seat for t in tosses]
+    for toss, verdict in zip(tosses[:-1], verdicts, strict=False):
+        assert verdict.outcome == ("success" if toss.sim.success else "failure"), (
+            toss.sim.kind,
+            verdict.reason,
+        )
+        assert verdict.horn == toss.sim.horn
+        assert all(e.source == "node" for e in verdict.edges)
+        assert [(e.beam, e.blocked, e.t_us) for e in verdict.edges] == [
+            (e.beam, e.blocked, e.t_us) for e in toss.edges if e.t_us <= verdict.edges[-1].t_us
+        ]
+    assert verdicts[-1].outcome == "void" and "garbled" in verdicts[-1].reason
+    assert {t.sim.success for t in tosses[:-1]} == {True, False}
