@@ -118,13 +118,19 @@ class HornochsenState(State):
             seen.update((t, f"behind seat {seat}'s screen (taken from a row)") for t in tiles)
         return seen
 
+    def seen_tiles(self) -> set[int]:
+        """The numbers of `where_seen`, without the words (random playouts ask for it at every step)."""
+        seen = set(self.box).union(self.keeping, *self.rows, *self.known)
+        seen.update(t for t, _ in self.table)
+        return seen
+
     def possible_tiles(self, seat: int) -> list[int]:
         """The numbers `seat`'s next face-down tile can show, as far as the table tells."""
         known = self.known[seat]
         unknown = self.held[seat] + self.face_down[seat] - len(known)
         options = set(known)
         if unknown - self.box_taken[seat] > 0:
-            seen = self.where_seen()
+            seen = self.seen_tiles()
             options.update(t for t in ALL_TILES if t not in seen)
         if self.box_taken[seat] > 0:
             options.update(self.box)
@@ -159,7 +165,7 @@ class HornochsenState(State):
 
     def legal_actions(self) -> list[Action]:
         if self.phase == "setup":
-            seen = self.where_seen()
+            seen = self.seen_tiles()
             return [StartTile(CHANCE, t) for t in ALL_TILES if t not in seen]
         if self.phase == "choose":
             actions: list[Action] = []
@@ -189,7 +195,7 @@ class HornochsenState(State):
     def random_chance_action(self, rng: random.Random) -> Action:
         # Uniform over the same actions as legal_actions, without building ninety of them per step.
         if self.phase == "setup":
-            seen = self.where_seen()
+            seen = self.seen_tiles()
             return StartTile(CHANCE, rng.choice([t for t in ALL_TILES if t not in seen]))
         seat = self._next_reveal_seat()
         return Reveal(CHANCE, seat, rng.choice(self.possible_tiles(seat)))
@@ -214,7 +220,7 @@ class HornochsenState(State):
     def _check_shown_tile(self, tile: int, seat: int | None) -> None:
         if tile not in ALL_TILES:
             raise RuleError(CONTENTS, f"there is no tile {tile}: the tiles are numbered 1 to {BOARD.tiles}")
-        where = self.where_seen().get(tile)
+        where = self.where_seen().get(tile) if tile in self.seen_tiles() else None
         rule = PREPARATION if seat is None else HOW_PLAYED
         if seat is None:
             if where is not None:
