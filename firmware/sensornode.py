@@ -13,7 +13,7 @@ from framing import FrameWriter
 
 VERSION = "1.0.0"
 PROTOCOL = 1
-HELLO_EVERY = 10  # repeat hello and self-test every this many heartbeats, for a late reader
+HELLO_EVERY = 4  # repeat hello and self-test every this many heartbeats (2 s), for a late reader
 PINMAP = "pinmap.json"
 
 

@@ -313,7 +313,7 @@ class FrameEncoder:
         return frame
 
 
-HELLO_EVERY = 10
+HELLO_EVERY = 4
 """The firmware repeats its hello and self-test results every this many heartbeats."""
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from companion.sensors.edges import BeamEdge
 from companion.sensors.protocol import (
+    HELLO_EVERY,
     MAX_LINE,
     SEQ_MODULO,
     CorruptFrame,
@@ -184,14 +185,16 @@ def test_node_frames_sends_changes_heartbeats_and_repeated_hellos() -> None:
         BeamEdge("left_base", True, 500_000),  # the same microsecond as heartbeat 1: the edge first
         BeamEdge("left_base", True, 600_000),  # not a change: not sent
     ]
-    sent = list(node_frames(edges, BEAMS, heartbeat_ms=500, end_us=5_000_000))
+    end = 2 * HELLO_EVERY * 500_000
+    sent = list(node_frames(edges, BEAMS, heartbeat_ms=500, end_us=end))
     decoded = frames(FrameDecoder().feed(b"".join(f for _, f in sent)))
     assert [f.seq for f in decoded] == list(range(len(decoded)))
     kinds = "".join(f.message.kind for f in decoded)
     announce = "V" + "S" * len(BEAMS)
-    assert kinds == announce + "BEEEB" + "B" * 8 + announce + "B"
+    between = "B" * (HELLO_EVERY - 2)
+    assert kinds == announce + "BEEEB" + between + announce + "B" * HELLO_EVERY + announce + "B"
     beats = [f.message for f in decoded if isinstance(f.message, Heartbeat)]
-    assert [b.t_us for b in beats] == [i * 500_000 for i in range(11)]
+    assert [b.t_us for b in beats] == [i * 500_000 for i in range(2 * HELLO_EVERY + 1)]
     assert beats[0].blocked == frozenset() and beats[1].blocked == {"left_base"}
     assert [t for t, _ in sent] == sorted(t for t, _ in sent)
 
