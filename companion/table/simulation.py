@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from companion.games import get_game
 from companion.sim import RandomTable, TableSimulator, make_simulator
-from companion.table.inputs import Command, NewGame, SubmitAction
+from companion.table.inputs import Command, NewGame, RefereeStoppedError, SubmitAction
 from companion.table.referee import Referee, Snapshot
 
 log = logging.getLogger(__name__)
@@ -136,9 +136,12 @@ class SimulationDriver:
                 command, source = decision
                 try:
                     reply = self.referee.call(command, source=source)
-                except (ValueError, TimeoutError) as error:
-                    log.warning("simulated input not taken: %s", error)
+                except RefereeStoppedError:
                     return
+                except (ValueError, TimeoutError) as error:  # busy, or slow to answer: try again
+                    log.warning("simulated input not taken: %s", error or "no answer in time")
+                    snapshot = self._wait_for_change(snapshot, RETRY_SECONDS) or self.referee.snapshot()
+                    continue
                 if not reply.ok:
                     log.log(
                         logging.DEBUG if reply.error_type == "StaleInputError" else logging.WARNING,
