@@ -13,6 +13,7 @@ from types import FrameType
 from typing import Any
 
 from companion.record.store import default_db_path
+from companion.sensors.cli import SensorSimulationDriver, add_sensor_options, sensors_wanted, start_sensors
 from companion.table.referee import Referee
 from companion.table.simulation import SimulationDriver
 
@@ -43,6 +44,7 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
     simulation.add_argument(
         "--pause", type=_seconds, default=5.0, help="seconds before the next simulated game (default 5)"
     )
+    add_sensor_options(run)
     run.set_defaults(handler=run_table)
 
 
@@ -75,8 +77,9 @@ def run_table(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     referee = Referee(args.db or default_db_path(), simulate=args.simulate)
     try:
+        driver_class = SensorSimulationDriver if sensors_wanted(args) != "off" else SimulationDriver
         driver = (
-            SimulationDriver(
+            driver_class(
                 referee,
                 game=args.game,
                 players=args.players,
@@ -106,6 +109,13 @@ def run_table(args: argparse.Namespace) -> int:
         print(f"companion run: cannot open the game record {referee.db_path}: {error}", file=sys.stderr)
         server.close()
         return 1
+    try:
+        sensors = start_sensors(args, referee)
+    except ValueError as error:
+        print(f"companion run: the ring-toss sensors: {error}", file=sys.stderr)
+        server.close()
+        referee.stop()
+        return 1
     if driver is not None:
         driver.start()
 
@@ -128,6 +138,8 @@ def run_table(args: argparse.Namespace) -> int:
     finally:
         if driver is not None:
             driver.stop()
+        if sensors is not None:
+            sensors.stop()
         referee.stop()
     print("Stopped; every event is in the record.", flush=True)
     return 0

@@ -78,7 +78,16 @@ class SetAutoplay:
     on: bool
 
 
-Command = NewGame | SubmitAction | Undo | ResumeGame | SetAutoplay
+@dataclasses.dataclass(frozen=True)
+class SetTableStatus:
+    """Not a game input: how a device of the table is doing (the sensors, the camera), shown on the
+    scoreboard until the device reports again; None removes the channel. Nothing goes into the record."""
+
+    channel: str
+    status: Mapping[str, Any] | None
+
+
+Command = NewGame | SubmitAction | Undo | ResumeGame | SetAutoplay | SetTableStatus
 
 
 @dataclasses.dataclass(frozen=True)

@@ -28,6 +28,7 @@ from companion.table.inputs import (
     Reply,
     ResumeGame,
     SetAutoplay,
+    SetTableStatus,
     StaleInputError,
     SubmitAction,
     TableError,
@@ -84,6 +85,7 @@ class Referee:
         self._store: RecordStore | None = None
         self._games: dict[int, _TableGame] = {}
         self._current: int | None = None
+        self._status: dict[str, JsonDict] = {}
         self._snapshot: Snapshot | None = None
         self._snapshot_lock = threading.RLock()
 
@@ -232,6 +234,12 @@ class Referee:
                     )
                 self.autoplay = bool(command.on)
                 return Reply(command, source, game_id=self._current)
+            case SetTableStatus():
+                if command.status is None:
+                    self._status.pop(command.channel, None)
+                else:
+                    self._status[command.channel] = dict(command.status)
+                return Reply(command, source, game_id=self._current)
         raise TableError(f"unknown input {command!r}")
 
     def _target(self, game_id: int | None, after: int | None) -> _TableGame:
@@ -307,6 +315,8 @@ class Referee:
                 if game_id != self._current and not kept.session.state.is_over()
             ],
         }
+        if self._status:  # devices' reports (sensors, camera), by channel: only while some device reports
+            view["table"]["status"] = dict(self._status)
         with self._snapshot_lock:
             published = self.broadcaster.publish(view)
             self._snapshot = Snapshot(

@@ -84,6 +84,26 @@ function renderStatus() {
     $("status").textContent = `Waiting for ${withNames(view.to_act.waiting_for)}.`;
   }
   document.title = game ? `${game.title} · Minotaur Companion` : "Minotaur Companion";
+  renderDevices();
+}
+
+// What the table's devices report (view.table.status, by channel): "toss now", "clear the horn", faults.
+// A fault stays on every phone until the device reports it fixed.
+function renderDevices() {
+  const box = $("devices");
+  const lines = [];
+  let trouble = false;
+  for (const [channel, status] of Object.entries(view.table.status || {})) {
+    const faults = status.faults || [];
+    const text = [status.message, ...faults.filter((f) => !(status.message || "").includes(f))]
+      .filter(Boolean)
+      .join(" · ");
+    if (text) lines.push(`${channel}: ${text}`);
+    if (faults.length || ["fault", "blocked", "void"].includes(status.state)) trouble = true;
+  }
+  box.textContent = lines.join("\n");
+  box.hidden = lines.length === 0;
+  box.classList.toggle("trouble", trouble);
 }
 
 function pieceText(piece) {

@@ -1,0 +1,151 @@
+"""The simulated table's hands for `companion run --simulate`: tossing rings at the simulated horn.
+
+When the judge is armed, a simulated player tosses after a moment; the
+simulated horn turns the player's skill into a kind of toss and its edge
+train, played in real time into the chosen source: gpiozero MockFactory pins
+(the GPIO path, exactly as lgpio would deliver them) or a simulated sensor
+node writing its serial frames into a pty that the real node reader opens.
+After the verdict the ring is lifted off, as a player would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable
+
+from companion.sensors.clock import monotonic_us
+from companion.sensors.edges import BeamEdge
+from companion.sensors.judge import Verdict
+from companion.sensors.pinmap import PinMap
+from companion.sensors.simhorn import ClockedMockFactory, SimulatedHorn, play_into_pins
+
+
+class PinPlayer:
+    """Plays edges into MockFactory pins at their times, stamped exactly as lgpio stamps an edge."""
+
+    def __init__(self, pinmap: PinMap) -> None:
+        self.pinmap = pinmap
+        self._edge_time = monotonic_us()
+        self.factory = ClockedMockFactory(lambda: self._edge_time)
+        self._lock = threading.Lock()
+
+    def play(self, edges: list[BeamEdge]) -> None:
+        def at(t_us: int) -> None:
+            _sleep_until(t_us)
+            self._edge_time = t_us
+
+        with self._lock:
+            play_into_pins(edges, self.pinmap, self.factory, at)
+
+    def lift(self) -> None:
+        now = monotonic_us()
+        self.play([BeamEdge(name, False, now, "sim") for name in self.pinmap.names])
+
+    def close(self) -> None:
+        self.factory.close()
+
+
+class NodePlayer:
+    """A simulated sensor node on a pty: hello, self-test, heartbeats, and the edges it is given."""
+
+    def __init__(self, pinmap: PinMap, pinmap_crc: str = "00000000") -> None:
+        from companion.sensors.protocol import PROTOCOL_VERSION, FrameEncoder, Hello, SelfTest
+
+        self.pinmap = pinmap
+        self.master, slave = os.openpty()
+        self.port = os.ttyname(slave)
+        self._slave = slave
+        self._encoder = FrameEncoder()
+        self._boot = monotonic_us()
+        self._blocked: set[str] = set()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._hello = Hello("simulated", PROTOCOL_VERSION, pinmap.heartbeat_ms, pinmap.names, pinmap_crc)
+        self._self_test = [SelfTest(name, "ok") for name in pinmap.names]
+        self._announce()
+        self._beats = threading.Thread(target=self._heartbeat, name="simulated-node", daemon=True)
+        self._beats.start()
+
+    def play(self, edges: list[BeamEdge]) -> None:
+        from companion.sensors.protocol import Edge
+
+        for edge in edges:
+            _sleep_until(edge.t_us)
+            with self._lock:
+                if edge.blocked == (edge.beam in self._blocked):
+                    continue
+                (self._blocked.add if edge.blocked else self._blocked.discard)(edge.beam)
+                self._write(Edge(edge.beam, edge.blocked, edge.t_us - self._boot))
+
+    def lift(self) -> None:
+        now = monotonic_us()
+        self.play([BeamEdge(name, False, now, "sim") for name in self.pinmap.names])
+
+    def close(self) -> None:
+        self._stop.set()
+        self._beats.join(2)
+        for fd in (self.master, self._slave):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _heartbeat(self) -> None:
+        from companion.sensors.protocol import HELLO_EVERY, Heartbeat
+
+        period = self.pinmap.heartbeat_ms / 1000
+        beats = 0
+        while not self._stop.wait(period):
+            with self._lock:
+                self._write(Heartbeat(monotonic_us() - self._boot, frozenset(self._blocked), 0, 0))
+                beats += 1
+                # As the firmware does, for a reader that connects late; also at the first beat, since
+                # the reader flushes what was written to the pty before it opened it.
+                if beats % HELLO_EVERY == 1:
+                    self._announce()
+
+    def _announce(self) -> None:
+        self._write(self._hello)
+        for message in self._self_test:
+            self._write(message)
+
+    def _write(self, message: object) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self.master, self._encoder.encode(message))  # type: ignore[arg-type]
+
+
+class SimulatedTosser:
+    """On each arming, the seat's simulated player tosses; after the verdict, the ring is lifted off."""
+
+    def __init__(
+        self,
+        horn: SimulatedHorn,
+        play: Callable[[list[BeamEdge]], None],
+        lift: Callable[[], None],
+        *,
+        skill: Callable[[int], float],
+        delay: float = 1.0,
+    ) -> None:
+        self.horn = horn
+        self.play = play
+        self.lift = lift
+        self.skill = skill
+        self.delay = delay
+
+    def on_armed(self, seat: int) -> None:
+        threading.Thread(target=self._toss, args=(seat,), name="simulated-toss", daemon=True).start()
+
+    def on_verdict(self, verdict: Verdict) -> None:
+        threading.Timer(max(self.delay, 0.5), self.lift).start()
+
+    def _toss(self, seat: int) -> None:
+        # The window counts from arming, so the simulated player tosses within it.
+        toss = self.horn.toss(self.skill(seat), arrive_us=round(self.delay * 1e6))
+        self.play(toss.edges(offset_us=monotonic_us()))
+
+
+def _sleep_until(t_us: int) -> None:
+    wait = (t_us - monotonic_us()) / 1e6
+    if wait > 0:
+        time.sleep(wait)

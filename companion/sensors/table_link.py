@@ -1,0 +1,228 @@
+"""Sensor verdicts as inputs of the referee, and the sensors' state on the scoreboard.
+
+`SensorTosses` watches the referee's snapshots. When the game waits for a
+toss (the table is to act and every legal action is a `Toss`), it arms the
+judge for the tossing seat; the verdict goes into the referee loop like any
+other input: `Toss(CHANCE, seat, success)` from source "sensor", guarded by
+the event it was armed at, with the verdict's evidence (raw edges, settings).
+A void toss (a fault) submits nothing: the scoreboard asks for a re-toss and
+the judge is armed again once the fault is fixed.
+
+What the sensors are doing goes to the referee's table-status channel
+"sensors", so every phone sees "clear the horn", "toss now" or a fault.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.games import CHANCE
+from companion.games.minotaurus import Toss
+from companion.sensors.judge import HornNotClearError, Verdict
+from companion.sensors.tossing import SensorFaultError, TossRunner
+from companion.table.inputs import SetTableStatus, SubmitAction
+from companion.table.referee import Referee, Snapshot
+
+log = logging.getLogger(__name__)
+
+SOURCE = "sensor"
+CHANNEL = "sensors"
+RETRY_SECONDS = 0.5
+"""How often a refused arming (horn not clear, fault) is tried again."""
+STUCK_SECONDS = 30.0
+"""A beam blocked this long while a toss waits is reported as a fault: a beam out of line, or stuck."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Armed:
+    game_id: int
+    seq: int
+    seat: int
+
+
+def tossing_seat(snapshot: Snapshot) -> int | None:
+    """The seat whose toss the game waits for, or None."""
+    state = snapshot.state
+    if state is None or state.is_over() or not state.to_act().chance:
+        return None
+    legal = state.legal_actions()
+    if not legal or not all(isinstance(a, Toss) for a in legal):
+        return None
+    seat: int = legal[0].player  # type: ignore[attr-defined]
+    return seat
+
+
+class SensorTosses:
+    def __init__(
+        self,
+        referee: Referee,
+        runner: TossRunner,
+        *,
+        source_name: str = "gpio",
+        on_armed: Callable[[int], None] | None = None,
+        on_verdict: Callable[[Verdict], None] | None = None,
+    ) -> None:
+        self.referee = referee
+        self.runner = runner
+        self.source_name = source_name
+        self.on_armed = on_armed
+        """Called with the seat after each arming (the simulated table tosses then)."""
+        self.on_verdict = on_verdict
+        runner.on_verdict = self._verdict
+        self._lock = threading.Lock()
+        self._armed: _Armed | None = None
+        self._refused_since: float | None = None
+        self._last_void: str | None = None
+        self._last_status: dict[str, Any] | None = None
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        self.runner.start()
+        self._thread = threading.Thread(target=self._run, name="sensor-tosses", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        self.runner.stop()
+
+    # ------------------------------------------------------------ faults from the source
+
+    def fault(self, key: str, message: str | None) -> None:
+        """A lasting fault opened (message) or fixed (None); opening one voids the toss in progress."""
+        self.runner.fault(key, message)
+
+    def interrupt(self, reason: str) -> None:
+        """Something may have cost an edge (garbage, a lost frame): void the toss in progress, if any."""
+        self.runner.fault("interrupt", reason)
+        self.runner.fault("interrupt", None)
+
+    # ------------------------------------------------------------ the loop
+
+    def _run(self) -> None:
+        snapshot = self.referee.snapshot()
+        while not self._stopping.is_set():
+            try:
+                self._step(snapshot)
+            except Exception:
+                log.exception("the sensor link failed at game %s event %d", snapshot.game_id, snapshot.seq)
+            newer = self.referee.wait_for_change(snapshot.published.event_id, timeout=RETRY_SECONDS)
+            if self.referee.broadcaster.closed:
+                return
+            snapshot = newer or self.referee.snapshot()
+
+    def _step(self, snapshot: Snapshot) -> None:
+        seat = tossing_seat(snapshot)
+        with self._lock:
+            armed = self._armed
+            wanted = (
+                _Armed(snapshot.game_id, snapshot.seq, seat)
+                if seat is not None and snapshot.game_id is not None
+                else None
+            )
+            if armed is not None and armed != wanted:
+                # The host entered the toss, undid, or the game moved on: this toss is no longer asked for.
+                self.runner.cancel()
+                self._armed = armed = None
+            if wanted is None:
+                self._refused_since = None
+                self._status("idle", "")
+                return
+            if armed is not None:
+                return
+            try:
+                self.runner.arm(wanted.seat)
+            except HornNotClearError as error:
+                self._refused_since = self._refused_since or time.monotonic()
+                stuck = time.monotonic() - self._refused_since >= STUCK_SECONDS
+                message = self._after_void(self._refusal(str(error), stuck))
+                self._status("fault" if stuck else "blocked", message, wanted.seat)
+                return
+            except SensorFaultError as error:
+                self._status("fault", self._after_void(_sentence(str(error))), wanted.seat)
+                return
+            self._armed, self._refused_since = wanted, None
+            message = self._after_void(f"Toss now: {self._name(snapshot, wanted.seat)}.")
+            self._last_void = None
+            self._status("armed", message, wanted.seat)
+        if self.on_armed is not None:
+            self.on_armed(wanted.seat)
+
+    def _after_void(self, message: str) -> str:
+        """Until the toss is repeated, every message starts by saying that the last one was void."""
+        return f"{self._last_void}. {message}" if self._last_void else message
+
+    @staticmethod
+    def _refusal(message: str, stuck: bool) -> str:
+        text = _sentence(message)
+        if stuck:
+            text += f" — for over {STUCK_SECONDS:.0f} s: is a beam out of line or stuck?"
+        return text
+
+    @staticmethod
+    def _name(snapshot: Snapshot, seat: int) -> str:
+        return snapshot.names[seat] if 0 <= seat < len(snapshot.names) else f"seat {seat}"
+
+    # ------------------------------------------------------------ verdicts
+
+    def _verdict(self, verdict: Verdict) -> None:
+        log.info(
+            "toss of seat %d: %s, %s (%d edges)",
+            verdict.seat,
+            verdict.outcome,
+            verdict.reason,
+            len(verdict.edges),
+        )
+        with self._lock:
+            armed = self._armed
+            if armed is None or armed.seat != verdict.seat:
+                return  # a cancelled toss
+            self._armed = None
+            if verdict.outcome == "void":
+                self._last_void = _sentence(verdict.reason)
+                self._status("void", self._last_void, verdict.seat)
+        if self.on_verdict is not None:
+            self.on_verdict(verdict)
+        if verdict.outcome != "void":
+            command = SubmitAction(
+                Toss(CHANCE, verdict.seat, verdict.success),
+                evidence=verdict.evidence(),
+                game_id=armed.game_id,
+                after=armed.seq,
+            )
+            try:
+                self.referee.submit(command, source=SOURCE)
+            except ValueError as error:
+                log.warning("the verdict of seat %d was not taken: %s", verdict.seat, error)
+
+    def _status(self, state: str, message: str, seat: int | None = None) -> None:
+        faults = dict(self.runner.faults)
+        status: dict[str, Any] = {
+            "state": state,
+            "message": message,
+            "seat": seat,
+            "source": self.source_name,
+            "faults": sorted(faults.values()),
+        }
+        if faults and state in ("idle", "armed"):
+            status["state"] = "fault"
+        if status == self._last_status:
+            return
+        self._last_status = status
+        try:
+            self.referee.submit(SetTableStatus(CHANNEL, status), source=SOURCE)
+        except ValueError as error:
+            log.debug("sensor status not published: %s", error)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]

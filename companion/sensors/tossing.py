@@ -1,0 +1,135 @@
+"""The toss runner: an edge source, a judge, and the thread that wakes the judge at its deadlines.
+
+Edges arrive on the source's thread (lgpio's callback thread, the serial
+reader); timeouts need a wake-up of their own. Both go through one lock, so
+the judge stays single-threaded. Verdicts leave through `on_verdict`, called
+outside the lock, so a slow receiver cannot hold up edges.
+
+A fault (a node unplugged, heartbeat lost, garbage on the line, a beam that
+failed its self-test) voids the toss in progress and refuses new tosses until
+the source reports it fixed: a toss judged on a beam that may have missed
+edges could be wrong, and a wrong verdict is worse than a re-toss.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+from companion.sensors.edges import BeamEdge, EdgeSource
+from companion.sensors.judge import TossError, TossJudge, Verdict
+
+log = logging.getLogger(__name__)
+
+VerdictHandler = Callable[[Verdict], None]
+
+
+class SensorFaultError(TossError):
+    """Arming refused: the sensors report a fault."""
+
+
+class TossRunner:
+    def __init__(self, source: EdgeSource, judge: TossJudge, on_verdict: VerdictHandler) -> None:
+        self.source = source
+        self.judge = judge
+        self.on_verdict = on_verdict
+        self.faults: dict[str, str] = {}
+        """Open faults by key (e.g. "node", "left_tip"): what is wrong, for the scoreboard."""
+        self._cond = threading.Condition()
+        self._stopping = False
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------ life cycle
+
+    def start(self) -> None:
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name="toss-judge", daemon=True)
+        self._thread.start()
+        self.source.start(self.on_edge)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.source.stop()
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    # ------------------------------------------------------------ the table's side
+
+    def arm(self, seat: int) -> None:
+        """Judge the next toss as `seat`'s (HornNotClearError or SensorFaultError if it cannot be judged)."""
+        # Read before locking: a source may hold its own lock while it hands us an edge.
+        states = self.source.beam_states()
+        with self._cond:
+            if self.faults:
+                raise SensorFaultError(f"the sensors report a fault: {'; '.join(self.faults.values())}")
+            self.judge.arm(seat, states)
+            self._cond.notify_all()
+
+    def cancel(self) -> None:
+        """Forget the toss in progress without a verdict (the host decided it, or the game moved on)."""
+        with self._cond:
+            self.judge.void("cancelled")
+            self._cond.notify_all()
+
+    @property
+    def armed_seat(self) -> int | None:
+        with self._cond:
+            return self.judge.armed_seat
+
+    # ------------------------------------------------------------ the source's side
+
+    def on_edge(self, edge: BeamEdge) -> None:
+        with self._cond:
+            verdict = self.judge.feed(edge)
+            self._cond.notify_all()
+        self._deliver(verdict)
+
+    def fault(self, key: str, message: str | None) -> None:
+        """Open (message) or close (None) a fault; opening one voids the toss in progress."""
+        with self._cond:
+            verdict = None
+            if message is None:
+                self.faults.pop(key, None)
+            else:
+                self.faults[key] = message
+                verdict = self.judge.void(message)
+            self._cond.notify_all()
+        if message is not None:
+            log.warning("sensor fault: %s", message)
+        self._deliver(verdict)
+
+    def kick(self) -> None:
+        """Make the thread look at the clock again (a clock that can jump, in the benchmark)."""
+        with self._cond:
+            self._cond.notify_all()
+
+    # ------------------------------------------------------------ timeouts
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                if self._stopping:
+                    return
+                # Poll at every wake-up (cheap), then sleep until the judge's next deadline.
+                verdict = self.judge.poll()
+                if verdict is None:
+                    deadline = self.judge.next_deadline()
+                    if deadline is None:
+                        self._cond.wait()
+                    else:
+                        wait_us = deadline - self.judge.clock()
+                        if wait_us > 0:
+                            self._cond.wait(wait_us / 1e6)
+                    continue
+            self._deliver(verdict)
+
+    def _deliver(self, verdict: Verdict | None) -> None:
+        if verdict is None:
+            return
+        try:
+            self.on_verdict(verdict)
+        except Exception:
+            log.exception("the verdict %s of seat %d was not delivered", verdict.outcome, verdict.seat)

@@ -1,0 +1,147 @@
+"""Sensor verdicts through the referee loop, and the sensors' state on the published table view."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion.games.minotaurus import Toss
+from companion.sensors.clock import ManualClock
+from companion.sensors.judge import TossJudge, TossSettings
+from companion.sensors.pinmap import PinMap
+from companion.sensors.table_link import CHANNEL, SensorTosses, tossing_seat
+from companion.sensors.tossing import TossRunner
+from companion.sim import make_simulator
+from companion.table.inputs import NewGame, SetTableStatus, SubmitAction
+from companion.table.referee import Referee, Snapshot
+
+from .fakes import FakeSource, eventually
+
+MS = 1000
+
+
+@pytest.fixture
+def referee(tmp_path: Path) -> Iterator[Referee]:
+    started = Referee(tmp_path / "table.db")
+    started.start()
+    yield started
+    started.stop()
+
+
+def play_to_a_toss(referee: Referee, seed: int = 5) -> Snapshot:
+    """Simulated players play Minotaurus until the game waits for a toss."""
+    assert referee.call(NewGame("minotaurus", {"players": 3}, ["A", "B", "C"]), source="host").ok
+    simulator = make_simulator("minotaurus", seed=seed)
+    for _ in range(2000):
+        snapshot = referee.snapshot()
+        if tossing_seat(snapshot) is not None:
+            return snapshot
+        assert snapshot.state is not None
+        to_act = snapshot.state.to_act()
+        action = (
+            simulator.observe(snapshot.state)
+            if to_act.chance
+            else simulator.choose(snapshot.state, to_act.seats[0])
+        )
+        assert referee.call(SubmitAction(action), source="autoplay").ok
+    raise AssertionError("no toss in 2000 moves")
+
+
+def sensor_status(referee: Referee) -> dict[str, object]:
+    status: dict[str, object] = referee.latest().payload["table"].get("status", {}).get(CHANNEL, {})
+    return status
+
+
+class Rig:
+    def __init__(self, referee: Referee, pinmap: PinMap, clock: ManualClock) -> None:
+        self.source = FakeSource(pinmap)
+        self.clock = clock
+        self.runner = TossRunner(self.source, TossJudge(pinmap, TossSettings(), clock), lambda v: None)
+        self.link = SensorTosses(referee, self.runner, source_name="fake")
+
+    def ringer(self, horn: str = "left") -> None:
+        t = self.clock.now
+        self.source.edge(f"{horn}_tip", True, t)
+        self.source.edge(f"{horn}_tip", False, t + 3 * MS)
+        self.source.edge(f"{horn}_base_front", True, t + 30 * MS)
+        self.clock.now = t + 30 * MS + 1_002 * MS
+        self.runner.kick()
+
+
+@pytest.fixture
+def rig(referee: Referee, pinmap: PinMap, clock: ManualClock) -> Iterator[Rig]:
+    made = Rig(referee, pinmap, clock)
+    yield made
+    made.link.stop()
+
+
+def test_the_table_status_channel_is_published_and_never_recorded(referee: Referee) -> None:
+    assert referee.call(SetTableStatus("camera", {"state": "ok"}), source="camera").ok
+    assert referee.latest().payload["table"]["status"] == {"camera": {"state": "ok"}}
+    assert referee.call(SetTableStatus("camera", None), source="camera").ok
+    assert "status" not in referee.latest().payload["table"]
+
+
+def test_a_sensor_verdict_becomes_the_toss_with_its_edges_as_evidence(referee: Referee, rig: Rig) -> None:
+    snapshot = play_to_a_toss(referee)
+    seat = tossing_seat(snapshot)
+    rig.link.start()
+    eventually(lambda: rig.runner.armed_seat == seat, "the judge armed for the tossing seat")
+    eventually(lambda: sensor_status(referee).get("state") == "armed", "'toss now' on the scoreboard")
+    assert snapshot.names[seat] in str(sensor_status(referee)["message"])
+    rig.ringer()
+    eventually(lambda: referee.snapshot().seq > snapshot.seq, "the toss recorded")
+    assert snapshot.game_id is not None
+    event = referee.store.events(snapshot.game_id)[-1]
+    assert event.source == "sensor"
+    assert event.action == {"kind": "toss", "by": -1, "player": seat, "success": True}
+    assert event.evidence is not None and event.evidence["outcome"] == "success"
+    assert [e["beam"] for e in event.evidence["edges"]] == ["left_tip", "left_tip", "left_base_front"]
+    assert event.evidence["settings"]["settle_ms"] == 1000
+
+
+def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -> None:
+    snapshot = play_to_a_toss(referee)
+    rig.source.states["right_base_back"] = True  # the last ring still lies on the figure
+    rig.link.start()
+    eventually(lambda: sensor_status(referee).get("state") == "blocked", "'clear the horn' shown")
+    assert "right_base_back" in str(sensor_status(referee)["message"])
+    assert rig.runner.armed_seat is None
+    rig.source.states["right_base_back"] = False
+    eventually(lambda: rig.runner.armed_seat == tossing_seat(snapshot), "armed once the horn is clear")
+
+
+def test_a_fault_voids_the_toss_shows_until_fixed_and_the_toss_is_repeated(
+    referee: Referee, rig: Rig
+) -> None:
+    snapshot = play_to_a_toss(referee)
+    rig.link.start()
+    eventually(lambda: rig.runner.armed_seat is not None, "armed")
+    rig.source.edge("left_tip", True, rig.clock.now)
+    rig.link.fault("node", "sensor node disconnected")
+    eventually(lambda: sensor_status(referee).get("state") == "fault", "the fault on the scoreboard")
+    assert sensor_status(referee)["faults"] == ["sensor node disconnected"]
+    assert "Toss void" in str(sensor_status(referee)["message"])
+    assert referee.snapshot().seq == snapshot.seq  # no verdict was recorded
+    rig.source.edge("left_tip", False, rig.clock.now + 1 * MS)
+    rig.link.fault("node", None)
+    eventually(lambda: sensor_status(referee).get("state") == "armed", "armed again")
+    assert "Toss void" in str(sensor_status(referee)["message"])
+    rig.ringer(horn="right")
+    eventually(lambda: referee.snapshot().seq > snapshot.seq, "the repeated toss recorded")
+
+
+def test_a_toss_the_host_enters_first_cancels_the_sensor_toss(referee: Referee, rig: Rig) -> None:
+    snapshot = play_to_a_toss(referee)
+    seat = tossing_seat(snapshot)
+    assert seat is not None
+    rig.link.start()
+    eventually(lambda: rig.runner.armed_seat == seat, "armed")
+    assert referee.call(SubmitAction(Toss(-1, seat, False)), source="host").ok
+    eventually(lambda: rig.runner.armed_seat != seat or referee.snapshot().seq > snapshot.seq + 1, "moved on")
+    rig.ringer()
+    assert snapshot.game_id is not None
+    sources = [e.source for e in referee.store.events(snapshot.game_id)[snapshot.seq :]]
+    assert sources[0] == "host" and "sensor" not in sources[:1]

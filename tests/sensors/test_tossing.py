@@ -1,0 +1,92 @@
+"""The toss runner: its thread wakes the judge at the judge's deadlines, and faults void tosses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from companion.sensors.clock import ManualClock
+from companion.sensors.judge import HornNotClearError, TossJudge, TossSettings, Verdict
+from companion.sensors.pinmap import PinMap
+from companion.sensors.tossing import SensorFaultError, TossRunner
+
+from .fakes import FakeSource, eventually
+
+MS = 1000
+
+
+@pytest.fixture
+def source(pinmap: PinMap) -> FakeSource:
+    return FakeSource(pinmap)
+
+
+@pytest.fixture
+def verdicts() -> list[Verdict]:
+    return []
+
+
+@pytest.fixture
+def runner(
+    pinmap: PinMap, clock: ManualClock, source: FakeSource, verdicts: list[Verdict]
+) -> Iterator[TossRunner]:
+    started = TossRunner(source, TossJudge(pinmap, TossSettings(), clock), verdicts.append)
+    started.start()
+    yield started
+    started.stop()
+    assert source.stopped
+
+
+def test_the_runner_delivers_a_success_when_the_clock_reaches_the_settle_end(
+    runner: TossRunner, source: FakeSource, clock: ManualClock, verdicts: list[Verdict]
+) -> None:
+    runner.arm(3)
+    t = clock.now
+    source.edge("right_tip", True, t + 10 * MS)
+    source.edge("right_tip", False, t + 13 * MS)
+    clock.now = t + 40 * MS
+    source.edge("right_base_front", True, t + 40 * MS)
+    clock.now = t + 40 * MS + 1_000 * MS  # the settle time has passed, but not the grace
+    runner.kick()
+    clock.now += TossSettings().grace_us
+    runner.kick()
+    eventually(lambda: verdicts, "a verdict")
+    assert verdicts[0].success and verdicts[0].seat == 3 and runner.armed_seat is None
+
+
+def test_the_runner_fails_a_toss_when_the_window_ends(
+    runner: TossRunner, clock: ManualClock, verdicts: list[Verdict]
+) -> None:
+    runner.arm(0)
+    clock.now += TossSettings().window_ms * MS
+    runner.kick()
+    eventually(lambda: verdicts, "a verdict")
+    assert verdicts[0].outcome == "failure"
+
+
+def test_a_fault_voids_the_toss_and_refuses_arming_until_fixed(
+    runner: TossRunner, source: FakeSource, clock: ManualClock, verdicts: list[Verdict]
+) -> None:
+    runner.arm(1)
+    source.edge("left_tip", True, clock.now)
+    runner.fault("node", "sensor node disconnected")
+    assert [v.outcome for v in verdicts] == ["void"] and "disconnected" in verdicts[0].reason
+    with pytest.raises(SensorFaultError, match="sensor node disconnected"):
+        runner.arm(1)
+    runner.fault("node", None)
+    with pytest.raises(HornNotClearError):  # the ring of the void toss still hangs on the tip
+        runner.arm(1)
+    source.edge("left_tip", False, clock.now + 5 * MS)
+    runner.arm(1)
+    assert runner.armed_seat == 1
+
+
+def test_a_cancelled_toss_gives_no_verdict(
+    runner: TossRunner, clock: ManualClock, verdicts: list[Verdict]
+) -> None:
+    runner.arm(2)
+    runner.cancel()
+    clock.now += 60_000 * MS
+    runner.kick()
+    runner.arm(2)  # the judge is free again
+    assert verdicts == []
