@@ -21,6 +21,7 @@ from companion.games.minotaurus import (
     Pass,
     Piece,
     ReturnFaceDown,
+    Reveal,
     TakePiece,
     Toss,
 )
@@ -34,6 +35,8 @@ class MinotaurusTable:
         self.skills = list(skills)
         self.memory = memory
         """How often a simulated player recalls a face-down piece it has seen."""
+        self.shown: dict[int, Piece] = {}
+        """What each position has shown: an undone reveal must show the same piece again."""
 
     def skill(self, seat: int) -> float:
         return self.skills[seat] if seat < len(self.skills) else DEFAULT_SKILL
@@ -44,7 +47,12 @@ class MinotaurusTable:
         if tosses:
             seat = tosses[0].player
             return Toss(CHANCE, seat, self.rng.random() < self.skill(seat))
-        return state.random_chance_action(self.rng)
+        reveals = [a for a in state.legal_actions() if isinstance(a, Reveal)]
+        before = self.shown.get(reveals[0].position)
+        again = [a for a in reveals if a.piece == before]
+        reveal = again[0] if again else self.rng.choice(reveals)
+        self.shown[reveal.position] = reveal.piece
+        return reveal
 
     def choose(self, state: State, seat: int) -> Action:
         assert isinstance(state, MinotaurusState)

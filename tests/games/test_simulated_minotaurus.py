@@ -49,3 +49,10 @@ def test_toss_outcomes_follow_each_seats_skill() -> None:
         verdicts = [table.observe(state) for _ in range(400)]
         assert all(isinstance(v, Toss) and v.player == seat for v in verdicts)
         assert low <= sum(isinstance(v, Toss) and v.success for v in verdicts) <= high
+
+
+def test_an_undone_reveal_shows_the_same_piece_again() -> None:
+    table = MinotaurusTable(seed=3)
+    flipped = get_game("minotaurus").setup({"players": 4}).apply(Flip(0, 17))
+    first = table.observe(flipped)
+    assert all(table.observe(flipped) == first for _ in range(20))
