@@ -19,9 +19,10 @@ from __future__ import annotations
 import binascii
 import contextlib
 import dataclasses
+import functools
 import logging
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -373,7 +374,9 @@ class SensorNode:
         self._open_port = open_port
         self._find_port = find_port
         self._clock = clock
-        self._lock = threading.RLock()  # callbacks run under it and may ask for beam_states()
+        self._lock = threading.Lock()
+        """Guards the link. Callbacks run after it is released (see `_update`)."""
+        self._outbox: list[Callable[[], None]] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._link: NodeLink | None = None
@@ -391,16 +394,21 @@ class SensorNode:
     def start(self, on_edge: EdgeHandler) -> None:
         if self._thread is not None:
             raise RuntimeError("the sensor node reader is running already")
+        on_fault, on_status = self._on_fault, self._on_status
         self._link = NodeLink(
             self.pinmap,
-            on_edge=on_edge,
-            on_fault=self._on_fault,
-            on_status=self._on_status,
+            on_edge=lambda edge: self._outbox.append(functools.partial(on_edge, edge)),
+            on_fault=(lambda fault: self._outbox.append(functools.partial(on_fault, fault)))
+            if on_fault
+            else None,
+            on_status=(lambda st: self._outbox.append(functools.partial(on_status, st)))
+            if on_status
+            else None,
             expected_pinmap_crc=self._expected_crc,
             heartbeat_timeout_us=self._timeout_us,
         )
-        with self._lock:
-            self._link.publish()  # "disconnected" until the node is found
+        with self._update() as link:
+            link.publish()  # "disconnected" until the node is found
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="sensor-node", daemon=True)
         self._thread.start()
@@ -428,6 +436,23 @@ class SensorNode:
         with self._lock:
             return self._link.decoder.frames if self._link else 0
 
+    @contextlib.contextmanager
+    def _update(self) -> Iterator[NodeLink]:
+        """The link, locked; then, unlocked, the callbacks it queued, in order.
+
+        Calling back outside the lock keeps lock order one way: a callback may take
+        the table's lock, and the table, holding it, may ask for `beam_states()`.
+        """
+        assert self._link is not None
+        with self._lock:
+            yield self._link
+            calls, self._outbox = self._outbox, []
+        for call in calls:
+            try:
+                call()
+            except Exception:
+                log.exception("a sensor node callback failed")
+
     def _run(self) -> None:
         link = self._link
         assert link is not None
@@ -447,8 +472,8 @@ class SensorNode:
         except (OSError, ValueError) as error:  # serial.SerialException is an OSError
             log.debug("sensor node not available: %s", error)
             return False
-        with self._lock:
-            self._port = port
+        self._port = port
+        with self._update():
             link.connected(name, self._clock())
         log.info("sensor node on %s", name)
         return True
@@ -461,7 +486,7 @@ class SensorNode:
             # Unplugged: pyserial raises SerialException (an OSError); a closed pty raises EIO.
             self._close(link, str(error) or type(error).__name__)
             return
-        with self._lock:
+        with self._update():
             if data:
                 link.received(data, self._clock())
             link.tick(self._clock())
@@ -471,5 +496,5 @@ class SensorNode:
         if port is not None:
             with contextlib.suppress(OSError):
                 port.close()
-        with self._lock:
+        with self._update():
             link.disconnected(reason)

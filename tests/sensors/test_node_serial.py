@@ -270,3 +270,33 @@ def test_stop_ends_the_reader_and_closes_the_port(pinmap: PinMap, tmp_path: Path
     reader.node.stop()
     assert not reader.node.status().connected
     assert reader.last_status().faults == ("sensor node disconnected",)
+
+
+def test_a_callback_may_wait_for_a_table_that_is_asking_for_beam_states(
+    pinmap: PinMap, pty_port: PtyPort
+) -> None:
+    # The table arms under its own lock and asks the source for beam states; the reader hands
+    # an edge to the table, which takes that lock. Both at once must not deadlock.
+    table_lock = threading.Lock()
+    in_callback = threading.Event()
+
+    def on_edge(edge: BeamEdge) -> None:
+        in_callback.set()
+        with table_lock:
+            pass
+
+    node = SensorNode(pinmap, port=str(pty_port.path), reconnect_ms=20)
+    node.start(on_edge)
+    try:
+        wait_for(lambda: node.status().connected, "the port opened")
+        states: list[dict[str, bool]] = []
+        with table_lock:
+            pty_port.write(FrameEncoder().encode(Edge("left_tip", True, 5)))
+            assert in_callback.wait(10)
+            asker = threading.Thread(target=lambda: states.append(node.beam_states()), daemon=True)
+            asker.start()
+            asker.join(5)
+            assert not asker.is_alive(), "beam_states() blocked behind a callback"
+        assert states[0]["left_tip"] is True
+    finally:
+        node.stop()
