@@ -170,3 +170,50 @@ def test_firmware_output_through_a_pty_gives_the_right_verdicts(
         ]
     assert verdicts[-1].outcome == "void" and "garbled" in verdicts[-1].reason
     assert {t.sim.success for t in tosses[:-1]} == {True, False}
+
+
+@pytest.fixture(scope="module")
+def one_ringer(
+    pinmap: PinMap, flash: Path, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[SimToss, bytes]:
+    """The firmware's output for one ringer, armed at 0.6 s on the node's clock."""
+    sim = SimulatedHorn(pinmap, seed=5).toss(kind="ringer", arrive_us=1_000_000)
+    edges = sim.edges(offset_us=600_000)
+    scenario = {"edges": [[e.t_us, e.beam, e.blocked] for e in edges], "end_us": 4_000_000}
+    return sim, run_firmware(flash, scenario, tmp_path_factory.mktemp("ringer")).serial
+
+
+@pytest.mark.parametrize("trouble", ["heartbeat stops", "cable pulled"])
+def test_a_node_that_goes_quiet_or_away_mid_toss_voids_it(
+    pinmap: PinMap, one_ringer: tuple[SimToss, bytes], pty_port: PtyPort, trouble: str
+) -> None:
+    sim, serial = one_ringer
+    clock = ManualClock(0)
+    table = Table(pinmap, clock)
+    node = SensorNode(pinmap, port=str(pty_port.path), on_fault=table.on_fault, clock=clock)
+    node.start(table.on_edge)
+    try:
+        wait_for(lambda: node.status().connected, "the port opened")
+        first_edge = 600_000 + min(o.start_us for o in sim.occlusions)
+        for sent, line in enumerate(serial.splitlines(keepends=True), start=1):
+            t = frame_time(line)
+            if t is not None:
+                clock.now = max(clock.now, t)
+                if t >= 600_000 and table.judge.armed_seat is None:
+                    with table.lock:
+                        table.judge.arm(1, node.beam_states())
+            pty_port.write(line)
+            wait_for(functools.partial(taken, node, sent), "the reader to take the frame")
+            if t is not None and t >= first_edge:
+                break  # the ring has passed the tip beam: the toss is under way
+        assert table.verdicts == []
+        if trouble == "heartbeat stops":
+            clock.advance(2_000_000)
+        else:
+            pty_port.unplug()
+        wait_for(lambda: bool(table.verdicts), "the verdict")
+    finally:
+        node.stop()
+    (verdict,) = table.verdicts
+    assert verdict.outcome == "void" and verdict.seat == 1
+    assert ("no heartbeat" if trouble == "heartbeat stops" else "disconnected") in verdict.reason
