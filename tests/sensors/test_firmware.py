@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from companion.sensors.edges import BeamEdge
-from companion.sensors.node import NodeFault, NodeLink, pinmap_crc
+from companion.sensors.nodelink import NodeFault, NodeLink, pinmap_crc
 from companion.sensors.pinmap import PinMap, load_pinmap
 from companion.sensors.protocol import (
     CorruptFrame,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from companion.sensors.edges import BeamEdge
-from companion.sensors.node import NodeFault, NodeLink, NodeStatus
+from companion.sensors.nodelink import NodeFault, NodeLink, NodeStatus
 from companion.sensors.pinmap import PinMap
 from companion.sensors.protocol import (
     PROTOCOL_VERSION,
