@@ -118,13 +118,17 @@ def build(machine, writer, pinmap_path=PINMAP, clock_us=time.ticks_us, sleep_ms=
 
 def main():
     import machine
+    import micropython
     import sys
+
+    if hasattr(micropython, "alloc_emergency_exception_buf"):  # not in every port
+        micropython.alloc_emergency_exception_buf(100)  # so a failing hard handler can still say why
     writer = FrameWriter(sys.stdout.buffer.write)
     try:
         node = build(machine, writer)
         node.start()
         node.run()
-    except Exception as error:  # noqa: BLE001 - any failure: tell the daemon, then start over
+    except Exception as error:  # any failure: tell the daemon, then start over
         code = type(error).__name__
         for _ in range(5):
             writer.send("F", "code=%s" % code)

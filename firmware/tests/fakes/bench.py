@@ -112,7 +112,7 @@ class Bench:
                 pin.handler(pin)
             finally:
                 micropython.heap_unlock()
-        except Exception as error:  # noqa: BLE001 - reported to the test
+        except Exception as error:  # reported to the test
             self.errors.append("%s in handler of GP%d: %s" % (type(error).__name__, pin.id, error))
 
     def advance(self, us):
