@@ -186,7 +186,7 @@ class NodeLink:
     def _heartbeat(self, beat: Heartbeat, now: int) -> None:
         self._last_beat = now
         self._beat_lost = False
-        if beat.overflows > self._overflows:
+        if self._synced and beat.overflows > self._overflows:  # (joining late: adopt the count)
             self._fault("overflow", f"the sensor node dropped {beat.overflows - self._overflows} edge(s)")
         self._overflows = beat.overflows
         reported = {name: name in beat.blocked for name in self.states}
