@@ -1,0 +1,18 @@
+"""Minos (Jean Vanaise): the companion as bank, dice judge and value track.
+
+Six symbol dice choose a turn's actions (income, battle rings, movement,
+building); ships and guards found and defend settlements; conflicts are dice
+duels. The board map and all prices are data in seeds/minos.toml; readings of
+unclear passages are in docs/rulings.md (## Minos).
+
+Modules: `data` (seed and map), `dice` (combat values, combinations),
+`actions`, `state` (position, views), `turn` (dice, building, purchases),
+`conflict` (movement, duels, conquest), `handlers`, `game` (options, setup).
+"""
+
+from __future__ import annotations
+
+from companion.games.minos.game import Minos
+from companion.games.minos.state import MinosState
+
+__all__ = ["Minos", "MinosState"]

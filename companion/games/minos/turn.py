@@ -1,0 +1,409 @@
+"""A Minos turn outside conflicts: setup removals, rolling, dice combinations, building, purchases."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from companion.games.base import CHANCE, Action, RuleError
+from companion.games.minos.actions import (
+    Build,
+    BuyGuard,
+    BuyRing,
+    BuyShip,
+    DieShows,
+    EndTurn,
+    RemoveField,
+    RollAgain,
+    SetAside,
+    UseCombination,
+)
+from companion.games.minos.data import (
+    ACTION_SYMBOLS,
+    BOARD,
+    BUILD_RIGHTS,
+    BUILD_TALENTS,
+    BUILDINGS,
+    CITY_SIZE,
+    DICE_COUNT,
+    FACES,
+    GUARD_PRICE,
+    HARBOUR,
+    HARBOURS_FOR_A_SHIP,
+    HOUSE,
+    HOUSES_FOR_A_GUARD,
+    JOKER,
+    MOEWE,
+    PFEIL,
+    RING_PRICE,
+    SHIP_PRICE,
+    STERN,
+    WAAGE,
+    WALL,
+    WALL_BUILD_RIGHTS,
+)
+from companion.games.minos.dice import combination_yield
+from companion.games.minos.stalemate import can_still_end
+from companion.games.minos.state import ALL_DICE, NO_DICE, NOT_KEPT, die_readings
+
+if TYPE_CHECKING:
+    from companion.games.minos.state import MinosState
+
+DICE_RULE = "Symbol-Würfel und Spielaktionen"
+BUILD_RULE = "Häuserbau und Stadtgründung"
+PURCHASE_RULE = "Kauf von Wächtern und Schiffen"
+
+# ---------------------------------------------------------------- setup
+
+
+def removal_actions(state: MinosState) -> list[Action]:
+    return [RemoveField(CHANCE, s) for s in state.active_settlements()]
+
+
+def remove_field(state: MinosState, action: RemoveField) -> None:
+    if action.settlement not in BOARD.settlements:
+        raise RuleError("Regeln für 2 und 3 Personen", f"{action.settlement!r} is not a settlement field")
+    if action.settlement in state.removed:
+        raise RuleError("Regeln für 2 und 3 Personen", f"{action.settlement} already holds a gold coin")
+    state.removed += (action.settlement,)
+    state.removals_left -= 1
+    if not state.removals_left:
+        state.phase = "roll"
+
+
+# ---------------------------------------------------------------- rolling
+
+
+def roll_actions(state: MinosState) -> list[Action]:
+    return list(die_readings(state.pending[0]))
+
+
+def read_die(state: MinosState, action: DieShows) -> None:
+    state.dice, state.pending = read_one_die(state.dice, state.pending, action, "Spielablauf")
+    if not state.pending:
+        state.phase = "act"
+        state.kept = NOT_KEPT
+
+
+def read_one_die(
+    dice: tuple[str | None, ...], pending: tuple[int, ...], action: DieShows, rule: str
+) -> tuple[tuple[str | None, ...], tuple[int, ...]]:
+    """The dice with one more reading, and the dice still rolling.
+
+    The table reports the rolled dice in the order of their numbers, so that a roll is a short,
+    fixed sequence of readings (six outcomes each), whatever the camera saw first.
+    """
+    if action.die not in pending:
+        raise RuleError(rule, f"die {action.die + 1} is not being rolled now")
+    if action.die != pending[0]:
+        raise RuleError(rule, f"dice are read in order: die {pending[0] + 1} first")
+    if action.symbol not in FACES:
+        raise RuleError(rule, f"a symbol die shows one of {', '.join(FACES)}, not {action.symbol!r}")
+    shown = tuple(action.symbol if i == action.die else s for i, s in enumerate(dice))
+    return shown, tuple(d for d in pending if d != action.die)
+
+
+def _rolling_problem(state: MinosState) -> str | None:
+    if state.rolling_done:
+        return "the actions have started: no more rolling this turn"
+    if state.rolls >= 3:
+        return "a player rolls at most three times"
+    return None
+
+
+def set_aside(state: MinosState, action: SetAside) -> None:
+    problem = _rolling_problem(state)
+    if problem is not None:
+        raise RuleError("Spielablauf", problem)
+    if action.die not in ALL_DICE or state.kept[action.die]:
+        raise RuleError("Spielablauf", f"die {action.die + 1} is not among the dice to roll again")
+    state.kept = tuple(k or i == action.die for i, k in enumerate(state.kept))
+
+
+def roll_again(state: MinosState, _: RollAgain) -> None:
+    # The third roll may take dice set aside before ("auch schon beiseite gelegte"): so what is
+    # set aside counts for one roll only, and after each roll every die may be set aside anew.
+    problem = _rolling_problem(state)
+    if problem is not None:
+        raise RuleError("Spielablauf", problem)
+    if all(state.kept):
+        raise RuleError("Spielablauf", "every die is set aside: there is nothing to roll")
+    state.rolls += 1
+    state.pending = tuple(i for i in ALL_DICE if not state.kept[i])
+    state.dice = tuple(None if i in state.pending else s for i, s in enumerate(state.dice))
+    state.phase = "roll"
+
+
+# ---------------------------------------------------------------- the turn's actions
+
+
+def turn_actions(state: MinosState) -> list[Action]:
+    me = state.current
+    actions: list[Action] = []
+    if _rolling_problem(state) is None:
+        actions += [SetAside(me, die) for die in ALL_DICE if not state.kept[die]]
+        if not all(state.kept):
+            actions.append(RollAgain(me))
+    actions += combination_actions(state)
+    if state.may_buy_rings and state.cash[me] >= RING_PRICE and state.ring_supply:
+        actions.append(BuyRing(me))
+    for settlement in state.owned(me):
+        if settlement in state.purchased:
+            continue
+        if _guard_purchase_problem(state, settlement) is None:
+            actions.append(BuyGuard(me, settlement))
+        if _ship_purchase_problem(state, settlement) is None:
+            actions.append(BuyShip(me, settlement))
+        if state.build_rights:
+            actions += [
+                Build(me, settlement, b) for b in BUILDINGS if not _build_problem(state, settlement, b)
+            ]
+    actions.append(EndTurn(me))
+    return actions
+
+
+def combination_actions(state: MinosState) -> list[Action]:
+    has_joker, has_star = bool(state.unused_dice(JOKER)), bool(state.unused_dice(STERN))
+    actions: list[Action] = []
+    for symbol in ACTION_SYMBOLS:
+        if symbol == WAAGE and not state.income_open:
+            continue
+        jokers = (False, True) if has_joker and symbol not in state.jokered else (False,)
+        stars = (False, True) if has_star and symbol not in state.starred else (False,)
+        for naturals in range(len(state.unused_dice(symbol)) + 1):
+            for joker in jokers:
+                if naturals or joker:
+                    actions += [UseCombination(state.current, symbol, naturals, joker, s) for s in stars]
+    return actions
+
+
+def use_combination(state: MinosState, action: UseCombination) -> None:
+    symbol = action.symbol
+    if symbol not in ACTION_SYMBOLS:
+        raise RuleError(
+            DICE_RULE, f"a combination is one of {', '.join(ACTION_SYMBOLS)} (the Joker as one of them)"
+        )
+    if action.naturals < 0 or not (action.naturals or action.joker):
+        raise RuleError(
+            DICE_RULE, "a combination needs a die showing its symbol or the Joker: Stern alone is worthless"
+        )
+    # All dice used for one action in a turn form its combination: one Joker and one Stern at most.
+    for wanted, face, done in ((action.joker, JOKER, state.jokered), (action.star, STERN, state.starred)):
+        if wanted and symbol in done:
+            raise RuleError(
+                DICE_RULE,
+                f"the {symbol} combination has its {face} already: Joker and Stern count once in it",
+            )
+    naturals = state.unused_dice(symbol)
+    if len(naturals) < action.naturals:
+        raise RuleError(DICE_RULE, f"only {len(naturals)} unused dice show {symbol}, not {action.naturals}")
+    chosen = naturals[: action.naturals]
+    for wanted, face in ((action.joker, JOKER), (action.star, STERN)):
+        if wanted:
+            free = state.unused_dice(face)
+            if not free:
+                raise RuleError(DICE_RULE, f"no unused die shows the {face}")
+            chosen.append(free[0])
+    if symbol == WAAGE and not state.income_open:
+        raise RuleError("Waage", "the income (Waage) must be the first action of the turn")
+    if action.joker:
+        state.jokered += (symbol,)
+    if action.star:
+        state.starred += (symbol,)
+    me = state.current
+    amount = combination_yield(symbol, action.naturals, action.joker, action.star)
+    used = list(state.used)
+    for die in chosen:
+        used[die] = True
+    state.used = tuple(used)
+    state.rolling_done = True
+    if symbol == WAAGE:
+        state.cash[me] += amount * state.value(me)
+        return
+    state.income_open = False
+    if symbol == PFEIL:
+        granted = min(amount, state.ring_supply)  # the supply of 50 rings limits the free ones too
+        state.rings[me] += granted
+        state.ring_supply -= granted
+        state.may_buy_rings = True
+    elif symbol == MOEWE:
+        state.move_points += amount
+    else:
+        state.build_rights += amount
+
+
+def buy_ring(state: MinosState, _: BuyRing) -> None:
+    me = state.current
+    if not state.may_buy_rings:
+        raise RuleError("Pfeil", "battle rings may be bought only in a turn in which a Pfeil was used")
+    if state.cash[me] < RING_PRICE:
+        raise RuleError("Pfeil", f"a battle ring costs {RING_PRICE} talents; seat {me} has {state.cash[me]}")
+    if not state.ring_supply:
+        raise RuleError("Pfeil", "no battle ring is left in the supply")
+    state.cash[me] -= RING_PRICE
+    state.rings[me] += 1
+    state.ring_supply -= 1
+    state.rolling_done = True
+    state.income_open = False
+
+
+# ---------------------------------------------------------------- building
+
+
+def building_cost(state: MinosState, settlement: str, building: str) -> tuple[int, int]:
+    """(build rights, talents): by the building's position; a wall always needs four rights."""
+    position = len(state.buildings[settlement])
+    rights = WALL_BUILD_RIGHTS if building == WALL else BUILD_RIGHTS[position]
+    return rights, BUILD_TALENTS[position]
+
+
+def _build_problem(state: MinosState, settlement: str, building: str) -> str | None:
+    me = state.current
+    if building not in BUILDINGS:
+        return f"{building!r} is not a building; buildings are {', '.join(BUILDINGS)}"
+    if settlement not in BOARD.settlements or settlement in state.removed:
+        return f"{settlement!r} is not a settlement field in play"
+    if state.owner(settlement) != me:
+        return f"seat {me} has no guard or ship on {settlement}"
+    built = state.buildings[settlement]
+    if len(built) >= CITY_SIZE:
+        return f"{settlement} is a city: nothing more is built in a city"
+    if building == WALL and not built:
+        return "the first building on a settlement field may not be a city wall"
+    if building == WALL and WALL in built:
+        return f"{settlement} has its city wall already"
+    if building != WALL and len(built) == CITY_SIZE - 1 and WALL not in built:
+        return f"the {CITY_SIZE}th building makes {settlement} a city, and a city must have a city wall"
+    rights, talents = building_cost(state, settlement, building)
+    if state.build_rights < rights:
+        return f"this building needs {rights} build rights; seat {me} has {state.build_rights} this turn"
+    if state.cash[me] < talents:
+        return f"this building costs {talents} talents; seat {me} has {state.cash[me]}"
+    if not state.building_supply[building]:
+        return f"no {building} is left in the supply"
+    return None
+
+
+def build(state: MinosState, action: Build) -> None:
+    problem = _build_problem(state, action.settlement, action.building)
+    if problem is not None:
+        raise RuleError(BUILD_RULE, problem)
+    me, settlement = state.current, action.settlement
+    rights, talents = building_cost(state, settlement, action.building)
+    first = not state.buildings[settlement]
+    state.build_rights -= rights
+    state.cash[me] -= talents
+    state.building_supply[action.building] -= 1
+    state.buildings[settlement] += (action.building,)
+    state.rolling_done = True
+    state.income_open = False
+    if first and state.guard_supply[me]:
+        # "erhält sofort kostenlos einen Wächter" -- only while the supply lasts.
+        state.guard_supply[me] -= 1
+        add_guards(state, settlement, me, 1)
+    if state.end_reached():
+        state.phase = "over"
+
+
+def add_guards(state: MinosState, field: str, seat: int, count: int) -> None:
+    held = state.guards.get(field, (seat, 0))[1]
+    state.guards[field] = (seat, held + count)
+
+
+# ---------------------------------------------------------------- purchases
+
+
+def _purchase_problem(state: MinosState, settlement: str) -> str | None:
+    if settlement not in BOARD.settlements or state.owner(settlement) != state.current:
+        return f"seat {state.current} does not hold a settlement {settlement!r}"
+    if settlement in state.purchased:
+        return f"{settlement} has had its purchase this turn (one per settlement and turn)"
+    return None
+
+
+def _guard_purchase_problem(state: MinosState, settlement: str) -> str | None:
+    me = state.current
+    problem = _purchase_problem(state, settlement)
+    if problem is not None:
+        return problem
+    if state.buildings[settlement].count(HOUSE) < HOUSES_FOR_A_GUARD:
+        return f"a guard is bought only in a settlement with {HOUSES_FOR_A_GUARD} houses (Wohngebäude)"
+    if state.cash[me] < GUARD_PRICE:
+        return f"a guard costs {GUARD_PRICE} talents; seat {me} has {state.cash[me]}"
+    if not state.guard_supply[me]:
+        return f"seat {me} has no guard left in the supply"
+    return None
+
+
+def _ship_purchase_problem(state: MinosState, settlement: str) -> str | None:
+    me = state.current
+    problem = _purchase_problem(state, settlement)
+    if problem is not None:
+        return problem
+    if state.buildings[settlement].count(HARBOUR) < HARBOURS_FOR_A_SHIP:
+        return f"a ship is bought only in a settlement with {HARBOURS_FOR_A_SHIP} harbour buildings"
+    if settlement in state.ships:
+        return f"a ship lies in the harbour of {settlement} already"
+    if state.cash[me] < SHIP_PRICE:
+        return f"a ship costs {SHIP_PRICE} talents; seat {me} has {state.cash[me]}"
+    if not state.ship_supply[me]:
+        return f"seat {me} has no ship left in the supply"
+    return None
+
+
+def buy_guard(state: MinosState, action: BuyGuard) -> None:
+    problem = _guard_purchase_problem(state, action.settlement)
+    if problem is not None:
+        raise RuleError(PURCHASE_RULE, problem)
+    me = state.current
+    state.cash[me] -= GUARD_PRICE
+    state.guard_supply[me] -= 1
+    add_guards(state, action.settlement, me, 1)
+    state.purchased += (action.settlement,)
+
+
+def buy_ship(state: MinosState, action: BuyShip) -> None:
+    problem = _ship_purchase_problem(state, action.settlement)
+    if problem is not None:
+        raise RuleError(PURCHASE_RULE, problem)
+    me = state.current
+    state.cash[me] -= SHIP_PRICE
+    state.ship_supply[me] -= 1
+    state.ships[action.settlement] = (me,)
+    state.purchased += (action.settlement,)
+
+
+# ---------------------------------------------------------------- end of turn
+
+
+def end_turn(state: MinosState, _: EndTurn | None = None) -> None:
+    for ship_field, origin in state.aboard.items():
+        # optional rule: a guard must reach its goal in the same turn, so one still aboard goes back.
+        del ship_field
+        add_guards(state, origin, state.current, 1)
+    state.aboard = {}
+    state.turns_taken += 1
+    players = state.players_in()
+    if len(players) <= 1 or not can_still_end(state):
+        state.phase = "over"
+        return
+    seat = state.current
+    while True:
+        seat = (seat + 1) % state.num_players
+        if not state.eliminated[seat]:
+            break
+    state.current = seat
+    state.phase = "roll"
+    state.dice = NO_DICE
+    state.pending = ALL_DICE
+    state.kept = NOT_KEPT
+    state.rolls = 1
+    state.used = (False,) * DICE_COUNT
+    state.rolling_done = False
+    state.income_open = True
+    state.move_points = 0
+    state.build_rights = 0
+    state.may_buy_rings = False
+    state.jokered = ()
+    state.starred = ()
+    state.purchased = ()
+    state.conflict = None
