@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion.bench import add_bench_commands
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
 
@@ -17,6 +18,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_table_commands(commands)
     add_record_commands(commands)
+    add_bench_commands(commands)
     return parser
 
 

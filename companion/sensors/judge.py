@@ -127,6 +127,8 @@ class _Toss:
     tip_passed: dict[str, int] = dataclasses.field(default_factory=dict)
     last_change_us: int | None = None
     glitches: int = 0
+    polled_us: int = 0
+    """Our clock at the last poll."""
 
 
 class TossJudge:
@@ -155,7 +157,8 @@ class TossJudge:
                 f"{'is' if len(blocked) == 1 else 'are'} blocked (a ring left on it, or a beam out of line)"
             )
         beams = {b.name: _Beam(b.horn, b.level) for b in self.pinmap.beams}
-        self._toss = _Toss(seat, self.clock(), beams)
+        now = self.clock()
+        self._toss = _Toss(seat, now, beams, polled_us=now)
 
     def void(self, reason: str) -> Verdict | None:
         """End the toss without a verdict on the ring (a fault): the table re-tosses."""
@@ -192,6 +195,7 @@ class TossJudge:
         if toss is None:
             return None
         now = self.clock()
+        toss.polled_us = now
         if toss.offset_us is not None:
             edge_now = now - toss.offset_us
             for name, beam in toss.beams.items():
@@ -236,9 +240,10 @@ class TossJudge:
                     candidates.append(settled[0] + self.settings.grace_us + toss.offset_us)
             if toss.last_change_us is not None:
                 candidates.append(toss.last_change_us + self.settings.settle_ms * 1000 + toss.offset_us)
-        now = self.clock()
-        future = [c for c in candidates if c > now]
-        return min(future) if future else now
+        # Deadlines still ahead of the last poll: one that passed since then must be polled at once,
+        # not skipped, or a verdict would wait for the next deadline.
+        future = [c for c in candidates if c > toss.polled_us]
+        return min(future) if future else toss.polled_us
 
     # ------------------------------------------------------------ the rule
 

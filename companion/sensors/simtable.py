@@ -33,12 +33,19 @@ class PinPlayer:
         self._lock = threading.Lock()
 
     def play(self, edges: list[BeamEdge]) -> None:
+        """Play in real time: each edge waits for its moment on the monotonic clock."""
+        for edge in edges:
+            _sleep_until(edge.t_us)
+            self.send(edge)
+
+    def send(self, edge: BeamEdge) -> None:
+        """Drive one edge now, stamped with its own time."""
+
         def at(t_us: int) -> None:
-            _sleep_until(t_us)
             self._edge_time = t_us
 
         with self._lock:
-            play_into_pins(edges, self.pinmap, self.factory, at)
+            play_into_pins([edge], self.pinmap, self.factory, at)
 
     def lift(self) -> None:
         now = monotonic_us()
@@ -59,7 +66,7 @@ class NodePlayer:
         self.port = os.ttyname(slave)
         self._slave = slave
         self._encoder = FrameEncoder()
-        self._boot = monotonic_us()
+        self.boot_us = monotonic_us()
         self._blocked: set[str] = set()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -70,15 +77,20 @@ class NodePlayer:
         self._beats.start()
 
     def play(self, edges: list[BeamEdge]) -> None:
-        from companion.sensors.protocol import Edge
-
+        """Play in real time: each edge waits for its moment on the monotonic clock."""
         for edge in edges:
             _sleep_until(edge.t_us)
-            with self._lock:
-                if edge.blocked == (edge.beam in self._blocked):
-                    continue
-                (self._blocked.add if edge.blocked else self._blocked.discard)(edge.beam)
-                self._write(Edge(edge.beam, edge.blocked, edge.t_us - self._boot))
+            self.send(edge)
+
+    def send(self, edge: BeamEdge) -> None:
+        """Send one edge now, stamped with its own time on the node's clock (microseconds since boot)."""
+        from companion.sensors.protocol import Edge
+
+        with self._lock:
+            if edge.blocked == (edge.beam in self._blocked):
+                return  # the firmware sends changes only
+            (self._blocked.add if edge.blocked else self._blocked.discard)(edge.beam)
+            self._write(Edge(edge.beam, edge.blocked, edge.t_us - self.boot_us))
 
     def lift(self) -> None:
         now = monotonic_us()
@@ -98,7 +110,7 @@ class NodePlayer:
         beats = 0
         while not self._stop.wait(period):
             with self._lock:
-                self._write(Heartbeat(monotonic_us() - self._boot, frozenset(self._blocked), 0, 0))
+                self._write(Heartbeat(monotonic_us() - self.boot_us, frozenset(self._blocked), 0, 0))
                 beats += 1
                 # As the firmware does, for a reader that connects late; also at the first beat, since
                 # the reader flushes what was written to the pty before it opened it.

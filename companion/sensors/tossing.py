@@ -39,6 +39,8 @@ class TossRunner:
         self._cond = threading.Condition()
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self.last_poll_us: int | None = None
+        """When the thread last looked at the judge (on the judge's clock): the benchmark waits on it."""
 
     # ------------------------------------------------------------ life cycle
 
@@ -74,6 +76,10 @@ class TossRunner:
             self.judge.void("cancelled")
             self._cond.notify_all()
 
+    def next_deadline(self) -> int | None:
+        with self._cond:
+            return self.judge.next_deadline()
+
     @property
     def armed_seat(self) -> int | None:
         with self._cond:
@@ -101,6 +107,13 @@ class TossRunner:
             log.warning("sensor fault: %s", message)
         self._deliver(verdict)
 
+    def wait_for_poll(self, after_us: int, timeout: float) -> bool:
+        """Wait until the thread has looked at the judge at or after `after_us` on the judge's clock."""
+        with self._cond:
+            return self._cond.wait_for(
+                lambda: self.last_poll_us is not None and self.last_poll_us >= after_us, timeout
+            )
+
     def kick(self) -> None:
         """Make the thread look at the clock again (a clock that can jump, in the benchmark)."""
         with self._cond:
@@ -114,7 +127,10 @@ class TossRunner:
                 if self._stopping:
                     return
                 # Poll at every wake-up (cheap), then sleep until the judge's next deadline.
+                polled = self.judge.clock()  # the poll sees this time or later
                 verdict = self.judge.poll()
+                self.last_poll_us = polled
+                self._cond.notify_all()
                 if verdict is None:
                     deadline = self.judge.next_deadline()
                     if deadline is None:

@@ -248,3 +248,17 @@ def test_settings_are_checked() -> None:
         TossSettings(settle_ms=-1)
     with pytest.raises(TossError):
         TossSettings(settle_ms=1, debounce_us=1000)
+
+
+def test_a_deadline_that_passed_since_the_last_poll_is_still_due(table: Table) -> None:
+    # A thread that polls just before a deadline and asks for the next one just after it must not
+    # be sent to sleep until the window's end.
+    block = ringer(table, table.arm() + 100 * MS)
+    settle_deadline = block + SETTLE + GRACE + DELAY
+    table.run_until(settle_deadline - 10)
+    assert table.verdicts == []
+    table.clock.now = settle_deadline + 5_000
+    deadline = table.judge.next_deadline()
+    assert deadline is not None and deadline <= table.clock.now
+    verdict = table.judge.poll()
+    assert verdict is not None and verdict.success

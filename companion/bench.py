@@ -1,0 +1,69 @@
+"""`companion bench ...`: figures for the targets no test can hold a machine to (speed, accuracy).
+
+Each bench prints what it measured; none of them passes or fails. New benches
+(e.g. `bench scoreboard`) add one entry to BENCHES.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+TOSS_SOURCES = ("gpio", "node", "both")
+
+
+def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
+    bench = commands.add_parser(
+        "bench", help="measure speed and accuracy (prints figures)", description=__doc__
+    )
+    benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
+    toss = benches.add_parser(
+        "toss",
+        help="the ring-toss judge over simulated tosses, through the GPIO and node sources",
+        description="Play simulated tosses through the GPIO source (MockFactory pins) and the node source "
+        "(a simulated node on a pty) into the toss judge; report verdict accuracy against the ground "
+        "truth, missed edges, and the delay from the settle time's end to the verdict.",
+    )
+    toss.add_argument("--json", action="store_true", help="print the figures as JSON")
+    toss.add_argument("--source", choices=TOSS_SOURCES, default="both", help="which path to measure")
+    toss.add_argument("--tosses", type=_positive, default=10_000, help="tosses per source (default 10000)")
+    toss.add_argument("--seed", type=int, default=1, help="seed of the simulated horn (default 1)")
+    toss.add_argument("--pinmap", type=Path, default=None, help="pin map (default hardware/pinmap.json)")
+    toss.set_defaults(handler=run_toss_bench)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least one toss, not {value}")
+    return value
+
+
+def run_toss_bench(args: argparse.Namespace) -> int:
+    from companion.sensors.benchmark import bench_toss
+
+    # The node reader logs its faults; the last one (the reader stopping) is no news here.
+    logging.basicConfig(level=logging.ERROR)
+    sources = ["gpio", "node"] if args.source == "both" else [args.source]
+    try:
+        report = bench_toss(sources, args.tosses, args.seed, args.pinmap)
+    except (ValueError, RuntimeError) as error:
+        print(f"companion bench toss: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    for result in report["results"]:
+        latency = result["settle_end_to_verdict_ms"]
+        print(
+            f"{result['source']}: {result['right']}/{result['decidable_tosses']} decidable verdicts right, "
+            f"{result['false_success']} false successes, {result['false_failure']} false failures, "
+            f"{result['void']} void; {result['edges']['missed']} of "
+            f"{result['edges']['occlusions_1ms_or_longer']} edges missed; settle end to verdict "
+            f"p50 {latency['p50']:.2f} ms, p99 {latency['p99']:.2f} ms ({result['wall_seconds']} s)"
+        )
+    return 0
