@@ -11,7 +11,6 @@ import json
 
 import pytest
 
-import companion.games.asterion  # noqa: F401  (registers the game until it is a builtin)
 from companion.games import CHANCE, Action, RuleError, SetupError, get_game
 from companion.games.asterion import AsterionState
 from companion.games.asterion.actions import (
