@@ -212,6 +212,8 @@ class SensorNode:
             port = self._open_port(name, self.pinmap.baud)
         except (OSError, ValueError) as error:  # serial.SerialException is an OSError
             log.debug("sensor node not available: %s", error)
+            with self._update():
+                link.unavailable(str(error) or type(error).__name__)
             return False
         self._port = port
         with self._update():

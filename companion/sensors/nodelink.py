@@ -107,6 +107,7 @@ class NodeLink:
         self.decoder = FrameDecoder()
         self.states = dict.fromkeys(pinmap.names, False)
         self.port: str | None = None
+        self._why_absent: str | None = None
         self.hello: Hello | None = None
         self.self_test: dict[str, str] = {}
         self._seen_clear: set[str] = set()
@@ -124,6 +125,7 @@ class NodeLink:
 
     def connected(self, port: str, now: int) -> None:
         self.port = port
+        self._why_absent = None
         self.decoder.reset()
         self.hello = None  # the node may have restarted meanwhile: wait for its next hello
         self.self_test = {}
@@ -137,7 +139,13 @@ class NodeLink:
         if self.port is None:
             return
         self.port = None
+        self._why_absent = reason
         self._fault("disconnected", f"sensor node disconnected ({reason})")
+
+    def unavailable(self, reason: str) -> None:
+        """The node could not be found or opened (the reader keeps trying): say why, for the maker."""
+        self._why_absent = reason
+        self.publish()
 
     def received(self, data: bytes, now: int) -> None:
         for item in self.decoder.feed(data):
@@ -248,7 +256,8 @@ class NodeLink:
 
     def faults(self) -> tuple[str, ...]:
         if self.port is None:
-            return ("sensor node disconnected",)
+            why = f" ({self._why_absent})" if self._why_absent else ""
+            return (f"sensor node disconnected{why}",)
         faults: list[str] = []
         if self._beat_lost:
             faults.append("no heartbeat from the sensor node")

@@ -220,7 +220,7 @@ def test_a_firmware_error_is_a_fault_until_the_node_boots_again(node: Harness) -
 def test_a_disconnect_is_a_fault_and_a_reconnect_waits_for_a_new_hello(node: Harness) -> None:
     node.boot()
     node.link.disconnected("unplugged")
-    assert node.kinds == ["disconnected"] and node.status.faults == ("sensor node disconnected",)
+    assert node.kinds == ["disconnected"] and node.status.faults == ("sensor node disconnected (unplugged)",)
     node.link.disconnected("again")  # already down: not a new fault
     assert node.kinds == ["disconnected"]
     node.link.connected("/dev/ttyACM1", 5_000_000)
@@ -244,5 +244,5 @@ def test_status_changes_are_published_once_each(node: Harness) -> None:
     node.send(Heartbeat(500_000, frozenset(), 0, 0), Heartbeat(1_000_000, frozenset(), 0, 0))
     assert len(node.statuses) == count
     node.link.disconnected("gone")
-    assert node.statuses[-1].faults == ("sensor node disconnected",)
+    assert node.statuses[-1].faults == ("sensor node disconnected (gone)",)
     assert node.statuses[-1].to_json()["ok"] is False
