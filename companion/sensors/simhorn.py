@@ -31,7 +31,9 @@ FOREVER = 1 << 62
 GLITCH_US = (20, 950)
 """Electrical glitches: a spike on the receiver line, shorter than the judge's 1 ms debounce."""
 
-SUCCESS_KINDS = {"ringer": 0.50, "leaner": 0.20, "rattler": 0.13, "tip_hanger": 0.10, "tilted_above": 0.07}
+# Weights follow hardware/beams.md: a tilted ringer escapes both base beams about 1 time in 100, a flat
+# ring beside a horn blocks both of its base beams about 1 time in 8.
+SUCCESS_KINDS = {"ringer": 0.52, "leaner": 0.22, "rattler": 0.13, "tip_hanger": 0.10, "tilted_above": 0.03}
 FAILURE_KINDS = {
     "bounce_off": 0.35,
     "rattle_off": 0.15,
@@ -188,7 +190,7 @@ class SimulatedHorn:
         # Held tilted by friction, it slides down to the base beam late, touching one side only.
         tip = [Occlusion(self._tip(horn), t0, t0 + self._cross())]
         slide = self.rng.randint(100 * MS, 2500 * MS)
-        rest, end = self._rests(self._base(horn, 0.1), t0 + self._fall() + slide, self.rng.randint(0, 3))
+        rest, end = self._rests(self._base(horn, 0.68), t0 + self._fall() + slide, self.rng.randint(0, 3))
         return tip + rest, end
 
     def _rattler(self, horn: str, t0: int) -> tuple[list[Occlusion], int]:
@@ -239,15 +241,15 @@ class SimulatedHorn:
         return out, t
 
     def _beside(self, horn: str, t0: int) -> tuple[list[Occlusion], int]:
-        # Flat on the head next to the horn, lying across one base beam (rarely both).
-        return self._rests(self._base(horn, 0.07), t0, self.rng.randint(0, 2))
+        # Flat on the head next to the horn, lying across one base beam (sometimes both).
+        return self._rests(self._base(horn, 0.13), t0, self.rng.randint(0, 2))
 
     def _miss(self, horn: str, t0: int) -> tuple[list[Occlusion], int]:
         return [], t0
 
     def _tip_graze_beside(self, horn: str, t0: int) -> tuple[list[Occlusion], int]:
         tip = [Occlusion(self._tip(horn), t0, t0 + self._cross())]
-        rest, end = self._rests(self._base(horn, 0.07), t0 + self._fall(), self.rng.randint(0, 2))
+        rest, end = self._rests(self._base(horn, 0.13), t0 + self._fall(), self.rng.randint(0, 2))
         return tip + rest, end
 
     def _glitches(self, occlusions: list[Occlusion], end: int) -> list[Occlusion]:
