@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 # The firmware tests run MicroPython (WebAssembly) under Node: npm installs it from the lock file.
 NPM_STAMP := firmware/tests/node_modules/.installed-$(shell cksum < firmware/tests/package-lock.json | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck pytest venv clean firmware-deps firmware deploy-firmware
+.PHONY: demo test lint typecheck pytest venv clean firmware-deps firmware deploy-firmware bench
 
 venv: $(STAMP)
 
@@ -39,16 +39,20 @@ demo: venv
 	$(BIN)/companion run --simulate
 
 lint: venv
-	$(BIN)/ruff check companion tests firmware/tools
-	$(BIN)/ruff format --check companion tests firmware/tools
+	$(BIN)/ruff check companion tests firmware/tools hardware
+	$(BIN)/ruff format --check companion tests firmware/tools hardware
 
 typecheck: venv
-	$(BIN)/mypy --strict companion/games
+	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py
 
 pytest: venv firmware-deps
 	$(BIN)/python -m pytest -q
 
 test: lint typecheck firmware pytest
+
+# Figures, not pass or fail: the toss judge over 10,000 simulated tosses through each source (a minute or two).
+bench: venv
+	$(BIN)/companion bench toss --json
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
