@@ -17,6 +17,8 @@ from companion.sensors.cli import SensorSimulationDriver, add_sensor_options, se
 from companion.table.referee import Referee
 from companion.table.simulation import SimulationDriver
 
+SIMULATION_DB = Path("var") / "simulation.db"
+
 
 def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
     run = commands.add_parser(
@@ -29,7 +31,10 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
     run.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0 on the Pi)")
     run.add_argument("--port", type=_port, default=8000, help="port of the scoreboard (default 8000)")
     run.add_argument(
-        "--db", type=Path, default=None, help="game record (default $COMPANION_DB or ./var/companion.db)"
+        "--db",
+        type=Path,
+        default=None,
+        help="game record (default $COMPANION_DB or ./var/companion.db; with --simulate ./var/simulation.db)",
     )
     simulation = run.add_argument_group("simulation (with --simulate)")
     simulation.add_argument("--game", default="minotaurus", help="game the simulation plays")
@@ -75,7 +80,9 @@ def run_table(args: argparse.Namespace) -> int:
     from companion.web.server import MAX_STREAMS, bound_port, make_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    referee = Referee(args.db or default_db_path(), simulate=args.simulate)
+    # A demo must never resume and autoplay a real table's unfinished game.
+    db = args.db or (SIMULATION_DB if args.simulate else default_db_path())
+    referee = Referee(db, simulate=args.simulate)
     try:
         driver_class = SensorSimulationDriver if sensors_wanted(args) != "off" else SimulationDriver
         driver = (
