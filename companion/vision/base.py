@@ -39,6 +39,28 @@ ARUCO_DICTIONARY = "DICT_4X4_50"
 CORNER_MARKER_IDS: tuple[int, int, int, int] = (0, 1, 2, 3)
 """Marker ids at the plane's top-left, top-right, bottom-right and bottom-left corners."""
 
+MARKER_SIDE_MM = 30.0
+"""Side of each printed marker's black square (the ArUco marker including its black border).
+
+Each marker lies inside the plane at its corner, its outer edges along the plane's edges, so its
+centre is at (MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2) in from that corner; items keep clear of these
+corner squares. The homography is fitted to the markers' centres, so a marker stuck on slightly
+turned still calibrates right.
+"""
+
+
+def marker_centres_mm(plane_mm: tuple[float, float]) -> dict[int, tuple[float, float]]:
+    """Where each corner marker's centre lies in the plane, by marker id."""
+    width, height = plane_mm
+    inset = MARKER_SIDE_MM / 2
+    top_left, top_right, bottom_right, bottom_left = CORNER_MARKER_IDS
+    return {
+        top_left: (inset, inset),
+        top_right: (width - inset, inset),
+        bottom_right: (width - inset, height - inset),
+        bottom_left: (inset, height - inset),
+    }
+
 
 class VisionError(ValueError):
     """Base of every error the vision side raises for bad input."""
