@@ -14,11 +14,12 @@ loaded by name, so nothing imports lgpio on a machine without it.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from typing import Any
 
-from gpiozero import Device, DigitalInputDevice
+from gpiozero import Device, DigitalInputDevice, DigitalOutputDevice
 from gpiozero.pins import Factory
 
 from companion.sensors.edges import BeamEdge, EdgeHandler
@@ -101,6 +102,10 @@ BreakBeam.wait_for_break = BreakBeam.wait_for_active
 BreakBeam.wait_for_clear = BreakBeam.wait_for_inactive
 
 
+SELF_TEST_SETTLE_S = 0.02
+"""Receivers answer a change of light within a millisecond or so; 20 ms leaves a wide margin."""
+
+
 class GpioBeams:
     """The `EdgeSource` of the pin map's beams on the Pi's own GPIO pins."""
 
@@ -110,17 +115,24 @@ class GpioBeams:
         *,
         pin_factory: Factory | None = None,
         make_beam: Callable[..., BreakBeam] = BreakBeam,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.pinmap = pinmap
         self.pin_factory = pin_factory
         self.make_beam = make_beam
+        self.sleep = sleep
         self.beams: dict[str, BreakBeam] = {}
+        self.emitters: DigitalOutputDevice | None = None
 
     def start(self, on_edge: EdgeHandler) -> None:
         if self.beams:
             raise PinFactoryError("the GPIO beams are running already")
         factory = self.pin_factory or Device.pin_factory
         try:
+            if self.pinmap.emitters_pi_gpio is not None:
+                self.emitters = DigitalOutputDevice(
+                    self.pinmap.emitters_pi_gpio, initial_value=True, pin_factory=factory
+                )
             for spec in self.pinmap.beams:
                 beam = self.make_beam(
                     spec.pi_gpio, name=spec.name, active_low=spec.active_low, pin_factory=factory
@@ -136,6 +148,29 @@ class GpioBeams:
         for beam in beams.values():
             beam.when_edge = None
             beam.close()
+        if self.emitters is not None:
+            self.emitters.close()
+            self.emitters = None
+
+    def self_test(self) -> dict[str, str]:
+        """Each beam's answer to switching the emitters off and on again, in the node's words.
+
+        "ok": broken with the emitters off, clear with them on. "stuck_clear": clear in the
+        dark (receiver unplugged or dead: it could never see a ring). "blocked": broken with
+        the emitters on (something on the horn, or out of line). "untested": no emitter switch
+        in the pin map. Run it with no toss armed: its edges are not a ring.
+        """
+        if self.emitters is None:
+            return {name: "untested" for name in self.beams}
+        self.emitters.off()
+        self.sleep(SELF_TEST_SETTLE_S)
+        dark = self.beam_states()
+        self.emitters.on()
+        self.sleep(SELF_TEST_SETTLE_S)
+        lit = self.beam_states()
+        return {
+            name: "stuck_clear" if not dark[name] else "blocked" if lit[name] else "ok" for name in self.beams
+        }
 
     def beam_states(self) -> dict[str, bool]:
         return {name: bool(beam.is_broken) for name, beam in self.beams.items()}

@@ -49,8 +49,9 @@ class TossSettings:
     """After the window: how long a ring still moving or hanging on a tip is waited for."""
     debounce_us: int = 1000
     """State changes shorter than this are glitches; a falling ring blocks a beam for 2.5 ms or more."""
-    grace_us: int = 1000
-    """Allowance for an edge still on its way (serial framing) before a settle is called complete."""
+    grace_us: int = 2000
+    """Allowance for an edge still on its way (USB frames, the node's main loop) before a change is
+    confirmed or a settle called complete: a later edge may still revert it."""
     require_tip: bool = True
     """Count a base block only after the ring passed that horn's tip beam (rejects rings lying beside)."""
     require_both_base: bool = False
@@ -199,7 +200,8 @@ class TossJudge:
         if toss.offset_us is not None:
             edge_now = now - toss.offset_us
             for name, beam in toss.beams.items():
-                if beam.pending_us is not None and edge_now - beam.pending_us >= self.settings.debounce_us:
+                confirmed_at = self.settings.debounce_us + self.settings.grace_us
+                if beam.pending_us is not None and edge_now - beam.pending_us >= confirmed_at:
                     self._confirm(toss, name, beam)
             for horn in self.pinmap.horns:
                 settled = self._settle_end(toss, horn)
@@ -233,7 +235,9 @@ class TossJudge:
         if toss.offset_us is not None:
             for beam in toss.beams.values():
                 if beam.pending_us is not None:
-                    candidates.append(beam.pending_us + self.settings.debounce_us + toss.offset_us)
+                    candidates.append(
+                        beam.pending_us + self.settings.debounce_us + self.settings.grace_us + toss.offset_us
+                    )
             for horn in self.pinmap.horns:
                 settled = self._settle_end(toss, horn, pending_too=True)
                 if settled is not None:

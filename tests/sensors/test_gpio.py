@@ -143,3 +143,34 @@ def test_without_lgpio_the_error_says_how_to_get_it() -> None:
 def test_the_fixture_restores_the_previous_pin_factory(mock_factory: MockFactory) -> None:
     # The swap itself is the fixture's job; this checks the factory the tests run on is the clocked mock.
     assert Device.pin_factory is mock_factory
+
+
+def test_the_self_test_blinks_the_emitters_and_names_dead_and_blocked_receivers(
+    mock_factory: MockFactory, pinmap: PinMap
+) -> None:
+    dead, obstructed = "left_tip", "right_base_back"
+
+    def light_travels(seconds: float) -> None:
+        # The figure's physics: a receiver sees light while the emitters are on and its beam is free.
+        lit = mock_factory.pin(pinmap.emitters_pi_gpio).state
+        for beam in pinmap.beams:
+            sees_light = beam.name == dead or (lit and beam.name != obstructed)
+            pin = mock_factory.pin(beam.pi_gpio)
+            pin.drive_high() if sees_light else pin.drive_low()
+
+    with GpioBeams(pinmap, sleep=light_travels) as source:
+        source.start(lambda edge: None)
+        light_travels(0)
+        assert source.emitters is not None and source.emitters.value == 1
+        results = source.self_test()
+        assert source.emitters.value == 1  # back on for the game
+    assert results[dead] == "stuck_clear" and results[obstructed] == "blocked"
+    assert {r for name, r in results.items() if name not in (dead, obstructed)} == {"ok"}
+
+
+def test_without_an_emitter_switch_the_beams_are_untested(mock_factory: MockFactory, pinmap: PinMap) -> None:
+    from dataclasses import replace
+
+    with GpioBeams(replace(pinmap, emitters_pi_gpio=None)) as source:
+        source.start(lambda edge: None)
+        assert set(source.self_test().values()) == {"untested"}

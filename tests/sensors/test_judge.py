@@ -262,3 +262,17 @@ def test_a_deadline_that_passed_since_the_last_poll_is_still_due(table: Table) -
     assert deadline is not None and deadline <= table.clock.now
     verdict = table.judge.poll()
     assert verdict is not None and verdict.success
+
+
+def test_the_edge_ending_a_glitch_may_arrive_late_by_up_to_the_grace(table: Table) -> None:
+    t_arm = table.arm()
+    tip = t_arm + 500 * MS
+    table.edge("left_tip", True, tip)
+    # The clear that ends this 0.9 ms glitch is delayed in transit by 1.5 ms more than the block was:
+    # the judge, polled meanwhile, must not have confirmed the block as a ring passing the tip.
+    table.clock.now = tip + 900 + DELAY + 1_500
+    assert table.judge.poll() is None
+    table.judge.feed(BeamEdge("left_tip", False, tip + 900, "test"))
+    table.edge("left_base_front", True, tip + 30 * MS)  # a ring lying beside the horn
+    table.run_until(t_arm + SETTINGS.window_ms * MS + DELAY)
+    assert table.verdict.outcome == "failure"

@@ -56,3 +56,29 @@ def test_simulated_tosses_are_judged_by_the_sensors(tmp_path: Path, path: str) -
         driver.stop()
         sensors.stop()
         referee.stop()
+
+
+def test_on_the_gpio_a_dead_receiver_found_by_the_self_test_is_a_fault_on_the_scoreboard(
+    tmp_path: Path,
+) -> None:
+    # MockFactory's receivers ignore the emitters, so every beam "stays clear in the dark".
+    parser = argparse.ArgumentParser()
+    add_table_commands(parser.add_subparsers())
+    args = parser.parse_args(["run", "--sensors", "gpio", "--pin-factory", "mock"])
+    referee = Referee(tmp_path / "table.db")
+    referee.start()
+    sensors = start_sensors(args, referee)
+    assert sensors is not None
+    try:
+
+        def faults() -> list[str]:
+            status = referee.latest().payload["table"].get("status", {}).get("sensors", {})
+            return list(status.get("faults", []))
+
+        eventually(
+            lambda: any("stayed clear with the emitters off" in f for f in faults()), "the fault shown"
+        )
+        assert sensors.link.runner.faults
+    finally:
+        sensors.stop()
+        referee.stop()
