@@ -11,6 +11,7 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.bench import add_bench_commands
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
+    from companion.vision.cli import add_vision_commands
 
     parser = argparse.ArgumentParser(
         prog="companion", description="Minotaur Companion: referee for bull-and-Minotaur board games."
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_table_commands(commands)
     add_record_commands(commands)
     add_bench_commands(commands)
+    add_vision_commands(commands)
     return parser
 
 

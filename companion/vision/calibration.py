@@ -1,0 +1,332 @@
+"""Calibration: the corner markers give the homography from the camera frame to the top-down plane.
+
+`Calibrator.update(frame)` finds the markers in each frame (on a half-size
+grey image, refined to sub-pixel at full size, which keeps it to a few ms)
+and keeps the homography while the camera stays put. It sees the camera
+bumped when the markers it finds no longer sit where the homography says
+(the camera moved: it takes the new homography at once if all four markers
+show, and until then has none), and markers lost when none has shown for a
+while; either way `status` says so in words for the scoreboard, and the
+table goes on with manual entry until the markers are found again.
+
+`companion vision markers` writes the printable sheet (marker_sheet_svg).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Literal
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import (
+    ARUCO_DICTIONARY,
+    CORNER_MARKER_IDS,
+    MARKER_SIDE_MM,
+    PLANE_PX_PER_MM,
+    Frame,
+    Layout,
+    VisionError,
+    marker_centres_mm,
+)
+
+Points = numpy.typing.NDArray[numpy.float32]
+Homography = numpy.typing.NDArray[numpy.float64]
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+class CalibrationError(VisionError):
+    """The markers cannot give a homography (missing, or placed so that they make no quadrilateral)."""
+
+
+def aruco_dictionary() -> Any:
+    return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
+
+
+def _detector() -> Any:
+    parameters = cv2.aruco.DetectorParameters()
+    # Corners are refined by us at full resolution; the detector runs on a half-size image.
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    return cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
+
+
+def _grey(frame: Frame) -> numpy.typing.NDArray[numpy.uint8]:
+    if frame.ndim == 2:
+        return frame
+    return numpy.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=numpy.uint8)
+
+
+class MarkerFinder:
+    """Finds the corner markers in a frame: id → its 4 corners (x, y) in frame pixels, clockwise from
+    the marker's own top-left."""
+
+    def __init__(self, *, downscale: int = 2) -> None:
+        self.downscale = downscale
+        self._detector = _detector()
+        self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
+
+    def find(self, frame: Frame) -> dict[int, Points]:
+        grey = _grey(frame)
+        found = self._detect(grey, self.downscale) if self.downscale > 1 else {}
+        if len(found) < len(CORNER_MARKER_IDS) and self.downscale > 1:
+            # Small or blurred markers may vanish at half size: look again at full size.
+            found.update({k: v for k, v in self._detect(grey, 1).items() if k not in found})
+        if found:
+            stacked = numpy.concatenate(list(found.values())).reshape(-1, 1, 2)
+            # A corner found at half size may be off by a pixel or two here: search 7x7 around it.
+            refined = cv2.cornerSubPix(grey, stacked, (3, 3), (-1, -1), self._criteria)
+            for n, key in enumerate(found):
+                found[key] = numpy.asarray(refined[4 * n : 4 * n + 4], dtype=numpy.float32).reshape(4, 2)
+        return found
+
+    def _detect(self, grey: numpy.typing.NDArray[numpy.uint8], scale: int) -> dict[int, Points]:
+        image: Any = grey
+        if scale > 1:
+            height, width = grey.shape[:2]
+            image = cv2.resize(grey, (width // scale, height // scale), interpolation=cv2.INTER_AREA)
+        corners, ids, _rejected = self._detector.detectMarkers(image)
+        found: dict[int, Points] = {}
+        if ids is None:
+            return found
+        for marker_id, quad in zip(ids.ravel().tolist(), corners, strict=True):
+            if marker_id in CORNER_MARKER_IDS and marker_id not in found:
+                # Pixel centres: a point at x in the small image is at (x + 0.5) * scale - 0.5 here.
+                points = (quad.reshape(4, 2).astype(numpy.float32) + 0.5) * scale - 0.5
+                found[marker_id] = points
+        return found
+
+
+def marker_centre(corners: Points) -> tuple[float, float]:
+    """Where the marker's diagonals cross: its true centre even under perspective."""
+    (x1, y1), (x2, y2), (x3, y3), (x4, y4) = (tuple(map(float, c)) for c in corners)
+    # Diagonals 1→3 and 2→4.
+    denominator = (x1 - x3) * (y2 - y4) - (y1 - y3) * (x2 - x4)
+    if abs(denominator) < 1e-9:
+        return float(corners[:, 0].mean()), float(corners[:, 1].mean())
+    a = x1 * y3 - y1 * x3
+    b = x2 * y4 - y2 * x4
+    return (
+        (a * (x2 - x4) - (x1 - x3) * b) / denominator,
+        (a * (y2 - y4) - (y1 - y3) * b) / denominator,
+    )
+
+
+def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) -> Homography:
+    """The homography from frame pixels to plane pixels, from all four corner markers' centres."""
+    missing = [CORNER_NAMES[n] for n, i in enumerate(CORNER_MARKER_IDS) if i not in markers]
+    if missing:
+        raise CalibrationError(f"marker(s) not found at the {', '.join(missing)} corner(s)")
+    targets = marker_centres_mm(plane_mm)
+    source = numpy.array([marker_centre(markers[i]) for i in CORNER_MARKER_IDS], dtype=numpy.float32)
+    target = numpy.array([targets[i] for i in CORNER_MARKER_IDS], dtype=numpy.float32) * PLANE_PX_PER_MM
+    if not _convex_clockwise(source):
+        raise CalibrationError(
+            "the markers are not in order around the play area: ids 0, 1, 2, 3 go at the "
+            "top-left, top-right, bottom-right and bottom-left corners"
+        )
+    return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
+
+
+def _convex_clockwise(quad: Points) -> bool:
+    """True when the four points go round a convex quadrilateral clockwise (image y points down)."""
+    signs = []
+    for n in range(4):
+        a, b, c = quad[n], quad[(n + 1) % 4], quad[(n + 2) % 4]
+        signs.append(float((b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0])))
+    return all(s > 0 for s in signs)
+
+
+def project(homography: Homography, points: numpy.typing.ArrayLike) -> Points:
+    array = numpy.asarray(points, dtype=numpy.float32).reshape(-1, 1, 2)
+    return numpy.asarray(cv2.perspectiveTransform(array, homography), dtype=numpy.float32).reshape(-1, 2)
+
+
+def warp_plane(frame: Frame, homography: Homography, layout: Layout) -> Frame:
+    """The top-down plane of the layout's play area, seen through the homography."""
+    size = layout.plane_size_px()
+    plane = cv2.warpPerspective(
+        frame, homography, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return numpy.asarray(plane, dtype=numpy.uint8)
+
+
+# ---------------------------------------------------------------- tracking over frames
+
+CalibrationState = Literal["calibrated", "searching", "bumped", "lost"]
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationSettings:
+    bump_tolerance_px: float = 6.0
+    """A marker this far (in plane pixels) from where the homography puts it means the camera moved."""
+    lost_after_frames: int = 15
+    """Frames without any marker before the scoreboard says the markers are lost."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CalibrationResult:
+    homography: Homography | None
+    state: CalibrationState
+    message: str
+    markers: tuple[int, ...]
+    """The ids found in this frame."""
+    changed: bool = False
+    """The homography was (re)fitted in this frame: the first calibration, or after a bump."""
+
+
+class Calibrator:
+    """Keeps the homography of one play area across frames; finds the markers again after a bump."""
+
+    def __init__(self, plane_mm: tuple[float, float], settings: CalibrationSettings | None = None) -> None:
+        self.plane_mm = plane_mm
+        self.settings = settings or CalibrationSettings()
+        self.finder = MarkerFinder()
+        self.homography: Homography | None = None
+        self.state: CalibrationState = "searching"
+        self._frames_without_markers = 0
+        self._targets = {
+            i: numpy.array(c, dtype=numpy.float32) * PLANE_PX_PER_MM
+            for i, c in marker_centres_mm(plane_mm).items()
+        }
+
+    def update(self, frame: Frame) -> CalibrationResult:
+        markers = self.finder.find(frame)
+        return self.update_with(markers)
+
+    def update_with(self, markers: dict[int, Points]) -> CalibrationResult:
+        found = tuple(sorted(markers))
+        if not markers:
+            self._frames_without_markers += 1
+            if self._frames_without_markers >= self.settings.lost_after_frames:
+                self.state = "lost"
+                self.homography = None
+                return self._result(found, "markers lost: the camera sees none of the table's corner markers")
+            return self._result(found, self._message())
+        self._frames_without_markers = 0
+        if self.homography is not None and self._agrees(markers):
+            self.state = "calibrated"
+            return self._result(found, "")
+        bumped = self.homography is not None
+        try:
+            homography = plane_homography(markers, self.plane_mm)
+        except CalibrationError as error:
+            if bumped or self.state == "bumped":
+                self.state, self.homography = "bumped", None
+                return self._result(found, f"camera moved: looking for the markers again ({error})")
+            self.state = "searching"
+            return self._result(found, f"calibrating: {error}")
+        self.homography, self.state = homography, "calibrated"
+        message = "camera moved: found the markers again" if bumped else ""
+        return self._result(found, message, changed=True)
+
+    def _agrees(self, markers: dict[int, Points]) -> bool:
+        assert self.homography is not None
+        ids = list(markers)
+        centres = project(self.homography, [marker_centre(markers[i]) for i in ids])
+        errors = [float(numpy.linalg.norm(centres[n] - self._targets[i])) for n, i in enumerate(ids)]
+        return max(errors) <= self.settings.bump_tolerance_px
+
+    def _message(self) -> str:
+        if self.state == "bumped":
+            return "camera moved: looking for the markers again"
+        if self.state == "lost":
+            return "markers lost: the camera sees none of the table's corner markers"
+        return "" if self.homography is not None else "calibrating: looking for the corner markers"
+
+    def _result(self, found: tuple[int, ...], message: str, *, changed: bool = False) -> CalibrationResult:
+        return CalibrationResult(self.homography, self.state, message, found, changed)
+
+
+# ---------------------------------------------------------------- the printable sheet
+
+SHEET_MM = (210.0, 297.0)
+"""A4 portrait."""
+
+
+def marker_bits(marker_id: int) -> numpy.typing.NDArray[numpy.bool_]:
+    """The marker's cells including its black border, True = black (6x6 for DICT_4X4_50)."""
+    dictionary = aruco_dictionary()
+    cells = int(dictionary.markerSize) + 2
+    image = dictionary.generateImageMarker(marker_id, cells)
+    bits: numpy.typing.NDArray[numpy.bool_] = numpy.asarray(image, dtype=numpy.uint8) == 0
+    return bits
+
+
+def marker_sheet_svg(side_mm: float = MARKER_SIDE_MM) -> str:
+    """An A4 SVG at true size with the four corner markers, their corners named, and a 100 mm check bar."""
+    width, height = SHEET_MM
+    out = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
+        f'viewBox="0 0 {width:g} {height:g}">',
+        "<title>Minotaur Companion: table corner markers (ArUco DICT_4X4_50, ids 0-3)</title>",
+        f'<rect x="0" y="0" width="{width:g}" height="{height:g}" fill="white"/>',
+        '<g font-family="sans-serif" fill="black">',
+        '<text x="15" y="18" font-size="6">Table corner markers · print at 100 % (no "fit to page")</text>',
+        '<text x="15" y="26" font-size="3.6">Cut along the dashed lines. Lay each marker flat in its '
+        "corner of the play area, printed side up,</text>",
+        '<text x="15" y="31" font-size="3.6">its outer edges along the play area\'s edges and its arrow '
+        "pointing to the far side of the table.</text>",
+        "</g>",
+    ]
+    cells = marker_bits(0).shape[0]
+    cell = side_mm / cells
+    quiet = cell * 2
+    slot_w, slot_h = 90.0, 100.0
+    for n, marker_id in enumerate(CORNER_MARKER_IDS):
+        column, row = n % 2, n // 2
+        slot_x, slot_y = 15.0 + column * (slot_w + 10), 45.0 + row * (slot_h + 10)
+        x0 = slot_x + (slot_w - side_mm) / 2
+        y0 = slot_y + 22.0
+        out.append(
+            f'<rect x="{x0 - quiet:.3f}" y="{y0 - quiet:.3f}" width="{side_mm + 2 * quiet:.3f}" '
+            f'height="{side_mm + 2 * quiet:.3f}" fill="none" stroke="#888" stroke-width="0.2" '
+            'stroke-dasharray="2 1.5"/>'
+        )
+        out.append(f'<g id="marker-{marker_id}" fill="black">')
+        bits = marker_bits(marker_id)
+        for y in range(cells):
+            for x in range(cells):
+                if bits[y, x]:
+                    out.append(
+                        f'<rect x="{x0 + x * cell:.3f}" y="{y0 + y * cell:.3f}" '
+                        f'width="{cell:.3f}" height="{cell:.3f}"/>'
+                    )
+        out.append("</g>")
+        centre_x = x0 + side_mm / 2
+        out.append(
+            f'<text x="{centre_x:.3f}" y="{slot_y + 8:.3f}" font-family="sans-serif" font-size="5" '
+            f'text-anchor="middle">{CORNER_NAMES[n]} corner</text>'
+        )
+        out.append(
+            f'<text x="{centre_x:.3f}" y="{slot_y + 14:.3f}" font-family="sans-serif" font-size="3.2" '
+            f'text-anchor="middle">id {marker_id} · {side_mm:g} mm · ↑ far side of the table</text>'
+        )
+        arrow_y = y0 + side_mm + quiet + 4
+        out.append(
+            f'<path d="M {centre_x:.3f} {arrow_y + 10:.3f} L {centre_x:.3f} {arrow_y:.3f} '
+            f"M {centre_x - 3:.3f} {arrow_y + 4:.3f} L {centre_x:.3f} {arrow_y:.3f} "
+            f'L {centre_x + 3:.3f} {arrow_y + 4:.3f}" stroke="black" stroke-width="0.6" fill="none"/>'
+        )
+    bar_y = height - 22
+    out.append(f'<rect x="55" y="{bar_y:g}" width="100" height="3" fill="black"/>')
+    out.append(
+        f'<text x="105" y="{bar_y + 9:g}" font-family="sans-serif" font-size="3.6" text-anchor="middle">'
+        "this bar must measure 100 mm: otherwise the printer scaled the sheet</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def render_marker(marker_id: int, side_px: int, quiet_px: int = 0) -> numpy.typing.NDArray[numpy.uint8]:
+    """The marker as a grey image (black on white), with a white quiet zone around it."""
+    bits = marker_bits(marker_id)
+    cells = numpy.where(bits, 0, 255).astype(numpy.uint8)
+    image = cv2.resize(cells, (side_px, side_px), interpolation=cv2.INTER_NEAREST)
+    if quiet_px:
+        pad = quiet_px
+        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+    return numpy.asarray(image, dtype=numpy.uint8)

@@ -1,0 +1,174 @@
+"""`companion vision eval`: how well the whole pipeline reads a recording with ground truth.
+
+Every labelled frame without a hand or motion is read as the table would read
+it (markers, homography, warp, recogniser, on one core) and compared item by
+item with its labels. Frames labelled hand or motion are not read: the
+watcher's stabiliser skips them; the report counts them, and says how many of
+them the watcher's own checks catch (and how many clean frames they refuse).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from companion.vision.base import Profile, Recogniser
+from companion.vision.pipeline import PlaneReader
+from companion.vision.recording import Recording, load_recording
+from companion.vision.stability import SceneChecker
+
+GOALS = {"item_accuracy": 0.998, "frames_entirely_right": 0.97, "ms_per_frame": 20.0}
+ERRORS_SHOWN = 25
+
+
+def item_kind(item_id: str) -> str:
+    """The kind of an item id: "cell:12" → "cell", "row:2:square:3" → "row/square"."""
+    parts = item_id.split(":")
+    return "/".join(parts[0::2]) if len(parts) > 1 else item_id
+
+
+def evaluate(
+    recording: Recording | str | Path,
+    *,
+    profile: Profile | None = None,
+    recogniser: Recogniser | None = None,
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """Read every usable frame of the recording and compare with its ground truth; figures as JSON."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    if not isinstance(recording, Recording):
+        recording = load_recording(recording)
+    if recording.game is None:
+        raise ValueError(f"{recording.root}: the recording names no game, so no recogniser can read it")
+    reader = PlaneReader(recording.game, recording.options, profile, recogniser=recogniser)
+    checker = SceneChecker(reader.layout)
+    skipped: Counter[str] = Counter()
+    kinds_total: Counter[str] = Counter()
+    kinds_right: Counter[str] = Counter()
+    confusions: Counter[tuple[str, str]] = Counter()
+    errors: list[dict[str, Any]] = []
+    timings: list[float] = []
+    frames_right = frames_read = unreadable = uncalibrated = 0
+    flagged = {"hand_or_motion_frames": 0, "caught": 0, "clean_frames": 0, "refused": 0}
+    for count, (entry, image) in enumerate(recording.images()):
+        if limit is not None and count >= limit:
+            break
+        if image is None:
+            unreadable += 1
+            continue
+        disturbed = entry.hand or entry.motion
+        if disturbed or entry.labels is None:
+            skipped["hand" if entry.hand else "motion" if entry.motion else "unlabelled"] += 1
+            if disturbed:
+                # What the watcher would do with it: the plane under the last homography, checked.
+                flagged["hand_or_motion_frames"] += 1
+                _calibration, plane = reader.plane(image)
+                if plane is None or checker.check(plane).refused:
+                    flagged["caught"] += 1
+            continue
+        result = reader.read(image)
+        timings.append(result.seconds)
+        frames_read += 1
+        if result.plane is not None:
+            flagged["clean_frames"] += 1
+            if checker.check(result.plane).refused:
+                flagged["refused"] += 1
+            checker.accept(result.plane)
+        read = result.reading.items if result.reading is not None else {}
+        if result.reading is None:
+            uncalibrated += 1
+        entirely = True
+        for item, truth in entry.labels.items():
+            kind = item_kind(item)
+            kinds_total[kind] += 1
+            seen = read.get(item, "(not read)" if result.reading is not None else "(no markers)")
+            if seen == truth:
+                kinds_right[kind] += 1
+                continue
+            entirely = False
+            confusions[(truth, seen)] += 1
+            if len(errors) < ERRORS_SHOWN:
+                confidence = result.reading.confidence.get(item) if result.reading else None
+                errors.append(
+                    {
+                        "frame": entry.file or entry.index,
+                        "item": item,
+                        "truth": truth,
+                        "read": seen,
+                        "confidence": confidence,
+                    }
+                )
+        frames_right += entirely
+    total, right = sum(kinds_total.values()), sum(kinds_right.values())
+    ms = sorted(t * 1000 for t in timings)
+    report: dict[str, Any] = {
+        "recording": str(recording.root),
+        "game": recording.game,
+        "options": recording.options,
+        "frame_size": [recording.width, recording.height],
+        "frames": len(recording.frames),
+        "frames_read": frames_read,
+        "skipped": dict(skipped),
+        "unreadable_images": unreadable,
+        "frames_without_markers": uncalibrated,
+        "items": {"total": total, "right": right, "accuracy": _share(right, total)},
+        "item_accuracy": _share(right, total),
+        "by_kind": {
+            kind: {"total": n, "right": kinds_right[kind], "accuracy": _share(kinds_right[kind], n)}
+            for kind, n in sorted(kinds_total.items())
+        },
+        "frames_entirely_right": _share(frames_right, frames_read),
+        "ms_per_frame": {
+            "mean": round(statistics.fmean(ms), 3) if ms else None,
+            "p50": round(ms[len(ms) // 2], 3) if ms else None,
+            "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 3) if ms else None,
+            "max": round(ms[-1], 3) if ms else None,
+        },
+        "threads": 1,
+        "watcher_checks": flagged,
+        "confusions": [
+            {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(15)
+        ],
+        "errors": errors,
+        "goals": GOALS,
+    }
+    report["meets_goals"] = bool(
+        ms
+        and report["item_accuracy"] >= GOALS["item_accuracy"]
+        and report["frames_entirely_right"] >= GOALS["frames_entirely_right"]
+        and report["ms_per_frame"]["mean"] <= GOALS["ms_per_frame"]
+    )
+    return report
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 6) if whole else 0.0
+
+
+def summary(report: dict[str, Any]) -> str:
+    """The figures in one paragraph, for a terminal."""
+    ms = report["ms_per_frame"]
+    lines = [
+        f"{report['game']}: {report['frames_read']} of {report['frames']} frames read "
+        f"(skipped: {', '.join(f'{n} {why}' for why, n in report['skipped'].items()) or 'none'})",
+        f"  items right: {report['items']['right']}/{report['items']['total']} "
+        f"= {report['item_accuracy'] * 100:.2f} % (goal {GOALS['item_accuracy'] * 100:.1f} %)",
+        f"  frames entirely right: {report['frames_entirely_right'] * 100:.2f} % "
+        f"(goal {GOALS['frames_entirely_right'] * 100:.0f} %)",
+        f"  ms per frame (one core): mean {ms['mean']}, p95 {ms['p95']}, max {ms['max']} "
+        f"(goal {GOALS['ms_per_frame']:.0f})",
+    ]
+    for kind, figures in report["by_kind"].items():
+        lines.append(f"  {kind}: {figures['right']}/{figures['total']} = {figures['accuracy'] * 100:.2f} %")
+    checks = report["watcher_checks"]
+    lines.append(
+        f"  watcher: caught {checks['caught']} of {checks['hand_or_motion_frames']} hand/motion frames, "
+        f"refused {checks['refused']} of {checks['clean_frames']} clean ones"
+    )
+    for confusion in report["confusions"][:5]:
+        lines.append(f"  read {confusion['read']!r} for {confusion['truth']!r}: {confusion['count']}x")
+    return "\n".join(lines)

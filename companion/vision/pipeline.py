@@ -1,0 +1,54 @@
+"""One camera frame to one reading: markers → homography → top-down plane → the game's recogniser.
+
+`PlaneReader` is what both the watcher (live) and the evaluation (recordings)
+run, so the figures `companion vision eval` prints are those of the table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from companion.vision.base import Frame, Layout, Profile, Reading, Recogniser, recogniser_for
+from companion.vision.calibration import CalibrationResult, CalibrationSettings, Calibrator, warp_plane
+
+
+@dataclasses.dataclass(frozen=True)
+class FrameReading:
+    calibration: CalibrationResult
+    plane: Frame | None
+    """The top-down plane, or None without a homography (markers not found)."""
+    reading: Reading | None
+    seconds: float
+    """Time for the whole pipeline on this frame."""
+
+
+class PlaneReader:
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        profile: Profile | None = None,
+        *,
+        recogniser: Recogniser | None = None,
+        calibration: CalibrationSettings | None = None,
+    ) -> None:
+        self.recogniser = recogniser or recogniser_for(game)
+        self.layout: Layout = self.recogniser.layout(options)
+        self.profile = profile
+        self.calibrator = Calibrator(self.layout.plane_mm, calibration)
+
+    def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
+        """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
+        calibration = self.calibrator.update(frame)
+        if calibration.homography is None:
+            return calibration, None
+        return calibration, warp_plane(frame, calibration.homography, self.layout)
+
+    def read(self, frame: Frame) -> FrameReading:
+        started = time.perf_counter()
+        calibration, plane = self.plane(frame)
+        reading = self.recogniser.read(plane, self.layout, self.profile) if plane is not None else None
+        return FrameReading(calibration, plane, reading, time.perf_counter() - started)
