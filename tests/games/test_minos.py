@@ -83,14 +83,14 @@ def test_combat_values_of_the_worked_examples() -> None:
 
 
 def sea_duel(defender_rings: int = 0, attacker_rings: int = 0) -> MinosState:
-    """A's ship on N1 runs into B's ship on N2 (movement from a Möwe)."""
+    """A's ship on NW runs into B's ship on N (movement from a Möwe)."""
     state = table()
-    place_ship(state, A, "N1")
-    place_ship(state, B, "N2")
+    place_ship(state, A, "NW")
+    place_ship(state, B, "N")
     state.rings[A], state.rings[B] = attacker_rings, defender_rings
     state.ring_supply -= attacker_rings + defender_rings
     state = use(roll(state, M, W, W, W, W, W), M, 1)
-    return state.apply(Move(A, "ship", "N1", "N2"))
+    return state.apply(Move(A, "ship", "NW", "N"))
 
 
 def test_duel_7_against_4_the_attacker_wins_stays_and_moves_on() -> None:
@@ -100,22 +100,22 @@ def test_duel_7_against_4_the_attacker_wins_stays_and_moves_on() -> None:
     assert state.conflict is not None and state.conflict.attacker_total == 7
     state = roll(state, J, S, S, M, W, W)  # 4 points
     assert state.phase == "act" and state.conflict is None
-    assert "N2" not in state.ships and state.ships["N1"] == (A,), (
+    assert "N" not in state.ships and state.ships["NW"] == (A,), (
         "the loser leaves the board, the winner stays"
     )
     assert state.ship_supply[B] == 7 and state.move_points == 4
-    state = state.apply(Move(A, "ship", "N1", "N2"))
-    assert state.ships["N2"] == (A,), "with points left the attacker continues"
+    state = state.apply(Move(A, "ship", "NW", "N"))
+    assert state.ships["N"] == (A,), "with points left the attacker continues"
 
 
 def test_duel_the_special_combination_11_beats_7() -> None:
     state = roll(roll(sea_duel(), P, J, J, G, G, M), P, J, S, S, M, W)
-    assert state.ships == {"N2": (B,)}, "the attacking ship is taken off"
+    assert state.ships == {"N": (B,)}, "the attacking ship is taken off"
 
 
 def test_duel_a_tie_goes_to_the_defender() -> None:
     state = roll(roll(sea_duel(), P, J, J, G, G, M), P, P, J, W, W, W)  # 7 against 7
-    assert state.ships == {"N2": (B,)}
+    assert state.ships == {"N": (B,)}
 
 
 def test_battle_rings_buy_rerolls_but_never_of_a_waage_die() -> None:
@@ -135,7 +135,7 @@ def test_battle_rings_buy_rerolls_but_never_of_a_waage_die() -> None:
     state = roll(state, P, J, S, J)  # W W P J S J = 12; no ring left, so it stands
     assert state.conflict is not None and state.conflict.attacker_total == 12 and state.rings[A] == 0
     state = roll(state, P, J, S, M, M, M)  # defender: 10
-    assert state.ships == {"N1": (A,)}
+    assert state.ships == {"NW": (A,)}
 
 
 def test_the_defender_rolls_after_the_attacker_and_may_stand() -> None:
@@ -143,7 +143,7 @@ def test_the_defender_rolls_after_the_attacker_and_may_stand() -> None:
     state = roll(state, P, J, M, M, M, M)  # 5: B may stand or pay
     assert state.to_act().seats == (B,)
     state = state.apply(StandDice(B))
-    assert state.ships == {"N2": (B,)} and state.rings[B] == 1
+    assert state.ships == {"N": (B,)} and state.rings[B] == 1
 
 
 # ---------------------------------------------------------------- dice and actions
@@ -405,7 +405,7 @@ def test_ships_are_bought_where_two_harbours_stand_and_the_harbour_is_free() -> 
     state = roll(state, M, M, M, M, M, M)
     with pytest.raises(RuleError, match="lies in the harbour"):
         state.apply(BuyShip(A, "Athen"))
-    state = use(state, M, 1).apply(Move(A, "ship", "Athen", "N2"))
+    state = use(state, M, 1).apply(Move(A, "ship", "Athen", "N"))
     state = state.apply(BuyShip(A, "Athen"))
     assert state.ships["Athen"] == (A,) and state.cash[A] == 20
     with pytest.raises(RuleError, match="one per settlement"):
@@ -427,44 +427,44 @@ def test_purchases_are_limited_by_the_supply_and_cash() -> None:
 
 def test_movement_points_step_by_step_and_blocking() -> None:
     state = table()
-    place_ship(state, A, "N1")
+    place_ship(state, A, "NW")
     place_guards(state, A, "Troia")
     place_guards(state, A, "t1")
     state = use(roll(state, M, S, W, W, W, W), M, 1, star=True)
     assert state.move_points == 6
     with pytest.raises(RuleError, match="one field at a time"):
-        state.apply(Move(A, "ship", "N1", "N3"))
+        state.apply(Move(A, "ship", "NW", "O"))
     with pytest.raises(RuleError, match="only one guard"):
         state.apply(Move(A, "guard", "Troia", "t1"))
     with pytest.raises(RuleError, match="one field at a time"):
-        state.apply(Move(A, "guard", "Troia", "N1"))
-    state = state.apply(Move(A, "ship", "N1", "Troia"))  # into the harbour: one point
-    state = state.apply(Move(A, "ship", "Troia", "N1"))  # and out again: one point
+        state.apply(Move(A, "guard", "Troia", "NW"))
+    state = state.apply(Move(A, "ship", "NW", "Troia"))  # into the harbour: one point
+    state = state.apply(Move(A, "ship", "Troia", "NW"))  # and out again: one point
     state = state.apply(Move(A, "guard", "t1", "Athen"))
     assert state.move_points == 3
     state = state.apply(Move(A, "guard", "Troia", "t1")).apply(Move(A, "guard", "t1", "Athen"))
     assert state.guards["Athen"] == (A, 2), "any number of one colour's guards on a settlement field"
-    state = state.apply(Move(A, "ship", "N1", "N2"))
+    state = state.apply(Move(A, "ship", "NW", "N"))
     with pytest.raises(RuleError, match="no movement points"):
-        state.apply(Move(A, "ship", "N2", "N3"))
+        state.apply(Move(A, "ship", "N", "NO"))
 
 
 def test_the_first_round_has_no_conflicts() -> None:
     state = table(second_round=False)
-    place_ship(state, A, "N1")
-    place_ship(state, B, "N2")
+    place_ship(state, A, "NW")
+    place_ship(state, B, "N")
     state = use(roll(state, M, W, W, W, W, W), M, 1)
     with pytest.raises(RuleError) as refused:
-        state.apply(Move(A, "ship", "N1", "N2"))
+        state.apply(Move(A, "ship", "NW", "N"))
     assert refused.value.rule == "Konflikte"
-    assert Move(A, "ship", "N1", "N2") not in state.legal_actions()
+    assert Move(A, "ship", "NW", "N") not in state.legal_actions()
 
 
 def test_the_start_field_holds_every_ship() -> None:
     state = GAME.setup({"players": 4})
     assert state.ships == {"Fisch": (A, B, C, D)}
     state = use(roll(state, M, W, W, W, W, W), M, 1)
-    state = state.apply(Move(A, "ship", "Fisch", "N2")).apply(Move(A, "ship", "N2", "Fisch"))
+    state = state.apply(Move(A, "ship", "Fisch", "N")).apply(Move(A, "ship", "N", "Fisch"))
     assert state.ships == {"Fisch": (B, C, D, A)} and state.phase == "act"
 
 
@@ -477,10 +477,10 @@ def siege(attacker_piece: str) -> MinosState:
     build_up(state, "Athen", "harbour", "house")
     place_ship(state, B, "Athen")
     place_guards(state, B, "Athen", 2)
-    place_ship(state, A, "N2")
+    place_ship(state, A, "N")
     place_guards(state, A, "t1")
     state = use(roll(state, M, W, W, W, W, W), M, 1)
-    origin = "N2" if attacker_piece == "ship" else "t1"
+    origin = "N" if attacker_piece == "ship" else "t1"
     return state.apply(Move(A, attacker_piece, origin, "Athen"))
 
 
@@ -516,10 +516,10 @@ def test_conquest_by_ship_brings_a_free_guard() -> None:
 
 def test_a_player_without_pieces_is_out_and_play_skips_him() -> None:
     state = table(players=3)
-    place_ship(state, A, "N1")
-    place_ship(state, B, "N2")
-    place_ship(state, C, "S1")
-    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "ship", "N1", "N2"))
+    place_ship(state, A, "NW")
+    place_ship(state, B, "N")
+    place_ship(state, C, "S")
+    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "ship", "NW", "N"))
     state = roll(roll(state, *WIN), *LOSE)
     assert state.eliminated == [False, True, False]
     state = state.apply(EndTurn(A))
@@ -529,9 +529,9 @@ def test_a_player_without_pieces_is_out_and_play_skips_him() -> None:
 def test_the_game_ends_when_one_player_is_left() -> None:
     state = table(players=2, second_round=True)
     state.removed = ("Troia", "Athen", "Mykene", "Sparta", "Argos", "Naxos")
-    place_ship(state, A, "N1")
-    place_ship(state, B, "N2")
-    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "ship", "N1", "N2"))
+    place_ship(state, A, "NW")
+    place_ship(state, B, "N")
+    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "ship", "NW", "N"))
     state = roll(roll(state, *WIN), *LOSE)
     assert state.is_over() and state.ranking() == [[A], [B]]
 
@@ -607,10 +607,10 @@ def test_a_field_out_of_play_cannot_be_entered_or_removed_twice() -> None:
         state.apply(RemoveField(CHANCE, "Troia"))
     state = table()
     state.removed = ("Troia",)
-    place_ship(state, A, "N1")
+    place_ship(state, A, "NW")
     state = use(roll(state, M, W, W, W, W, W), M, 1)
     with pytest.raises(RuleError, match="out of play"):
-        state.apply(Move(A, "ship", "N1", "Troia"))
+        state.apply(Move(A, "ship", "NW", "Troia"))
 
 
 def test_two_players_have_double_material() -> None:
@@ -652,13 +652,13 @@ def carrying(target_owner: int | None) -> MinosState:
         place_guards(state, target_owner, "Mykene")
     state = use(roll(state, M, W, W, W, W, W), M, 1)
     state = state.apply(Embark(A, "Athen"))
-    return state.apply(Move(A, "ship", "Athen", "N2"))
+    return state.apply(Move(A, "ship", "Athen", "N"))
 
 
 def test_a_ship_carries_one_guard_to_the_next_settlement() -> None:
     state = carrying(None)
-    assert state.aboard == {"N2": "Athen"} and state.guards["Athen"] == (A, 1)
-    state = state.apply(Move(A, "ship", "N2", "Mykene"))
+    assert state.aboard == {"N": "Athen"} and state.guards["Athen"] == (A, 1)
+    state = state.apply(Move(A, "ship", "N", "Mykene"))
     assert state.guards["Mykene"] == (A, 1) and state.aboard == {}
 
 
@@ -678,22 +678,22 @@ def test_without_the_optional_rule_guards_stay_ashore() -> None:
 
 
 def test_the_ship_fights_first_then_its_guard() -> None:
-    state = carrying(B).apply(Move(A, "ship", "N2", "Mykene"))
+    state = carrying(B).apply(Move(A, "ship", "N", "Mykene"))
     assert state.conflict is not None and state.conflict.piece == "ship"
     state = roll(roll(state, *LOSE), *LOSE)  # the ship loses
     assert state.conflict is not None and state.conflict.piece == "carried_guard"
     state = roll(roll(state, *WIN), *LOSE)  # the guard wins
-    assert state.guards["Mykene"] == (A, 1) and "N2" not in state.ships and state.owner("Mykene") == A
+    assert state.guards["Mykene"] == (A, 1) and "N" not in state.ships and state.owner("Mykene") == A
 
 
 def test_a_carrying_ship_needs_a_free_sea_route() -> None:
     state = table(guards_by_ship=True)
     place_guards(state, A, "Athen")
     place_ship(state, A, "Athen")
-    place_ship(state, B, "N2")
+    place_ship(state, B, "N")
     state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Embark(A, "Athen"))
     with pytest.raises(RuleError) as refused:
-        state.apply(Move(A, "ship", "Athen", "N2"))
+        state.apply(Move(A, "ship", "Athen", "N"))
     assert refused.value.rule == "Zusatzregel"
 
 
@@ -712,7 +712,7 @@ def test_a_ship_never_carries_two_guards() -> None:
 def test_refused_actions_change_nothing_and_views_hide_nothing_needed() -> None:
     state = roll(with_value(), M, W, W, W, W, W)
     before = state.to_json()
-    for action in (Build(A, "Athen", "wall"), BuyShip(A, "Athen"), Move(A, "guard", "Athen", "N1")):
+    for action in (Build(A, "Athen", "wall"), BuyShip(A, "Athen"), Move(A, "guard", "Athen", "NW")):
         with pytest.raises(RuleError):
             state.apply(action)
         assert state.to_json() == before

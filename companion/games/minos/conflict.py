@@ -39,7 +39,9 @@ def move_actions(state: MinosState) -> list[Action]:
                 if _move_problem(state, piece, origin, target) is None:
                     actions.append(Move(state.current, piece, origin, target))
     if state.options["guards_by_ship"]:
-        actions += [Embark(state.current, s) for s in BOARD.settlements if _embark_problem(state, s) is None]
+        me = state.current
+        docked = [f for f, owners in state.ships.items() if owners == (me,) and state.guard_owner(f) == me]
+        actions += [Embark(me, s) for s in docked if _embark_problem(state, s) is None]
     return actions
 
 

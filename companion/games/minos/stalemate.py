@@ -12,6 +12,7 @@ ends a game that could still be finished.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import deque
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -105,8 +106,15 @@ def can_still_end(state: MinosState) -> bool:
     active = state.active_settlements()
     cities = sum(len(state.buildings[s]) == CITY_SIZE for s in active)
     builders: set[str] = set()  # fields some player who can pay might reach
-    for seat in state.players_in():
-        builders |= _builder_reach(state, seat)
+    removed = frozenset(state.removed)
+    paying = [p for p in state.players_in() if state.cash[p] >= BUILD_TALENTS[0] or state.value(p) > 0]
+    # Quick look first: where the ships of players who can pay may sail. Usually that settles it.
+    ships = [f for f, owners in state.ships.items() if set(owners) & set(paying)]
+    reaches = itertools.chain(
+        [_spread("sea", ships, removed)], (_builder_reach(state, p) for p in state.players_in())
+    )
+    for reach in reaches:
+        builders |= reach
         if all(state.buildings[s] or s in builders for s in active):
             growing = [s for s in active if s in builders and len(state.buildings[s]) < CITY_SIZE]
             walls_needed = sum(WALL not in state.buildings[s] for s in growing)

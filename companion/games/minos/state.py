@@ -204,8 +204,7 @@ class MinosState(State):
                 (CHANCE,), f"the table to put gold coins on {self.removals_left} more settlement fields"
             )
         if self.phase == "roll":
-            dice = ", ".join(str(d + 1) for d in self.pending)
-            return ToAct((CHANCE,), f"seat {self.current}'s roll: dice {dice}")
+            return ToAct((CHANCE,), f"seat {self.current}'s roll: die {self.pending[0] + 1} next")
         if self.phase == "conflict":
             c = self.conflict
             assert c is not None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING
 
 from companion.games.base import CHANCE, Action, RuleError
@@ -162,18 +163,27 @@ def turn_actions(state: MinosState) -> list[Action]:
 
 
 def combination_actions(state: MinosState) -> list[Action]:
-    has_joker, has_star = bool(state.unused_dice(JOKER)), bool(state.unused_dice(STERN))
-    actions: list[Action] = []
+    unused = tuple(sorted(s for s, used in zip(state.dice, state.used, strict=True) if s and not used))
+    return list(_combinations(state.current, unused, state.jokered, state.starred, state.income_open))
+
+
+@functools.cache
+def _combinations(
+    seat: int, unused: tuple[str, ...], jokered: tuple[str, ...], starred: tuple[str, ...], income_open: bool
+) -> tuple[UseCombination, ...]:
+    """Every combination the unused dice allow (cached: the same few dice come up again and again)."""
+    has_joker, has_star = JOKER in unused, STERN in unused
+    actions: list[UseCombination] = []
     for symbol in ACTION_SYMBOLS:
-        if symbol == WAAGE and not state.income_open:
+        if symbol == WAAGE and not income_open:
             continue
-        jokers = (False, True) if has_joker and symbol not in state.jokered else (False,)
-        stars = (False, True) if has_star and symbol not in state.starred else (False,)
-        for naturals in range(len(state.unused_dice(symbol)) + 1):
+        jokers = (False, True) if has_joker and symbol not in jokered else (False,)
+        stars = (False, True) if has_star and symbol not in starred else (False,)
+        for naturals in range(unused.count(symbol) + 1):
             for joker in jokers:
                 if naturals or joker:
-                    actions += [UseCombination(state.current, symbol, naturals, joker, s) for s in stars]
-    return actions
+                    actions += [UseCombination(seat, symbol, naturals, joker, s) for s in stars]
+    return tuple(actions)
 
 
 def use_combination(state: MinosState, action: UseCombination) -> None:
