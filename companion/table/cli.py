@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 import signal
-import socket
 import sqlite3
 import sys
 from pathlib import Path
@@ -36,6 +35,13 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
         default=None,
         help="game record (default $COMPANION_DB or ./var/companion.db; with --simulate ./var/simulation.db)",
     )
+    run.add_argument(
+        "--pin",
+        type=_pin,
+        default=None,
+        help="the table PIN for the host (default: a new random one each start)",
+    )
+    run.add_argument("--no-mdns", action="store_true", help="do not announce the table over mDNS (zeroconf)")
     simulation = run.add_argument_group("simulation (with --simulate)")
     simulation.add_argument("--game", default="minotaurus", help="game the simulation plays")
     simulation.add_argument("--seed", type=int, default=None, help="seed, to replay the same simulation")
@@ -60,6 +66,12 @@ def _port(text: str) -> int:
     return port
 
 
+def _pin(text: str) -> str:
+    if not text.isdigit() or not 4 <= len(text) <= 12:
+        raise argparse.ArgumentTypeError(f"a table PIN is 4 to 12 digits, not {text!r}")
+    return text
+
+
 def _fraction(text: str) -> float:
     value = float(text)
     if not 0.0 <= value <= 1.0:
@@ -76,7 +88,8 @@ def _seconds(text: str) -> float:
 
 def run_table(args: argparse.Namespace) -> int:
     # Imported here so that other subcommands do not pay for Flask and waitress.
-    from companion.web import create_app
+    from companion.web import create_app, joining
+    from companion.web.auth import host_auth, sign_in_url
     from companion.web.server import MAX_STREAMS, bound_port, make_server
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -101,7 +114,7 @@ def run_table(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"companion run: {error}", file=sys.stderr)
         return 2
-    app = create_app({"SSE_MAX_STREAMS": MAX_STREAMS}, referee=referee)
+    app = create_app({"SSE_MAX_STREAMS": MAX_STREAMS, "HOST_PIN": args.pin}, referee=referee)
     try:
         server = make_server(app, args.host, args.port)
     except OSError as error:
@@ -135,14 +148,29 @@ def run_table(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     port = bound_port(server, args.port)
     print(f"Scoreboard: http://{args.host}:{port}/", flush=True)
-    if args.host in ("0.0.0.0", "::"):
-        print(f"  from phones on this network: http://{_lan_address()}:{port}/", flush=True)
+    url = joining.scoreboard_url(args.host, port)
+    app.config[joining.PUBLIC_URL_KEY] = url
+    if joining.listens_everywhere(args.host):
+        print(f"  from phones on this network: {url}", flush=True)
+    print(joining.qr_terminal(url), end="", flush=True)
+    auth = host_auth(app)
+    print(f"Table PIN for the host: {auth.pin}   (or scan this to control the table)", flush=True)
+    link = sign_in_url(url, auth)
+    print(joining.qr_terminal(link), end="", flush=True)
+    print(f"  host sign-in link: {link}", flush=True)
+    announcement = None
+    if joining.listens_everywhere(args.host) and not args.no_mdns:
+        announcement = joining.announce(port)
+        if announcement is not None:
+            print(f'Announced over mDNS as "{joining.SERVICE_NAME}" ({joining.HOST_NAME[:-1]})', flush=True)
     print(f"Game record: {referee.db_path}   (Ctrl-C stops)", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        if announcement is not None:
+            announcement.close()
         if driver is not None:
             driver.stop()
         if sensors is not None:
@@ -150,14 +178,3 @@ def run_table(args: argparse.Namespace) -> int:
         referee.stop()
     print("Stopped; every event is in the record.", flush=True)
     return 0
-
-
-def _lan_address() -> str:
-    # Connecting a UDP socket sends nothing; it only asks the kernel which address routes outwards.
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("192.0.2.1", 9))
-            address: str = probe.getsockname()[0]
-        except OSError:
-            address = socket.gethostname()
-    return address

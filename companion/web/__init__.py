@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.record.store import default_db_path
 from companion.table.referee import Referee
-from companion.web import control, events, pages, state
+from companion.web import auth, control, events, history, joining, pages, state, stats
 from companion.web.common import REFEREE_KEY, register_error_handlers
 
 
@@ -42,6 +42,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
     app.register_blueprint(state.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(control.bp)
+    auth.install(app)  # the host PIN and sessions that `control` checks
+    app.register_blueprint(joining.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(stats.bp)
     return app
 
 

@@ -1,18 +1,30 @@
-"""The host's controls: new game, actions (table answers too), undo, autoplay, resume.
+"""The host's controls: new game, actions (table answers too), undo, autoplay, resume, toss verdicts.
 
-Every request that changes the table passes `require_host` first: the host
-PIN (a later issue) belongs there and nowhere else.
+Every request here passes `require_host` first (companion/web/auth.py): a
+signed-in host with the session's CSRF token, or a 403.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app
 
 from companion.games import GameError, get_game
-from companion.table.inputs import NewGame, ResumeGame, SetAutoplay, SubmitAction, Undo
-from companion.web.common import bad_request, json_object, optional_int, reply_response, submit
+from companion.record.store import Event
+from companion.table.inputs import NewGame, ResumeGame, SetAutoplay, SetTableStatus, SubmitAction, Undo
+from companion.web import auth
+from companion.web.common import (
+    bad_request,
+    current_referee,
+    fail,
+    json_object,
+    optional_int,
+    reply_response,
+    submit,
+)
 
 bp = Blueprint("control", __name__, url_prefix="/api")
 
@@ -21,7 +33,8 @@ HOST_SOURCE = "host"
 
 @bp.before_request
 def require_host() -> None:
-    """Every control request passes here; for now everyone at the table is the host."""
+    """Every control request passes here: viewers without the PIN get a 403 and change nothing."""
+    auth.require_host()
 
 
 @bp.post("/games")
@@ -78,3 +91,103 @@ def autoplay() -> Response:
 def resume(game_id: int) -> Response:
     json_object(set())
     return reply_response(submit(ResumeGame(game_id), HOST_SOURCE))
+
+
+# ---------------------------------------------------------------- toss verdicts
+
+VERDICT_CHANNEL = "verdict"
+HORN_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,15}")
+
+
+def _latest_toss(seq: int, game_id: int | None) -> tuple[int, int, Event]:
+    """(game id, events so far, the toss event) if event `seq` is the toss the game stands on; else 409."""
+    referee = current_referee()
+    current = referee.snapshot().game_id
+    if current is None:
+        fail(409, "there is no game at the table")
+    if game_id is not None and game_id != current:
+        fail(409, f"the verdict was meant for game {game_id}, but the table plays game {current}")
+    events = referee.store.events(current)
+    effective: list[Event] = []
+    for event in events:  # the record's own rule: an undo takes back the latest action still standing
+        if event.kind == "undo":
+            effective.pop()
+        else:
+            effective.append(event)
+    latest = effective[-1] if effective else None
+    if latest is None or latest.seq != seq:
+        standing = f"event {latest.seq}" if latest else "no action"
+        fail(
+            409,
+            f"event {seq} is not the latest action of game {current} (that is {standing}): "
+            "only the verdict the game stands on can be confirmed or overturned",
+        )
+    action = latest.action or {}
+    if action.get("kind") != "toss" or not isinstance(action.get("success"), bool):
+        fail(409, f"event {seq} of game {current} is not a toss verdict")
+    return current, len(events), latest
+
+
+def _toss_seat(event: Event) -> int:
+    seat = (event.action or {}).get("player")
+    return seat if isinstance(seat, int) else -1
+
+
+@bp.post("/tosses/<int:seq>/overturn")
+def overturn_toss(seq: int) -> Response:
+    """Replace the verdict at event `seq` by its opposite: an undo and the corrected toss, both recorded
+    (nothing is erased); `horn` says which horn the ring landed on when the host makes it a success."""
+    body = json_object({"game_id", "horn"})
+    horn = body.get("horn")
+    if horn is not None and (not isinstance(horn, str) or not HORN_PATTERN.fullmatch(horn)):
+        bad_request(f"horn must be a horn's name such as 'left', not {horn!r}")
+    game_id, events, toss = _latest_toss(seq, optional_int(body, "game_id"))
+    assert toss.action is not None
+    was = bool(toss.action["success"])
+    if horn is not None and was:
+        bad_request("a horn is given only when the host makes a missed toss a success")
+    corrected = {**toss.action, "success": not was}
+    evidence = {
+        "judge": "host",
+        "overturns": {"seq": seq, "source": toss.source, "success": was},
+        "horn": horn,
+    }
+    referee = current_referee()
+    timeout = current_app.config["REPLY_TIMEOUT"]
+    try:
+        # Queued back to back, guarded by the event count, so nothing can slip in between unnoticed.
+        taken_back = referee.submit(Undo(game_id=game_id, after=events), source=HOST_SOURCE)
+        replaced = referee.submit(
+            SubmitAction(corrected, evidence=evidence, game_id=game_id, after=events + 1), source=HOST_SOURCE
+        )
+        undo_reply, toss_reply = taken_back.result(timeout), replaced.result(timeout)
+    except TimeoutError:
+        fail(503, "the referee did not answer in time; the overturn may still apply: check the table")
+    except ValueError as error:  # stopped or busy
+        fail(503, str(error))
+    if not undo_reply.ok:
+        return reply_response(undo_reply)
+    if not toss_reply.ok:
+        response = reply_response(toss_reply)
+        data = response.get_json()
+        data["error"] = f"the verdict was taken back, but the corrected one was refused: {data['error']}"
+        response.set_data(json.dumps(data))
+        return response
+    return reply_response(toss_reply)
+
+
+@bp.post("/tosses/<int:seq>/confirm")
+def confirm_toss(seq: int) -> Response:
+    """The host looked and agrees: the verdict stands (the record already holds it); every phone is told."""
+    body = json_object({"game_id"})
+    game_id, _, toss = _latest_toss(seq, optional_int(body, "game_id"))
+    assert toss.action is not None
+    status = {
+        "state": "confirmed",
+        "game_id": game_id,
+        "seq": seq,
+        "seat": _toss_seat(toss),
+        "success": toss.action["success"],
+        "message": "The host confirmed the verdict.",
+    }
+    return reply_response(submit(SetTableStatus(VERDICT_CHANNEL, status), HOST_SOURCE))

@@ -14,7 +14,8 @@ import companion.games
 from companion.table.referee import Referee
 from companion.web import create_app
 
-TEST_CONFIG = {"TESTING": True, "SSE_KEEPALIVE": 0.05, "SSE_RETRY_MS": 1500}
+HOST_PIN = "4321"
+TEST_CONFIG = {"TESTING": True, "SSE_KEEPALIVE": 0.05, "SSE_RETRY_MS": 1500, "HOST_PIN": HOST_PIN}
 
 
 @pytest.fixture(autouse=True)
@@ -42,8 +43,27 @@ def app(referee: Referee) -> Flask:
     return create_app(TEST_CONFIG, referee=referee)
 
 
+def sign_in(client: FlaskClient, pin: str = HOST_PIN) -> str:
+    """Sign `client` in as the host; its later requests carry the session cookie and the CSRF token."""
+    response = client.post("/api/host/sign-in", json={"pin": pin})
+    assert response.status_code == 200, response.json
+    assert response.json is not None
+    token: str = response.json["csrf_token"]
+    client.environ_base["HTTP_X_CSRF_TOKEN"] = token
+    return token
+
+
 @pytest.fixture
 def client(app: Flask) -> FlaskClient:
+    """The host's phone, signed in."""
+    host = app.test_client()
+    sign_in(host)
+    return host
+
+
+@pytest.fixture
+def viewer(app: Flask) -> FlaskClient:
+    """A phone without the PIN."""
     return app.test_client()
 
 

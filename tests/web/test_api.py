@@ -11,7 +11,7 @@ from table.toygame import SECRET_KEY
 from companion.table.referee import Referee
 from companion.web import create_app
 
-from .conftest import TEST_CONFIG, event_count, start_race
+from .conftest import TEST_CONFIG, event_count, sign_in, start_race
 
 
 def body(response: Any) -> dict[str, Any]:
@@ -167,6 +167,7 @@ def test_autoplay_is_switched_in_simulation(db_path: Path) -> None:
     referee.start()
     try:
         client = create_app(TEST_CONFIG, referee=referee).test_client()
+        sign_in(client)
         response = client.post("/api/autoplay", json={"on": False})
         assert response.status_code == 200
         assert body(response)["state"]["table"]["autoplay"] is False
@@ -195,6 +196,7 @@ def test_control_requests_get_503_while_the_referee_is_not_running(db_path: Path
     referee.start()
     referee.stop()
     client = create_app(TEST_CONFIG, referee=referee).test_client()
+    sign_in(client)
     response = client.post("/api/undo")
     assert response.status_code == 503
     assert "not running" in body(response)["error"]
@@ -205,6 +207,7 @@ def test_an_app_made_without_a_referee_runs_its_own_on_the_configured_record(tmp
     app = create_app({**TEST_CONFIG, "DATABASE": str(tmp_path / "own.db")})
     try:
         client = app.test_client()
+        sign_in(client)
         assert client.post("/api/games", json={"game": "toy-race"}).status_code == 201
         assert event_count(tmp_path / "own.db") == 0
         assert body(client.get("/api/state"))["game"]["name"] == "toy-race"

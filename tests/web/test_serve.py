@@ -65,16 +65,33 @@ class EventStream:
                 fields = {}
 
 
-def post(port: int, path: str, payload: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+HOST_PIN = "2468"
+
+
+def post(
+    port: int, path: str, payload: dict[str, Any], headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=PATIENCE)
     try:
         connection.request(
-            "POST", path, body=json.dumps(payload), headers={"Content-Type": "application/json"}
+            "POST",
+            path,
+            body=json.dumps(payload),
+            headers={"Content-Type": "application/json", **(headers or {})},
         )
         response = connection.getresponse()
-        return response.status, json.loads(response.read())
+        cookie = response.getheader("Set-Cookie", "").split(";")[0]
+        data = json.loads(response.read())
+        return response.status, {**data, "cookie": cookie} if cookie else data
     finally:
         connection.close()
+
+
+def host_headers(port: int) -> dict[str, str]:
+    """Sign in with the table PIN: the session cookie and the CSRF token every host request carries."""
+    status, reply = post(port, "/api/host/sign-in", {"pin": HOST_PIN})
+    assert status == 200, reply
+    return {"Cookie": reply["cookie"], "X-CSRF-Token": reply["csrf_token"]}
 
 
 @pytest.fixture
@@ -85,6 +102,7 @@ def simulation(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[str], int]]:
         [
             *(sys.executable, "-m", "companion", "run", "--simulate"),
             *("--port", str(port), "--delay", "0.05", "--seed", "5", "--db", str(tmp_path / "simulation.db")),
+            *("--pin", HOST_PIN),
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -123,14 +141,15 @@ def test_companion_run_simulate_streams_each_event_as_it_happens_and_stops_on_si
             break
     assert seqs == sorted(seqs) and len(set(seqs)) == 5, f"the simulation did not play on: {seqs}"
 
-    status, _ = post(port, "/api/autoplay", {"on": False})
+    host = host_headers(port)
+    status, _ = post(port, "/api/autoplay", {"on": False}, host)
     assert status == 200
     view = next(messages)
     while view["table"]["autoplay"] or view["to_act"]["chance"]:
         view = next(messages)  # the simulator still answers for the table, then the table waits for a seat
     seat = view["to_act"]["seats"][0]
     action = next(legal["action"] for legal in view["legal"] if legal["by"] == seat)
-    status, reply = post(port, "/api/actions", {"action": action, "after": view["seq"]})
+    status, reply = post(port, "/api/actions", {"action": action, "after": view["seq"]}, host)
     assert status == 200, reply
     assert next(messages)["seq"] == view["seq"] + 1
 
