@@ -6,10 +6,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
 # The firmware tests run MicroPython (WebAssembly) under Node: npm installs it from the lock file.
 NPM_STAMP := firmware/tests/node_modules/.installed-$(shell cksum < firmware/tests/package-lock.json | cut -d' ' -f1)
 
-.PHONY: demo test lint typecheck pytest venv clean firmware-deps firmware deploy-firmware bench
+.PHONY: demo test lint typecheck pytest venv clean firmware-deps firmware deploy-firmware bench browser
 
 venv: $(STAMP)
 
@@ -45,7 +47,11 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py
 
-pytest: venv firmware-deps
+# The browser tests drive Debian's chromium through Playwright (never a downloaded browser): installed once.
+browser:
+	@test -x /usr/bin/chromium || ($(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+pytest: venv firmware-deps browser
 	$(BIN)/python -m pytest -q
 
 test: lint typecheck firmware pytest
