@@ -410,6 +410,8 @@ def test_ships_are_bought_where_two_harbours_stand_and_the_harbour_is_free() -> 
     assert state.ships["Athen"] == (A,) and state.cash[A] == 20
     with pytest.raises(RuleError, match="one per settlement"):
         state.apply(BuyGuard(A, "Athen"))
+    state.build_rights = 3
+    assert Build(A, "Athen", "house") in state.legal_actions(), "a purchase does not stop building there"
 
 
 def test_purchases_are_limited_by_the_supply_and_cash() -> None:

@@ -148,11 +148,10 @@ def turn_actions(state: MinosState) -> list[Action]:
     if state.may_buy_rings and state.cash[me] >= RING_PRICE and state.ring_supply:
         actions.append(BuyRing(me))
     for settlement in state.owned(me):
-        if settlement in state.purchased:
-            continue
-        if _guard_purchase_problem(state, settlement) is None:
+        built = state.buildings[settlement]
+        if built.count(HOUSE) >= HOUSES_FOR_A_GUARD and not _guard_purchase_problem(state, settlement):
             actions.append(BuyGuard(me, settlement))
-        if _ship_purchase_problem(state, settlement) is None:
+        if built.count(HARBOUR) >= HARBOURS_FOR_A_SHIP and not _ship_purchase_problem(state, settlement):
             actions.append(BuyShip(me, settlement))
         if state.build_rights:
             actions += [
