@@ -93,8 +93,16 @@ def action_json(action: Action) -> JsonDict:
     return {"by": action.by, "label": action.label(), "action": action.to_json()}
 
 
+def table_answers(state: State) -> list[JsonDict]:
+    """What the table may show now (reveals, toss verdicts): for the host's hands only.
+
+    A game narrows these by what it remembers of hidden things (a piece turned face
+    down again can only show itself), so they never go into the public view."""
+    return [] if state.is_over() else [action_json(a) for a in state.legal_actions() if a.by == CHANCE]
+
+
 def game_view(game: Game, info: GameInfo, state: State, log: GameLog) -> JsonDict:
-    """The public view of one game at `state`."""
+    """The public view of one game at `state`; `legal` holds the seats' actions, never the table's."""
     to_act = state.to_act()
     over = state.is_over()
     return {
@@ -112,7 +120,7 @@ def game_view(game: Game, info: GameInfo, state: State, log: GameLog) -> JsonDic
         "public": state.public_view(),
         "scores": state.scores(),
         "ranking": state.ranking() if over else None,
-        "legal": [] if over else [action_json(a) for a in state.legal_actions()],
+        "legal": [] if over else [action_json(a) for a in state.legal_actions() if a.by != CHANCE],
         "log": log.recent_json(),
     }
 
