@@ -227,7 +227,14 @@ def _play(
             decided.wait(DELIVERY_TIMEOUT_S)
             break
         if pending and pending[0].t_us <= deadline:
-            _send(path, clock, pending.pop(0))
+            # Send this edge and every one already due with it at once, as a node would: the bench
+            # thread must not space out edges that happened close together.
+            clock.skip_to(pending[0].t_us)
+            now = clock()
+            due = [pending.pop(0)]
+            while pending and pending[0].t_us <= now:
+                due.append(pending.pop(0))
+            _send(path, clock, *due)
             continue
         measured = settle_end is not None and abs(deadline - settle_end) <= APPROACH_US
         clock.skip_to(deadline - APPROACH_US if measured else deadline)
@@ -235,18 +242,19 @@ def _play(
         # Never skip on before the thread has looked at the judge at this deadline.
         while not decided.is_set() and not runner.wait_for_poll(deadline, 0.05):
             runner.kick()
-    for edge in pending:  # after the verdict: glitches and the like, so the edge count stays complete
-        _send(path, clock, edge)
+    if pending:  # after the verdict: glitches and the like, so the edge count stays complete
+        _send(path, clock, *pending)
     if not decided.is_set():
         raise RuntimeError("the judge gave no verdict")
 
 
-def _send(path: _Path, clock: WarpClock, edge: BeamEdge) -> None:
-    clock.skip_to(edge.t_us)
-    expected = len(path.tap.received) + 1
-    path.send(BeamEdge(edge.beam, edge.blocked, edge.t_us, edge.source))
+def _send(path: _Path, clock: WarpClock, *edges: BeamEdge) -> None:
+    clock.skip_to(edges[0].t_us)
+    expected = len(path.tap.received) + len(edges)
+    for edge in edges:
+        path.send(edge)
     if not path.tap.wait_for(expected):
-        raise RuntimeError(f"the edge {edge} never reached the judge")
+        raise RuntimeError(f"the edges {edges} never all reached the judge")
 
 
 def _lift(path: _Path, clock: WarpClock) -> None:

@@ -50,18 +50,22 @@ class TossSettings:
     debounce_us: int = 1000
     """State changes shorter than this are glitches; a falling ring blocks a beam for 2.5 ms or more."""
     grace_us: int = 2000
-    """Allowance for an edge still on its way (USB frames, the node's main loop) before a change is
-    confirmed or a settle called complete: a later edge may still revert it."""
+    """Allowance for an edge still on its way (USB frames, the node's main loop) before a settle is
+    called complete: a later edge may still undo it."""
+    late_edge_us: int = 50_000
+    """A change no later edge has confirmed is taken as lasting only this long after the debounce: an
+    edge ending a glitch may come late (a busy reader), and a glitch taken for a ring passing the tip
+    could make a ring lying beside the horn a success. Nothing waits on it but the confirmation."""
     require_tip: bool = True
     """Count a base block only after the ring passed that horn's tip beam (rejects rings lying beside)."""
     require_both_base: bool = False
     """Only both base beams of a horn together count (fewer false successes, more missed tilted ringers)."""
 
     def __post_init__(self) -> None:
-        for name in ("settle_ms", "window_ms", "max_wait_ms", "debounce_us", "grace_us"):
+        for name in ("settle_ms", "window_ms", "max_wait_ms", "debounce_us", "grace_us", "late_edge_us"):
             if getattr(self, name) < 0:
                 raise TossError(f"the toss setting {name} cannot be negative")
-        if self.settle_ms * 1000 <= self.debounce_us:
+        if self.settle_ms * 1000 <= self.debounce_us:  # (a settle within late_edge_us just waits for it)
             raise TossError("the settle time must be longer than the debounce")
 
     def to_json(self) -> dict[str, Any]:
@@ -125,6 +129,8 @@ class _Toss:
     edges: list[BeamEdge] = dataclasses.field(default_factory=list)
     offset_us: int | None = None
     """Smallest (arrival on our clock - edge time) seen: maps edge times onto our clock."""
+    lag_us: int = 0
+    """How much later than that the last edge arrived."""
     tip_passed: dict[str, int] = dataclasses.field(default_factory=dict)
     last_change_us: int | None = None
     glitches: int = 0
@@ -180,6 +186,9 @@ class TossJudge:
             return self.poll()  # an unknown beam or a repeated state tells nothing about the ring
         delay = arrived - edge.t_us
         toss.offset_us = delay if toss.offset_us is None else min(toss.offset_us, delay)
+        # An edge that came late says the edges after it may be late as much: a batch of edges
+        # delivered together is judged by the edges' own times, not by when the batch arrived.
+        toss.lag_us = delay - toss.offset_us
         if beam.pending_us is not None:
             if edge.t_us - beam.pending_us < self.settings.debounce_us:
                 # Back to the stable state before the debounce ran out: a glitch, as if it never was.
@@ -198,9 +207,9 @@ class TossJudge:
         now = self.clock()
         toss.polled_us = now
         if toss.offset_us is not None:
-            edge_now = now - toss.offset_us
+            edge_now = now - toss.offset_us - toss.lag_us
             for name, beam in toss.beams.items():
-                confirmed_at = self.settings.debounce_us + self.settings.grace_us
+                confirmed_at = self.settings.debounce_us + self.settings.late_edge_us
                 if beam.pending_us is not None and edge_now - beam.pending_us >= confirmed_at:
                     self._confirm(toss, name, beam)
             for horn in self.pinmap.horns:
@@ -233,17 +242,18 @@ class TossJudge:
         window_end = toss.armed_us + self.settings.window_ms * 1000
         candidates = [window_end, window_end + self.settings.max_wait_ms * 1000]
         if toss.offset_us is not None:
+            to_local = toss.offset_us + toss.lag_us
             for beam in toss.beams.values():
                 if beam.pending_us is not None:
                     candidates.append(
-                        beam.pending_us + self.settings.debounce_us + self.settings.grace_us + toss.offset_us
+                        beam.pending_us + self.settings.debounce_us + self.settings.late_edge_us + to_local
                     )
             for horn in self.pinmap.horns:
                 settled = self._settle_end(toss, horn, pending_too=True)
                 if settled is not None:
-                    candidates.append(settled[0] + self.settings.grace_us + toss.offset_us)
+                    candidates.append(settled[0] + self.settings.grace_us + to_local)
             if toss.last_change_us is not None:
-                candidates.append(toss.last_change_us + self.settings.settle_ms * 1000 + toss.offset_us)
+                candidates.append(toss.last_change_us + self.settings.settle_ms * 1000 + to_local)
         # Deadlines still ahead of the last poll: one that passed since then must be polled at once,
         # not skipped, or a verdict would wait for the next deadline.
         future = [c for c in candidates if c > toss.polled_us]
@@ -291,7 +301,7 @@ class TossJudge:
             if self._settle_end(toss, horn, pending_too=True) is not None:
                 return f"a ring is settling on the {horn} horn"
         if toss.offset_us is not None and toss.last_change_us is not None:
-            quiet_since = now - toss.offset_us - toss.last_change_us
+            quiet_since = now - toss.offset_us - toss.lag_us - toss.last_change_us
             if quiet_since < self.settings.settle_ms * 1000:
                 return "the ring is still moving"
         return None
