@@ -59,7 +59,9 @@ def qr_svg(text: str) -> str:
     qr = segno.make(text, error="m", micro=False)
     out = io.BytesIO()
     qr.save(out, kind="svg", scale=8, border=4, dark="#000", light="#fff", title=text, xmldecl=False)
-    return out.getvalue().decode()
+    width, height = qr.symbol_size(scale=8, border=4)
+    # A viewBox as well as the size, so the page can scale the code to the phone's width.
+    return out.getvalue().decode().replace("<svg ", f'<svg viewBox="0 0 {width} {height}" ', 1)
 
 
 def qr_terminal(text: str) -> str:
