@@ -204,7 +204,7 @@ class SensorNode:
                     continue
                 self._read(link)
         finally:
-            self._close(link, "reader stopped")
+            self._close(link, "reader stopped", fault=False)
 
     def _connect(self, link: NodeLink) -> bool:
         try:
@@ -234,10 +234,10 @@ class SensorNode:
                 link.received(data, self._clock())
             link.tick(self._clock())
 
-    def _close(self, link: NodeLink, reason: str) -> None:
+    def _close(self, link: NodeLink, reason: str, fault: bool = True) -> None:
         port, self._port = self._port, None
         if port is not None:
             with contextlib.suppress(OSError):
                 port.close()
         with self._update():
-            link.disconnected(reason)
+            link.disconnected(reason, fault=fault)

@@ -135,12 +135,16 @@ class NodeLink:
         self._frames = 0
         self.publish()
 
-    def disconnected(self, reason: str) -> None:
+    def disconnected(self, reason: str, *, fault: bool = True) -> None:
+        """The port went away (`fault`), or the daemon closed it on purpose (not a fault of the node)."""
         if self.port is None:
             return
         self.port = None
         self._why_absent = reason
-        self._fault("disconnected", f"sensor node disconnected ({reason})")
+        if fault:
+            self._fault("disconnected", f"sensor node disconnected ({reason})")
+        else:
+            self.publish()
 
     def unavailable(self, reason: str) -> None:
         """The node could not be found or opened (the reader keeps trying): say why, for the maker."""

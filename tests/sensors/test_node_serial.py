@@ -303,3 +303,14 @@ def test_a_callback_may_wait_for_a_table_that_is_asking_for_beam_states(
         assert states[0]["left_tip"] is True
     finally:
         node.stop()
+
+
+def test_stopping_the_reader_is_not_a_fault_of_the_node(pinmap: PinMap, pty_port: PtyPort) -> None:
+    reader = make_reader(pinmap, port=str(pty_port.path))
+    wait_for(lambda: reader.node.status().connected, "the port opened")
+    pty_port.write(boot_frames(pinmap))
+    wait_for(lambda: reader.node.status().ok, "a healthy node")
+    reader.node.stop()
+    assert reader.faults.snapshot() == []
+    assert not reader.node.status().connected
+    assert reader.last_status().faults == ("sensor node disconnected (reader stopped)",)
