@@ -1,7 +1,7 @@
 """Calibration: the corner markers give the homography from the camera frame to the top-down plane.
 
 `Calibrator.update(frame)` finds the markers in each frame (on a half-size
-grey image, refined to sub-pixel at full size, which keeps it to a few ms)
+grey image first, refined to sub-pixel at full size: a few ms)
 and keeps the homography while the camera stays put. It sees the camera
 bumped when the markers it finds no longer sit where the homography says
 (the camera moved: it takes the new homography at once if all four markers
@@ -46,11 +46,25 @@ def aruco_dictionary() -> Any:
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, ARUCO_DICTIONARY))
 
 
-def _detector() -> Any:
+def _detector(window: int | None, constant: float) -> Any:
     parameters = cv2.aruco.DetectorParameters()
-    # Corners are refined by us at full resolution; the detector runs on a half-size image.
+    # Corners are refined by us at full resolution, after detection on a smaller image.
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    parameters.adaptiveThreshConstant = constant
+    if window is not None:
+        parameters.adaptiveThreshWinSizeMin = parameters.adaptiveThreshWinSizeMax = window
     return cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
+
+
+DETECTION_PASSES: tuple[tuple[int, int | None, float], ...] = (
+    (2, 7, 20.0),
+    (2, None, 7.0),
+    (1, None, 7.0),
+)
+"""(downscale, threshold window or None for OpenCV's three, threshold constant), tried in turn until all
+four markers are found. The first pass finds them in most frames in 2-3 ms: a high threshold constant
+keeps only strong black-on-white edges, so the texture of pieces and table gives few candidates. The
+later ones (OpenCV's defaults at half and full size) catch markers in dim light, glare or blur."""
 
 
 def _grey(frame: Frame) -> numpy.typing.NDArray[numpy.uint8]:
@@ -63,17 +77,26 @@ class MarkerFinder:
     """Finds the corner markers in a frame: id → its 4 corners (x, y) in frame pixels, clockwise from
     the marker's own top-left."""
 
-    def __init__(self, *, downscale: int = 2) -> None:
-        self.downscale = downscale
-        self._detector = _detector()
+    def __init__(self, passes: tuple[tuple[int, int | None, float], ...] = DETECTION_PASSES) -> None:
+        self.passes = [(scale, _detector(window, constant)) for scale, window, constant in passes]
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
 
     def find(self, frame: Frame) -> dict[int, Points]:
         grey = _grey(frame)
-        found = self._detect(grey, self.downscale) if self.downscale > 1 else {}
-        if len(found) < len(CORNER_MARKER_IDS) and self.downscale > 1:
-            # Small or blurred markers may vanish at half size: look again at full size.
-            found.update({k: v for k, v in self._detect(grey, 1).items() if k not in found})
+        found: dict[int, Points] = {}
+        smaller: dict[int, Any] = {}
+        for scale, detector in self.passes:
+            if scale not in smaller:
+                height, width = grey.shape[:2]
+                smaller[scale] = (
+                    grey
+                    if scale == 1
+                    else cv2.resize(grey, (width // scale, height // scale), interpolation=cv2.INTER_AREA)
+                )
+            for marker_id, points in self._detect(detector, smaller[scale], scale).items():
+                found.setdefault(marker_id, points)
+            if len(found) == len(CORNER_MARKER_IDS):
+                break
         if found:
             stacked = numpy.concatenate(list(found.values())).reshape(-1, 1, 2)
             # A corner found at half size may be off by a pixel or two here: search 7x7 around it.
@@ -82,12 +105,9 @@ class MarkerFinder:
                 found[key] = numpy.asarray(refined[4 * n : 4 * n + 4], dtype=numpy.float32).reshape(4, 2)
         return found
 
-    def _detect(self, grey: numpy.typing.NDArray[numpy.uint8], scale: int) -> dict[int, Points]:
-        image: Any = grey
-        if scale > 1:
-            height, width = grey.shape[:2]
-            image = cv2.resize(grey, (width // scale, height // scale), interpolation=cv2.INTER_AREA)
-        corners, ids, _rejected = self._detector.detectMarkers(image)
+    @staticmethod
+    def _detect(detector: Any, image: Any, scale: int) -> dict[int, Points]:
+        corners, ids, _rejected = detector.detectMarkers(image)
         found: dict[int, Points] = {}
         if ids is None:
             return found
@@ -114,9 +134,30 @@ def marker_centre(corners: Points) -> tuple[float, float]:
     )
 
 
+def marker_corners_mm(plane_mm: tuple[float, float]) -> dict[int, Points]:
+    """Each corner marker's own four corners (its TL, TR, BR, BL, as cv2.aruco reports them) in plane mm,
+    for a marker laid upright (its arrow to the far side) in its corner square."""
+    width, height = plane_mm
+    side = MARKER_SIDE_MM
+    origins = ((0.0, 0.0), (width - side, 0.0), (width - side, height - side), (0.0, height - side))
+    square = numpy.array([[0, 0], [side, 0], [side, side], [0, side]], dtype=numpy.float32)
+    return {
+        marker_id: square + numpy.array(origin, dtype=numpy.float32)
+        for marker_id, origin in zip(CORNER_MARKER_IDS, origins, strict=True)
+    }
+
+
+THREE_MARKER_TOLERANCE = 0.08
+"""With three markers, the fit from their corners may miss a corner by this share of a marker's side at
+most; more means a marker lies turned (the sheet's arrows point to the far side), and no fit is made."""
+
+
 def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) -> Homography:
-    """The homography from frame pixels to plane pixels, from all four corner markers' centres."""
+    """The homography from frame pixels to plane pixels: from the four corner markers' centres, or when
+    one marker is hidden or out of view, from the corners of the other three (laid upright)."""
     missing = [CORNER_NAMES[n] for n, i in enumerate(CORNER_MARKER_IDS) if i not in markers]
+    if len(missing) == 1:
+        return _three_marker_homography(markers, plane_mm, missing[0])
     if missing:
         raise CalibrationError(f"marker(s) not found at the {', '.join(missing)} corner(s)")
     targets = marker_centres_mm(plane_mm)
@@ -128,6 +169,26 @@ def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) 
             "top-left, top-right, bottom-right and bottom-left corners"
         )
     return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
+
+
+def _three_marker_homography(
+    markers: dict[int, Points], plane_mm: tuple[float, float], missing: str
+) -> Homography:
+    targets = marker_corners_mm(plane_mm)
+    ids = [i for i in CORNER_MARKER_IDS if i in markers]
+    source = numpy.concatenate([markers[i] for i in ids]).astype(numpy.float32)
+    target = numpy.concatenate([targets[i] for i in ids]).astype(numpy.float32) * PLANE_PX_PER_MM
+    found, _inliers = cv2.findHomography(source, target, 0)
+    if found is None:
+        raise CalibrationError(f"marker not found at the {missing} corner, and the other three give no fit")
+    homography = numpy.asarray(found, dtype=numpy.float64)
+    error = float(numpy.abs(project(homography, source) - target).max())
+    if error > THREE_MARKER_TOLERANCE * MARKER_SIDE_MM * PLANE_PX_PER_MM:
+        raise CalibrationError(
+            f"marker not found at the {missing} corner, and the other three do not lie upright "
+            "(their arrows point to the far side of the table)"
+        )
+    return homography
 
 
 def _convex_clockwise(quad: Points) -> bool:
@@ -144,11 +205,16 @@ def project(homography: Homography, points: numpy.typing.ArrayLike) -> Points:
     return numpy.asarray(cv2.perspectiveTransform(array, homography), dtype=numpy.float32).reshape(-1, 2)
 
 
+WARP_INTERPOLATION = cv2.INTER_NEAREST
+"""The plane has about the camera's own resolution over the play area (2 px/mm), so the nearest pixel
+loses little, and costs a third of bilinear interpolation: the warp is a large part of each frame's time."""
+
+
 def warp_plane(frame: Frame, homography: Homography, layout: Layout) -> Frame:
     """The top-down plane of the layout's play area, seen through the homography."""
     size = layout.plane_size_px()
     plane = cv2.warpPerspective(
-        frame, homography, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        frame, homography, size, flags=WARP_INTERPOLATION, borderMode=cv2.BORDER_REPLICATE
     )
     return numpy.asarray(plane, dtype=numpy.uint8)
 

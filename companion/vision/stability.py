@@ -1,8 +1,10 @@
 """Which frames may be read, and when a reading is an observation.
 
-`SceneChecker` refuses a plane with a hand in it (a large skin-coloured
-region reaching in from the plane's edge, that was not there in the last
-stable scene) or with motion (the plane differs from the previous frame's).
+`SceneChecker` refuses a plane with a hand in it (a large region reaching in
+from the plane's edge that was not there when the table was last at rest: a
+hand, a sleeve, anything foreign) or with motion (the plane differs from the
+previous frame's). Colour alone cannot tell a hand from a wooden table or a
+beige tile, so the check compares with the table itself.
 `Stabiliser` publishes a reading only once the same reading came from
 several accepted frames in a row, and only when it differs from the last
 observation: a piece being put down, a die still rolling or a hand passing
@@ -34,10 +36,12 @@ class StabilitySettings:
     """A pixel whose grey level changed by more than this since the previous frame moved."""
     motion_share: float = 0.004
     """More than this share of moved pixels is motion."""
+    foreign_level: int = 40
+    """A pixel whose colour differs this much from the table at rest shows something foreign."""
     hand_share: float = 0.012
-    """A skin-coloured region from the plane's edge over this share of the plane is a hand..."""
+    """A foreign region reaching in from the plane's edge over this share of the plane is a hand..."""
     hand_max_share: float = 0.6
-    """...unless it fills more than this (a wooden board, not a hand)."""
+    """...unless it fills more than this (the light changed, or the camera moved: not a hand)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,20 +60,13 @@ class SceneCheck:
         return "something is moving" if self.motion else ""
 
 
-def skin_mask(small: Frame) -> Grey:
-    """Pixels of skin colour (a broad YCrCb range that holds for light and dark skin alike)."""
-    ycrcb = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)
-    mask = cv2.inRange(ycrcb, (40, 135, 80), (250, 175, 125))
-    return numpy.asarray(mask, dtype=numpy.uint8)
-
-
 class SceneChecker:
     def __init__(self, layout: Layout, settings: StabilitySettings | None = None) -> None:
         self.settings = settings or StabilitySettings()
         width, height = layout.plane_size_px()
         self.size = (CHECK_WIDTH, max(1, round(height * CHECK_WIDTH / max(width, 1))))
         self._previous: Grey | None = None
-        self._reference_skin: Grey | None = None
+        self._reference: Frame | None = None
         self._kernel = numpy.ones((3, 3), numpy.uint8)
 
     def _small(self, plane: Frame) -> Frame:
@@ -92,17 +89,26 @@ class SceneChecker:
         self._previous = None
 
     def accept(self, plane: Frame) -> None:
-        """This plane shows the table at rest: what is skin-coloured in it is part of the table."""
-        skin = skin_mask(self._small(plane))
-        self._reference_skin = numpy.asarray(cv2.dilate(skin, self._kernel, iterations=2), dtype=numpy.uint8)
+        """This plane shows the table at rest: later frames are compared with it for foreign objects."""
+        self._reference = self._blurred(self._small(plane))
+
+    @property
+    def has_reference(self) -> bool:
+        return self._reference is not None
+
+    def _blurred(self, small: Frame) -> Frame:
+        return numpy.asarray(cv2.GaussianBlur(small, (3, 3), 0), dtype=numpy.uint8)
 
     def _hand(self, small: Frame) -> bool:
-        skin: Any = skin_mask(small)
-        if self._reference_skin is not None:
-            skin = cv2.bitwise_and(skin, cv2.bitwise_not(self._reference_skin))
-        skin = cv2.morphologyEx(skin, cv2.MORPH_OPEN, self._kernel)
-        count, _labels, stats, _centres = cv2.connectedComponentsWithStats(skin, connectivity=8)
-        height, width = skin.shape
+        """A large region, changed since the table was last at rest, that reaches in from the plane's edge."""
+        if self._reference is None:
+            return False  # nothing to compare with yet: the stabiliser's agreeing frames must do
+        difference = numpy.max(cv2.absdiff(self._blurred(small), self._reference), axis=2)
+        changed = difference > self.settings.foreign_level
+        mask: Any = changed.astype(numpy.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
+        count, _labels, stats, _centres = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        height, width = mask.shape
         area = float(height * width)
         for label in range(1, count):
             x, y, w, h, pixels = (int(v) for v in stats[label])
@@ -120,17 +126,20 @@ class Stabiliser:
         self.settings = settings or StabilitySettings()
         self._candidate: dict[str, str] | None = None
         self._run = 0
+        self.run_started: float | None = None
+        """When the first frame of the present run of identical readings came (the caller's clock)."""
         self.last: Reading | None = None
         """The last observation published."""
 
     def refuse(self) -> None:
         """A frame that could not be read (hand, motion, no markers): the run starts again."""
-        self._candidate, self._run = None, 0
+        self._candidate, self._run, self.run_started = None, 0, None
 
-    def offer(self, reading: Reading) -> Reading | None:
-        """The reading of an accepted frame; returns it as an observation once it is stable and new."""
+    def offer(self, reading: Reading, now: float = 0.0) -> Reading | None:
+        """The reading of an accepted frame (seen at `now`); returns it as an observation once it is
+        stable and new."""
         if reading.items != self._candidate:
-            self._candidate, self._run = dict(reading.items), 1
+            self._candidate, self._run, self.run_started = dict(reading.items), 1, now
         else:
             self._run += 1
         if self._run < self.settings.stable_frames:

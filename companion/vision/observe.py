@@ -1,0 +1,103 @@
+"""What a stable observation of the table means for the game: the actions the camera may enter.
+
+The camera answers only what the game asks and only what it sees beyond
+doubt: among the legal actions of the present position, it takes the one
+its observation confirms, and nothing when none or several are confirmed
+(the host enters it then). Each kind of action says which items show it:
+
+- Minotaurus `reveal`: the flipped cell shows that piece ("blue-3-left");
+- Minos `die`: the die shows that symbol, in an observation made after the
+  roll was asked for (a die that shows the same symbol as before must have
+  been rolled again, not merely left lying);
+- Tanz der Hornochsen `reveal`: the seat's played tile shows that number;
+  `place`: the tile lies in that row;
+- Asterion `place`: the cell shows a tile at that rotation;
+- Minoa `stick` / `piece`: the line shows a stick / the player's colour.
+
+Positions the game holds as empty are the only ones legal actions place on,
+so an item seen filled there is news; nothing else needs the old observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.games import Action, State
+
+Items = Mapping[str, str]
+Confirms = Callable[[dict[str, Any], Items], bool]
+
+FRESH_KINDS = {("minos", "die")}
+"""Answers that only an observation made after the question may give."""
+
+
+def _minotaurus_reveal(action: dict[str, Any], seen: Items) -> bool:
+    label = f"{action['colour']}-{action['value']}-{action['horn']}"
+    return seen.get(f"cell:{action['position']}") == label
+
+
+def _minos_die(action: dict[str, Any], seen: Items) -> bool:
+    return seen.get(f"die:{action['die']}") == str(action["symbol"])
+
+
+def _hornochsen_reveal(action: dict[str, Any], seen: Items) -> bool:
+    return seen.get(f"played:seat{action['seat']}") == str(action["tile"])
+
+
+def _hornochsen_place(action: dict[str, Any], seen: Items) -> bool:
+    prefix, tile = f"row:{action['row']}:square:", str(action["tile"])
+    return any(item.startswith(prefix) and label == tile for item, label in seen.items())
+
+
+def _asterion_place(action: dict[str, Any], seen: Items) -> bool:
+    label = seen.get(f"cell:{action['x']},{action['y']}", "empty")
+    return label != "empty" and label.rsplit("@", 1)[-1] == str(action["rotation"])
+
+
+def _minoa_stick(action: dict[str, Any], seen: Items) -> bool:
+    return seen.get(f"line:{action['line']}") == "stick"
+
+
+def _minoa_piece(action: dict[str, Any], seen: Items) -> bool:
+    from companion.games.minoa import colour_of
+
+    return seen.get(f"line:{action['line']}") == colour_of(int(action["by"]))
+
+
+CONFIRMS: dict[tuple[str, str], Confirms] = {
+    ("minotaurus", "reveal"): _minotaurus_reveal,
+    ("minos", "die"): _minos_die,
+    ("hornochsen", "reveal"): _hornochsen_reveal,
+    ("hornochsen", "place"): _hornochsen_place,
+    ("asterion", "place"): _asterion_place,
+    ("minoa", "stick"): _minoa_stick,
+    ("minoa", "piece"): _minoa_piece,
+}
+
+
+def asks_camera(game: str, state: State) -> set[str]:
+    """The kinds of the legal actions the camera could answer in this position."""
+    if state.is_over():
+        return set()
+    return {a.kind for a in state.legal_actions() if (game, a.kind) in CONFIRMS}
+
+
+def camera_answer(game: str, state: State, seen: Items, *, fresh: bool) -> Action | None:
+    """The one legal action the observation confirms, or None (none, or more than one: ambiguous).
+
+    `fresh`: the observation was made after the question was asked (see FRESH_KINDS).
+    """
+    if state.is_over():
+        return None
+    confirmed: list[Action] = []
+    for action in state.legal_actions():
+        confirms = CONFIRMS.get((game, action.kind))
+        if confirms is None or ((game, action.kind) in FRESH_KINDS and not fresh):
+            continue
+        try:
+            if confirms(action.to_json(), seen):
+                confirmed.append(action)
+        except (KeyError, TypeError, ValueError):
+            continue  # an action of another shape than the camera knows: the host enters it
+    return confirmed[0] if len(confirmed) == 1 else None
