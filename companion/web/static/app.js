@@ -1,297 +1,401 @@
-// The live table page: renders each view the server pushes, and sends the host's inputs.
+// What every page shares: building elements, the theme toggle, the live connection to the table,
+// and the scoreboard drawn from a public view. Each game draws its own part in static/games/<name>.js
+// (Companion.registerGame); a game without one gets the generic rendering, readable for any view.
 // Every text from the server goes in with textContent, never as HTML.
 "use strict";
 
-const CHANCE = -1;
-let view = null;
-let gameDescriptions = [];
+const Companion = (() => {
+  const CHANCE = -1;
+  const games = {};
 
-const $ = (id) => document.getElementById(id);
-
-function element(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) {
-    if (name === "class") node.className = value;
-    else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value);
-  }
-  for (const child of children) {
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function nameOf(seat) {
-  if (seat === CHANCE) return "Table";
-  const names = view && view.game ? view.game.names : [];
-  return names[seat] !== undefined ? names[seat] : `seat ${seat}`;
-}
-
-// Labels and waiting texts speak of "seat 2"; people at the table know each other by name.
-function withNames(text) {
-  return String(text).replace(/\bseat (\d+)/g, (match, seat) => nameOf(Number(seat)));
-}
-
-// ------------------------------------------------------------------ sending
-
-async function send(url, body) {
-  $("error").textContent = "";
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
-    });
-    const data = await response.json();
-    if (!response.ok) {
-      $("error").textContent = data.error || `refused (${response.status})`;
-      return null;
+  function el(tag, attributes = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name === "class") node.className = value;
+      else if (name === "style") node.style.cssText = value;
+      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      else node.setAttribute(name, value === true ? "" : value);
     }
-    if (data.state) render(data.state);
-    return data;
-  } catch (error) {
-    $("error").textContent = `The table did not answer: ${error}`;
-    return null;
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
   }
-}
 
-function submitAction(action) {
-  send("/api/actions", { action, after: view.seq, game_id: view.game.id });
-}
+  const $ = (id) => document.getElementById(id);
 
-// ------------------------------------------------------------------ rendering
-
-function render(next) {
-  if (view && next.id === view.id) return;
-  view = next;
-  renderStatus();
-  renderBoard();
-  renderPlayers();
-  renderMoves();
-  renderLog();
-  renderTableControls();
-}
-
-function renderStatus() {
-  const game = view.game;
-  $("title").textContent = game ? `${game.title} · game ${game.id}` : "Minotaur Companion";
-  if (!game) {
-    $("status").textContent = "No game yet: the host starts one below.";
-  } else if (view.ranking) {
-    const winners = view.ranking[0].map(nameOf).join(" and ");
-    $("status").textContent = `Game over: ${winners} ${view.ranking[0].length > 1 ? "share" : "wins"} first place.`;
-  } else {
-    $("status").textContent = `Waiting for ${withNames(view.to_act.waiting_for)}.`;
+  function titleCase(key) {
+    const text = String(key).replace(/_/g, " ");
+    return text.charAt(0).toUpperCase() + text.slice(1);
   }
-  document.title = game ? `${game.title} · Minotaur Companion` : "Minotaur Companion";
-  renderDevices();
-}
 
-// What the table's devices report (view.table.status, by channel): "toss now", "clear the horn", faults.
-// A fault stays on every phone until the device reports it fixed.
-function renderDevices() {
-  const box = $("devices");
-  const lines = [];
-  let trouble = false;
-  for (const [channel, status] of Object.entries(view.table.status || {})) {
-    const faults = status.faults || [];
-    const text = [status.message, ...faults.filter((f) => !(status.message || "").includes(f))]
-      .filter(Boolean)
-      .join(" · ");
-    if (text) lines.push(`${channel}: ${text}`);
-    if (faults.length || ["fault", "blocked", "void"].includes(status.state)) trouble = true;
+  // ---------------------------------------------------------------- names
+
+  function nameOf(view, seat) {
+    if (seat === CHANCE) return "the table";
+    const names = view && view.game ? view.game.names : [];
+    return names[seat] !== undefined ? names[seat] : `seat ${seat}`;
   }
-  box.textContent = lines.join("\n");
-  box.hidden = lines.length === 0;
-  box.classList.toggle("trouble", trouble);
-}
 
-function pieceText(piece) {
-  return `${piece.colour} ${piece.value} ${piece.horn === "left" ? "◀" : "▶"}`;
-}
+  // Games speak of "seat 2" (and some of their colours); people at the table know each other by name.
+  function withNames(view, text) {
+    return String(text).replace(/\bseat (\d+)/g, (match, seat) => nameOf(view, Number(seat)));
+  }
 
-function renderBoard() {
-  const board = $("board");
-  board.replaceChildren();
-  const pub = view.public;
-  if (!pub) return;
-  if (pub.table && Array.isArray(pub.table.cells)) {
-    const grid = element("div", { class: "board" });
-    grid.style.gridTemplateColumns = `repeat(${pub.table.columns}, 1fr)`;
-    pub.table.cells.forEach((cell, position) => {
-      if (typeof cell === "string") {
-        grid.append(element("div", { class: `cell ${cell}`, title: `position ${position}: ${cell}` },
-          cell === "turning" ? "?" : ""));
-      } else {
-        const node = element("div", { class: "cell piece", title: `position ${position}` }, pieceText(cell));
-        node.style.background = cell.colour;
-        grid.append(node);
+  // ---------------------------------------------------------------- theme
+
+  function applyTheme(theme) {
+    if (theme === "dark" || theme === "light") document.documentElement.dataset.theme = theme;
+    else delete document.documentElement.dataset.theme;
+  }
+
+  function currentTheme() {
+    const chosen = document.documentElement.dataset.theme;
+    if (chosen) return chosen;
+    return window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+
+  function initTheme() {
+    let saved = null;
+    try { saved = localStorage.getItem("theme"); } catch (error) { /* private mode: no memory */ }
+    applyTheme(saved);
+    const toggle = $("theme");
+    if (!toggle) return;
+    const label = () => {
+      const next = currentTheme() === "dark" ? "light" : "dark";
+      toggle.textContent = next === "dark" ? "☾" : "☀";
+      toggle.title = toggle.ariaLabel = `Switch to the ${next} theme`;
+    };
+    toggle.addEventListener("click", () => {
+      const next = currentTheme() === "dark" ? "light" : "dark";
+      applyTheme(next);
+      try { localStorage.setItem("theme", next); } catch (error) { /* private mode */ }
+      label();
+    });
+    label();
+  }
+
+  // ---------------------------------------------------------------- live connection
+
+  // Server-Sent Events read with fetch rather than EventSource: EventSource gives up for good after an
+  // error answer (a 503 when the table is full) and cannot see keep-alive comments, so it cannot tell
+  // a dead Wi-Fi link from a quiet table. Here every byte resets a watchdog, every failure is retried
+  // with a growing pause, and each attempt sends Last-Event-ID so the server sends only what was missed.
+  class LiveTable {
+    constructor(onView, onState, { watchdogMs = 40000 } = {}) {
+      this.onView = onView;
+      this.onState = onState;
+      this.watchdogMs = watchdogMs;
+      this.lastId = null;
+      this.retryMs = 1000;
+      this.failures = 0;
+      this.controller = null;
+      this.timer = null;
+      this.watchdog = null;
+      window.addEventListener("online", () => this.reconnectNow());
+      window.addEventListener("offline", () => { this.setState("offline"); this.abort(); });
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState === "visible" && !this.controller) this.reconnectNow();
+      });
+    }
+
+    setState(state) {
+      this.state = state;
+      this.onState(state, this.failures);
+    }
+
+    start() { this.attempt(); }
+
+    reconnectNow() {
+      this.abort();
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.attempt();
+    }
+
+    abort() {
+      if (this.controller) this.controller.abort();
+      this.controller = null;
+      clearTimeout(this.watchdog);
+    }
+
+    feed() {
+      clearTimeout(this.watchdog);
+      this.watchdog = setTimeout(() => this.abort(), this.watchdogMs);
+    }
+
+    async attempt() {
+      const controller = new AbortController();
+      this.controller = controller;
+      this.setState(this.failures ? "reconnecting" : "connecting");
+      try {
+        const headers = { Accept: "text/event-stream" };
+        if (this.lastId) headers["Last-Event-ID"] = this.lastId;
+        this.feed();
+        const response = await fetch("/api/events", { headers, signal: controller.signal, cache: "no-store" });
+        if (!response.ok || !response.body) throw new Error(`the table answered ${response.status}`);
+        await this.read(response.body.getReader(), controller);
+      } catch (error) {
+        // Aborted by the watchdog or offline, refused, or the network is gone: all mean "try again".
       }
+      if (this.controller === controller) this.controller = null;
+      clearTimeout(this.watchdog);
+      if (controller.signal.aborted && this.controller) return; // a newer attempt runs already
+      this.failures += 1;
+      this.setState(navigator.onLine === false ? "offline" : "reconnecting");
+      const pause = Math.min(this.retryMs * 2 ** Math.min(this.failures - 1, 4), 15000);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => { this.timer = null; this.attempt(); }, pause);
+    }
+
+    async read(reader, controller) {
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || controller.signal.aborted) return;
+        this.feed();
+        buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          this.dispatch(block);
+        }
+      }
+    }
+
+    dispatch(block) {
+      let data = null;
+      let id = null;
+      for (const line of block.split("\n")) {
+        if (!line || line.startsWith(":")) continue;
+        const colon = line.indexOf(":");
+        const field = colon < 0 ? line : line.slice(0, colon);
+        const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+        if (field === "data") data = data === null ? value : `${data}\n${value}`;
+        else if (field === "id") id = value;
+        else if (field === "retry" && /^\d+$/.test(value)) this.retryMs = Number(value);
+      }
+      if (this.state !== "live") {
+        this.failures = 0;
+        this.setState("live");
+      }
+      if (data === null) return;
+      if (id !== null) this.lastId = id;
+      this.onView(JSON.parse(data));
+    }
+  }
+
+  const STATE_TEXT = {
+    connecting: "connecting…",
+    live: "live",
+    reconnecting: "reconnecting…",
+    offline: "offline",
+  };
+
+  // The badge always says how the page is connected; once a page has been live, losing the link also
+  // puts a bar over the page, since what it shows may be out of date until it catches up.
+  let everLive = false;
+
+  function showConnection(state) {
+    const badge = $("live");
+    if (badge) {
+      badge.dataset.state = state;
+      badge.textContent = STATE_TEXT[state] || state;
+    }
+    if (state === "live") everLive = true;
+    const stale = $("stale");
+    if (stale) {
+      stale.textContent = state === "offline"
+        ? "No network: this shows the table as it was; it catches up once the phone is back online."
+        : "Connection to the table lost: reconnecting…";
+      stale.classList.toggle("hidden", state === "live" || !everLive);
+    }
+  }
+
+  // ---------------------------------------------------------------- generic rendering
+
+  const COMMON_KEYS = new Set(["game", "players", "scores", "over", "ranking", "waiting_for", "current"]);
+
+  function valueNode(value) {
+    if (value === null || value === undefined) return "–";
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value)) {
+      if (value.every((item) => item === null || typeof item !== "object")) {
+        return value.length ? value.map((item) => (item === null ? "–" : String(item))).join(", ") : "none";
+      }
+      return el("ol", { start: 0 }, value.map((item) => el("li", {}, valueNode(item))));
+    }
+    return keyValues(value);
+  }
+
+  function keyValues(object, skip = new Set()) {
+    const list = el("dl", { class: "kv" });
+    for (const [key, value] of Object.entries(object)) {
+      if (skip.has(key)) continue;
+      list.append(el("dt", {}, titleCase(key)), el("dd", {}, valueNode(value)));
+    }
+    return list;
+  }
+
+  function seatCount(view) {
+    return view.game ? view.game.names.length : 0;
+  }
+
+  // A list with one plain value per seat belongs on the players' cards; everything else on the board.
+  function perSeatKeys(view, pub) {
+    const seats = seatCount(view);
+    return Object.keys(pub).filter((key) => !COMMON_KEYS.has(key) && Array.isArray(pub[key])
+      && pub[key].length === seats && pub[key].every((item) => item === null || typeof item !== "object"));
+  }
+
+  const generic = {
+    seatFacts(view, pub, seat) {
+      return perSeatKeys(view, pub).map((key) => chip(titleCase(key), pub[key][seat]));
+    },
+    board(view, pub) {
+      const skip = new Set([...COMMON_KEYS, ...perSeatKeys(view, pub)]);
+      return [keyValues(pub, skip)];
+    },
+  };
+
+  function registerGame(name, renderer) {
+    games[name] = renderer;
+  }
+
+  function rendererFor(view) {
+    const own = view.game ? games[view.game.name] : null;
+    return { ...generic, ...(own || {}) };
+  }
+
+  function chip(label, value, attributes = {}) {
+    return el("span", { class: "chip", ...attributes }, `${label} `, el("b", {}, value === null ? "–" : value));
+  }
+
+  function swatch(colour) {
+    return el("span", { class: "swatch", style: `background:${cssColour(colour)}` });
+  }
+
+  function cssColour(colour) {
+    return /^[a-z]+$/i.test(String(colour)) ? colour : "transparent";
+  }
+
+  // ---------------------------------------------------------------- the scoreboard
+
+  function statusText(view) {
+    if (!view.game) return "No game yet: the host starts one.";
+    if (view.ranking) {
+      const winners = view.ranking[0].map((seat) => nameOf(view, seat));
+      return `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}.`;
+    }
+    return `Waiting for ${withNames(view, view.to_act.waiting_for)}.`;
+  }
+
+  // What the table's devices report (view.table.status by channel): "toss now", "clear the horn", faults.
+  function devicesNode(view) {
+    const lines = [];
+    let state = "idle";
+    const rank = { idle: 0, armed: 1, void: 2, blocked: 2, fault: 3 };
+    for (const [channel, status] of Object.entries((view.table && view.table.status) || {})) {
+      const faults = status.faults || [];
+      const text = [status.message, ...faults.filter((fault) => !(status.message || "").includes(fault))]
+        .filter(Boolean).join(" · ");
+      if (text) lines.push(`${titleCase(channel)}: ${withNames(view, text)}`);
+      const own = faults.length ? "fault" : status.state || "idle";
+      if ((rank[own] || 0) > (rank[state] || 0)) state = own;
+      if (Array.isArray(status.beams)) {
+        lines.push(`Beams: ${status.beams.map((beam) => `${beam.name || beam.horn}: ${beam.state}`).join(", ")}`);
+      }
+    }
+    if (!lines.length) return null;
+    return el("p", { class: "devices", id: "devices", "data-state": state, role: "status" }, lines.join("\n"));
+  }
+
+  function playerCards(view, renderer) {
+    const pub = view.public || {};
+    const out = new Set(renderer.outSeats ? renderer.outSeats(view, pub) : []);
+    return view.game.names.map((name, seat) => {
+      const colour = renderer.seatColour ? renderer.seatColour(view, pub, seat) : null;
+      const score = view.scores[seat];
+      const card = el("article", {
+        class: `player${view.to_act.seats.includes(seat) ? " to-act" : ""}${out.has(seat) ? " out" : ""}`,
+        "data-seat": seat,
+      },
+      el("div", { class: "player-head" },
+        el("span", { class: "player-name" }, colour ? swatch(colour) : null, name),
+        el("span", { class: "player-score", title: "score" }, score === undefined ? "" : score,
+          renderer.scoreUnit ? el("small", {}, renderer.scoreUnit) : null)),
+      el("div", { class: "facts" }, renderer.seatFacts(view, pub, seat)));
+      return card;
     });
-    board.append(grid);
-  } else {
-    board.append(element("pre", {}, JSON.stringify(pub, null, 2)));
   }
-  if (pub.challenge) {
-    const c = pub.challenge;
-    const tosses = c.tosses.map((t) => `${nameOf(t.player)} ${t.success ? "hit" : "missed"}`).join(", ");
-    board.append(element("p", {},
-      `${nameOf(c.challenger)} challenges ${nameOf(c.opponent)} for ${c.colour} ${c.value}` +
-      (tosses ? `: ${tosses}` : "")));
-  }
-}
 
-function holdingsOf(seat) {
-  const holdings = view.public && Array.isArray(view.public.holdings) ? view.public.holdings[seat] : null;
-  const cell = element("td");
-  if (!holdings) return cell;
-  for (const [colour, pair] of Object.entries(holdings)) {
-    const chip = element("span", { class: pair.resolved ? "chip resolved" : "chip" },
-      `${colour} ${pair.left}|${pair.right}`);
-    chip.style.borderColor = colour;
-    cell.append(chip);
-  }
-  return cell;
-}
-
-function renderPlayers() {
-  const body = $("players").querySelector("tbody");
-  body.replaceChildren();
-  if (!view.game) return;
-  view.game.names.forEach((name, seat) => {
-    const row = element("tr", {}, element("td", {}, seat), element("td", {}, name),
-      element("td", {}, view.scores[seat] !== undefined ? view.scores[seat] : ""), holdingsOf(seat));
-    if (view.to_act.seats.includes(seat)) row.className = "to-act";
-    body.append(row);
-  });
-}
-
-function renderMoves() {
-  const moves = $("moves");
-  moves.replaceChildren();
-  const bySeat = new Map();
-  for (const legal of view.legal) {
-    if (!bySeat.has(legal.by)) bySeat.set(legal.by, []);
-    bySeat.get(legal.by).push(legal);
-  }
-  for (const [seat, actions] of bySeat) {
-    const title = seat === CHANCE ? "The table shows…" : `${nameOf(seat)} may`;
-    const group = element("div", { class: "moves-group" }, element("h3", {}, title));
-    for (const legal of actions) {
-      group.append(element("button", { type: "button", onclick: () => submitAction(legal.action) },
-        withNames(legal.label)));
+  function rankingNode(view) {
+    const items = [];
+    let place = 1;
+    for (const group of view.ranking) {
+      for (const seat of group) {
+        items.push(el("li", {}, el("span", { class: "place" }, `${place}.`), nameOf(view, seat),
+          el("span", { class: "quiet" }, ` · ${view.scores[seat]}`)));
+      }
+      place += group.length;
     }
-    moves.append(group);
+    return el("ol", { class: "ranking", id: "ranking" }, items);
   }
-  if (view.table.simulate && view.table.autoplay && view.game && !view.ranking) {
-    moves.prepend(element("p", { class: "quiet" },
-      "Simulated players are playing; switch them off below to enter moves yourself."));
+
+  const LOG_SHOWN = 5;
+
+  // The latest few events in sight, the rest of the recent log one tap away.
+  function logNode(view) {
+    const items = [...view.log].reverse().map((entry) =>
+      el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: `${entry.at} from ${entry.source}` },
+        entry.by === null || entry.by === CHANCE ? "" : `${nameOf(view, entry.by)}: `,
+        withNames(view, entry.label), " ", el("span", { class: "quiet" }, `(${entry.source})`)));
+    const latest = el("ol", { class: "log", id: "log" }, items.slice(0, LOG_SHOWN));
+    if (items.length <= LOG_SHOWN) return latest;
+    return el("div", {}, latest, el("details", {}, el("summary", { class: "quiet" }, "Earlier"),
+      el("ol", { class: "log" }, items.slice(LOG_SHOWN))));
   }
-  $("undo").disabled = !view.game || view.seq === 0;
-}
 
-function renderLog() {
-  const log = $("log");
-  log.replaceChildren();
-  for (const entry of [...view.log].reverse()) {
-    const who = entry.by === null ? "" : `${nameOf(entry.by)}: `;
-    const item = element("li", { value: entry.seq, title: `${entry.at} from ${entry.source}` },
-      `${who}${withNames(entry.label)} `, element("span", { class: "quiet" }, `(${entry.source})`));
-    if (entry.undone) item.className = "undone";
-    log.append(item);
-  }
-}
-
-function renderTableControls() {
-  $("autoplay-box").hidden = !view.table.simulate;
-  $("autoplay").checked = view.table.autoplay;
-  const unfinished = $("unfinished");
-  unfinished.replaceChildren();
-  for (const game of view.table.unfinished) {
-    unfinished.append(element("button", {
-      type: "button",
-      onclick: () => send(`/api/games/${game.id}/resume`, {}),
-    }, `Resume game ${game.id}: ${game.title} (${game.names.join(", ")})`));
-  }
-}
-
-// ------------------------------------------------------------------ new game form
-
-function optionField(option) {
-  let input;
-  if (option.choices) {
-    input = element("select", { name: option.name });
-    for (const choice of option.choices) {
-      const item = element("option", { value: JSON.stringify(choice) }, String(choice));
-      if (choice === option.default) item.selected = true;
-      input.append(item);
+  // Fills `root` with the scoreboard of `view`: status, players, final ranking, board, log.
+  function renderScoreboard(root, view) {
+    const renderer = rendererFor(view);
+    const parts = [];
+    const header = el("section", { id: "status-section" },
+      el("p", { class: `waiting${view.ranking ? " over" : ""}`, id: "waiting", "aria-live": "polite" },
+        statusText(view)),
+      view.game ? el("p", { class: "quiet", style: "margin:.2rem 0 0" },
+        `Game ${view.game.id} · event ${view.seq}${view.table && view.table.simulate ? " · simulated table" : ""}`) : null,
+      devicesNode(view),
+      view.game && renderer.banner ? renderer.banner(view, view.public || {}) : null);
+    parts.push(header);
+    if (view.game) {
+      if (view.ranking) parts.push(el("section", {}, el("h2", {}, "Final ranking"), rankingNode(view)));
+      parts.push(el("section", { id: "players-section" }, el("h2", {}, "Players"),
+        el("div", { class: "players", id: "players" }, playerCards(view, renderer))));
+      const board = renderer.board(view, view.public || {});
+      if (board && board.length) {
+        parts.push(el("section", { id: "board", "data-game": view.game.name }, el("h2", {}, "Table"), board));
+      }
+      if (view.log.length) parts.push(el("section", {}, el("h2", {}, "What happened"), logNode(view)));
     }
-  } else {
-    input = element("input", { type: "number", name: option.name, value: option.default });
-    if (option.minimum !== null) input.min = option.minimum;
-    if (option.maximum !== null) input.max = option.maximum;
+    root.replaceChildren(...parts);
   }
-  input.dataset.option = option.name;
-  if (option.name === "players") input.addEventListener("change", renderNameFields);
-  return element("label", {}, `${option.description} `, input);
-}
 
-function chosenGame() {
-  return gameDescriptions.find((game) => game.name === $("new-game-name").value);
-}
-
-function renderNameFields() {
-  const game = chosenGame();
-  const fieldset = $("new-game-names");
-  const previous = [...fieldset.querySelectorAll("input")].map((input) => input.value);
-  fieldset.replaceChildren(element("legend", {}, "Players"));
-  const players = document.querySelector('[data-option="players"]');
-  const count = players ? Number(players.value) : game.min_players;
-  for (let seat = 0; seat < count; seat += 1) {
-    const input = element("input", { type: "text", required: "", value: previous[seat] || `Player ${seat + 1}` });
-    fieldset.append(element("label", {}, `Seat ${seat} `, input));
+  function setTitle(view) {
+    const title = view.game ? view.game.title : "Minotaur Companion";
+    const heading = $("title");
+    if (heading) heading.textContent = title;
+    document.title = view.game ? `${view.game.title} · Minotaur Companion` : "Minotaur Companion";
   }
-}
 
-function renderOptionFields() {
-  const game = chosenGame();
-  $("new-game-options").replaceChildren(...game.options.map(optionField));
-  renderNameFields();
-}
+  return {
+    CHANCE, el, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
+    registerGame, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, statusText,
+  };
+})();
 
-async function loadGames() {
-  const response = await fetch("/api/games");
-  gameDescriptions = (await response.json()).games;
-  const select = $("new-game-name");
-  select.replaceChildren(...gameDescriptions.map((game) => element("option", { value: game.name }, game.title)));
-  select.addEventListener("change", renderOptionFields);
-  if (gameDescriptions.length) renderOptionFields();
-}
-
-async function startGame(event) {
-  event.preventDefault();
-  const options = {};
-  for (const input of document.querySelectorAll("[data-option]")) {
-    options[input.dataset.option] = input.tagName === "SELECT" ? JSON.parse(input.value) : Number(input.value);
-  }
-  const names = [...$("new-game-names").querySelectorAll("input")].map((input) => input.value.trim());
-  const created = await send("/api/games", { game: $("new-game-name").value, options, names });
-  if (created) $("new-game-box").open = false;
-}
-
-// ------------------------------------------------------------------ live updates
-
-function connect() {
-  // EventSource reconnects by itself and sends Last-Event-ID, so the server sends only what we miss.
-  const source = new EventSource("/api/events");
-  source.onopen = () => { $("connection").textContent = "Live."; };
-  source.onerror = () => { $("connection").textContent = "Connection lost; reconnecting…"; };
-  source.onmessage = (message) => render(JSON.parse(message.data));
-}
-
-$("undo").addEventListener("click", () =>
-  send("/api/undo", view && view.game ? { after: view.seq, game_id: view.game.id } : {}));
-$("autoplay").addEventListener("change", (event) => send("/api/autoplay", { on: event.target.checked }));
-$("new-game").addEventListener("submit", startGame);
-loadGames();
-connect();
+window.Companion = Companion;

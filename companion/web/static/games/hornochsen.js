@@ -1,0 +1,55 @@
+// Tanz der Hornochsen: the rows with their tiles, bullheads, cow-pats and specials; each player's
+// place on the dunghill track, tiles behind the screen (a count only) and purchases announced.
+"use strict";
+
+(() => {
+  const { el, chip, nameOf, registerGame } = Companion;
+
+  function rowLine(pub, spec, tiles) {
+    const squares = [];
+    for (let square = 1; square <= spec.length; square += 1) {
+      const tile = tiles[square - 1];
+      const marks = [];
+      if (spec.cow_pats && spec.cow_pats[String(square)] !== undefined) marks.push(`pat ${spec.cow_pats[String(square)]}`);
+      if ((spec.double_squares || []).includes(square)) marks.push("×2");
+      if ((spec.happy_cows || []).includes(square)) marks.push("☺");
+      const special = marks.length > 0;
+      squares.push(tile !== undefined
+        ? el("span", { class: `tile${special ? " special" : ""}`, title: marks.join(" ") }, tile)
+        : el("span", { class: `tile slot${special ? " special" : ""}` }, marks.join(" ") || "·"));
+    }
+    const active = (pub.active_rows || []).includes(spec.row);
+    return el("div", { class: "row-line", "data-row": spec.row },
+      el("span", { class: "label" }, `${spec.row}${active ? "●" : ""}`), squares,
+      el("span", { class: "tile special", title: "bullhead" }, `bull ${spec.bullhead}`));
+  }
+
+  registerGame("hornochsen", {
+    scoreUnit: "on the track",
+    seatFacts(view, pub, seat) {
+      return [
+        chip("behind screen", (pub.tiles_behind_screen || [])[seat]),
+        chip("bought", (pub.announced_purchases || [])[seat]),
+        chip("tile down", (pub.tiles_chosen || [])[seat] ? "yes" : "no"),
+      ];
+    },
+    board(view, pub) {
+      const specs = (pub.board && pub.board.rows) || [];
+      const flags = [];
+      if (pub.happy_cow_time) flags.push("happy cow time");
+      if (pub.double_round) flags.push("double round");
+      if (pub.open_round) flags.push("open round");
+      if (pub.next_round_open) flags.push("next round open");
+      const shown = (pub.tiles_shown || []).map((shownTile) => `${nameOf(view, shownTile.seat)}: ${shownTile.tile}`);
+      return [
+        el("div", { class: "facts" }, chip("round", pub.round), chip("phase", pub.phase),
+          chip("supply", pub.supply_count), chip("box", pub.box_count), flags.map((flag) => chip(flag, "✔"))),
+        shown.length ? el("p", {}, `Tiles shown: ${shown.join(", ")}`) : null,
+        pub.winner !== null && pub.winner !== undefined ? el("p", {}, `Winner: ${nameOf(view, pub.winner)}`) : null,
+        pub.loser !== null && pub.loser !== undefined ? el("p", {}, `Hornochse: ${nameOf(view, pub.loser)}`) : null,
+        el("div", { class: "rows scroll", id: "rows" }, specs.map((spec) => rowLine(pub, spec, (pub.rows || [])[spec.row] || []))),
+        pub.board ? el("p", { class: "quiet" }, `Dunghill at ${pub.board.dunghill}; Bull's Eye at ${(pub.board.bulls_eyes || []).join(", ")}`) : null,
+      ];
+    },
+  });
+})();

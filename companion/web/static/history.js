@@ -1,0 +1,113 @@
+// History: past games, a step-through replay of any of them drawn like the live scoreboard,
+// the exports, and per-player statistics with the plots the Pi draws itself (SVG).
+"use strict";
+
+(() => {
+  const { el, $, renderScoreboard, initTheme, withNames } = Companion;
+  let replaying = null; // {id, step, steps}
+
+  async function getJson(url) {
+    const response = await fetch(url, { cache: "no-store" });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.error || `the table answered ${response.status}`);
+    return data;
+  }
+
+  function showError(error) {
+    $("error").textContent = String(error.message || error);
+  }
+
+  function outcome(game) {
+    if (game.error) return `cannot replay: ${game.error}`;
+    if (!game.finished) return "being played";
+    if (!game.winners || !game.winners.length) return "over";
+    return `won by ${game.winners.map((seat) => game.names[seat]).join(" and ")}`;
+  }
+
+  async function loadGames() {
+    try {
+      const data = await getJson("/api/history");
+      const rows = data.games.map((game) => el("tr", { "data-game": game.id },
+        el("td", {}, el("button", { type: "button", onclick: () => openReplay(game.id, null) }, `#${game.id}`)),
+        el("td", {}, el("strong", {}, game.title || game.game), el("br"), game.names.join(", ")),
+        el("td", {}, outcome(game), el("br"), el("span", { class: "quiet" }, (game.created || "").slice(0, 16).replace("T", " ")))));
+      $("games").querySelector("tbody").replaceChildren(...rows);
+      if (!rows.length) $("games").querySelector("tbody").append(el("tr", {}, el("td", {}, "No games recorded yet.")));
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  async function openReplay(id, step) {
+    $("error").textContent = "";
+    try {
+      const query = step === null ? "" : `?step=${step}`;
+      let data = await getJson(`/api/history/${id}/replay${query}`);
+      if (step === null && data.steps > 0) data = await getJson(`/api/history/${id}/replay?step=${data.steps}`);
+      replaying = { id, step: data.step, steps: data.steps, finished: data.view.game && data.view.game.finished };
+      const view = data.view;
+      $("replay-section").classList.remove("hidden");
+      $("replay-title").textContent = `Replay of game ${id}${view.game ? `: ${view.game.title}` : ""}`;
+      $("step").max = data.steps;
+      $("step").value = data.step;
+      $("step-label").textContent = data.event
+        ? `Event ${data.step} of ${data.steps}: ${withNames(view, data.event.label || data.event.kind)} (${data.event.source})`
+        : `The start (${data.steps} events in all)`;
+      $("exports").replaceChildren(
+        el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true }, "Export JSON lines"),
+        view.ranking || replaying.finished
+          ? el("a", { class: "button", href: `/api/history/${id}/bgstats.json`, download: true }, "Export for BG Stats")
+          : null);
+      renderScoreboard($("replay"), view);
+      history.replaceState(null, "", `#game=${id}&step=${data.step}`);
+    } catch (error) {
+      showError(error);
+    }
+  }
+
+  function stepTo(step) {
+    if (!replaying) return;
+    const next = Math.max(0, Math.min(replaying.steps, step));
+    if (next !== replaying.step) openReplay(replaying.id, next);
+  }
+
+  function percent(rate) {
+    return rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)} %`;
+  }
+
+  async function loadStats() {
+    try {
+      const data = await getJson("/api/stats");
+      if (!data.players.length) {
+        $("stats").replaceChildren(el("p", { class: "quiet" }, "Statistics appear once a game is finished."));
+        return;
+      }
+      const rows = data.players.map((player) => el("tr", {},
+        el("td", {}, player.name), el("td", {}, player.games), el("td", {}, player.wins),
+        el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`)),
+        el("td", {}, Object.entries(player.tosses.rate_by_horn || {}).map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", ") || "–")));
+      const plots = ["tosses", "horns", "wins", "scores"].map((name) =>
+        el("img", { class: "plot", src: `/api/stats/plots/${name}.svg`, alt: `plot: ${name}`, loading: "lazy" }));
+      $("stats").replaceChildren(
+        el("p", { class: "quiet" }, `${data.games} finished game(s)`),
+        el("div", { class: "scroll" }, el("table", { class: "plain", id: "stats-table" },
+          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", "Tosses", "By horn"].map((h) => el("th", {}, h)))),
+          el("tbody", {}, rows))),
+        ...plots);
+    } catch (error) {
+      $("stats").replaceChildren(el("p", { class: "error" }, String(error.message || error)));
+    }
+  }
+
+  initTheme();
+  $("live").classList.add("hidden");
+  $("first").addEventListener("click", () => stepTo(0));
+  $("back").addEventListener("click", () => replaying && stepTo(replaying.step - 1));
+  $("forward").addEventListener("click", () => replaying && stepTo(replaying.step + 1));
+  $("last").addEventListener("click", () => replaying && stepTo(replaying.steps));
+  $("step").addEventListener("change", (event) => stepTo(Number(event.target.value)));
+  loadGames();
+  loadStats();
+  const wanted = /game=(\d+)(?:&step=(\d+))?/.exec(location.hash);
+  if (wanted) openReplay(Number(wanted[1]), wanted[2] === undefined ? null : Number(wanted[2]));
+})();

@@ -1,0 +1,366 @@
+// The host's table control: sign in with the table PIN, then set up games, enter any action by hand
+// (the table's answers too: reveals, tosses), confirm or overturn a toss verdict, undo.
+// Every POST carries the session's CSRF token in X-CSRF-Token; the cookie alone acts for nobody.
+"use strict";
+
+(() => {
+  const { CHANCE, el, $, nameOf, withNames, renderScoreboard, setTitle, initTheme, LiveTable,
+    showConnection, statusText } = Companion;
+  const QUICK_BUTTONS = 12;
+  let view = null;
+  let csrfToken = null;
+  let gameDescriptions = [];
+  let signedIn = false;
+
+  // ---------------------------------------------------------------- signing in
+
+  function showSignedIn(yes, reason) {
+    signedIn = yes;
+    $("sign-in-section").classList.toggle("hidden", yes);
+    $("controls").classList.toggle("hidden", !yes);
+    if (!yes && reason) $("sign-in-reason").textContent = reason;
+    if (yes && view) renderControls();
+  }
+
+  async function checkSession() {
+    try {
+      const response = await fetch("/api/host/session", { cache: "no-store" });
+      const session = await response.json();
+      csrfToken = session.host ? session.csrf_token : null;
+      showSignedIn(Boolean(session.host), session.expired ? session.reason : null);
+    } catch (error) {
+      showSignedIn(false, `The table did not answer: ${error}`);
+    }
+  }
+
+  async function signIn(event) {
+    event.preventDefault();
+    $("sign-in-error").textContent = "";
+    const response = await fetch("/api/host/sign-in", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ pin: $("pin").value.trim() }),
+    });
+    const data = await response.json();
+    if (!response.ok) {
+      $("sign-in-error").textContent = data.error || `refused (${response.status})`;
+      return;
+    }
+    csrfToken = data.csrf_token;
+    $("pin").value = "";
+    showSignedIn(true);
+  }
+
+  async function signOut() {
+    await send("/api/host/sign-out", {});
+    csrfToken = null;
+    showSignedIn(false, "Signed out.");
+  }
+
+  // ---------------------------------------------------------------- sending
+
+  async function send(url, body) {
+    $("error").textContent = "";
+    try {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrfToken || "" },
+        body: JSON.stringify(body || {}),
+      });
+      const data = await response.json().catch(() => ({}));
+      if (response.status === 403) {
+        await checkSession();
+        if (!signedIn) $("sign-in-reason").textContent = data.error || "Sign in again.";
+        else $("error").textContent = data.error || "refused (403)";
+        return null;
+      }
+      if (!response.ok) {
+        $("error").textContent = withNames(view, data.error || `refused (${response.status})`);
+        return null;
+      }
+      if (data.state) show(data.state);
+      return data;
+    } catch (error) {
+      $("error").textContent = `The table did not answer: ${error}`;
+      return null;
+    }
+  }
+
+  function submitAction(action) {
+    return send("/api/actions", { action, after: view.seq, game_id: view.game.id });
+  }
+
+  // ---------------------------------------------------------------- toss verdicts
+
+  // The latest event, if it is a verdict of the table (a toss judged by the sensors, or entered):
+  // the host may confirm it, or overturn it with the other answer to the same question.
+  function lastTableAnswer() {
+    if (!view || !view.game || !view.log.length) return null;
+    const entry = view.log[view.log.length - 1];
+    if (entry.kind !== "action" || entry.by !== CHANCE || entry.undone) return null;
+    if (!/toss/i.test(entry.label)) return null;
+    return entry;
+  }
+
+  function confirmedAlready(entry) {
+    const verdict = (view.table.status || {}).verdict;
+    return Boolean(verdict && verdict.state === "confirmed" && verdict.game_id === view.game.id
+      && verdict.seq === entry.seq);
+  }
+
+  function renderVerdict() {
+    const box = $("verdict");
+    const entry = lastTableAnswer();
+    if (!entry || confirmedAlready(entry)) {
+      box.replaceChildren();
+      return;
+    }
+    const missed = /miss/i.test(entry.label);
+    const overturn = missed
+      ? ["left", "right"].map((horn) => el("button", { type: "button", class: "overturn",
+        onclick: () => overturnVerdict(entry, horn) }, `Overturn: a hit on the ${horn} horn`))
+      : [el("button", { type: "button", class: "overturn", onclick: () => overturnVerdict(entry, null) },
+        "Overturn: a miss")];
+    box.replaceChildren(el("div", { class: "banner", id: "verdict-box" },
+      el("h3", {}, `Verdict (${entry.source}): ${withNames(view, entry.label)}`),
+      el("button", { type: "button", id: "confirm-verdict", onclick: () => confirmVerdict(entry) }, "Confirm"),
+      overturn));
+  }
+
+  function confirmVerdict(entry) {
+    return send(`/api/tosses/${entry.seq}/confirm`, { game_id: view.game.id });
+  }
+
+  // Nothing is erased: the server records an undo of the verdict and the corrected toss, as two events.
+  function overturnVerdict(entry, horn) {
+    const body = { game_id: view.game.id };
+    if (horn) body.horn = horn;
+    return send(`/api/tosses/${entry.seq}/overturn`, body);
+  }
+
+  // ---------------------------------------------------------------- moves
+
+  function movesFor(seat, actions) {
+    const title = seat === CHANCE ? "The table shows…" : `${nameOf(view, seat)} may`;
+    const group = el("div", { class: "moves-group", "data-seat": seat }, el("h3", {}, title));
+    if (actions.length <= QUICK_BUTTONS) {
+      for (const legal of actions) {
+        group.append(el("button", { type: "button", onclick: () => submitAction(legal.action) },
+          withNames(view, legal.label)));
+      }
+      return group;
+    }
+    // Many choices (a reveal of any piece, a stick on any line): filter, pick, enter.
+    const select = el("select", { "aria-label": title, size: 6 },
+      actions.map((legal, index) => el("option", { value: index }, withNames(view, legal.label))));
+    const filter = el("input", { type: "search", placeholder: `Filter ${actions.length} choices`,
+      oninput: () => {
+        const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
+        for (const option of select.options) {
+          option.hidden = !words.every((word) => option.textContent.toLowerCase().includes(word));
+        }
+      } });
+    const enter = el("button", { type: "button", onclick: () => {
+      const chosen = actions[Number(select.value)];
+      if (chosen) submitAction(chosen.action);
+      else $("error").textContent = "Choose one first.";
+    } }, "Enter");
+    group.append(filter, select, enter);
+    return group;
+  }
+
+  // The table's answers are not in the public view (a game narrows them by what it remembers of hidden
+  // things); the host asks for them, and they stay folded until wanted, since the host plays too.
+  let answers = { key: null, list: [] };
+  let answersOpen = false;
+
+  async function loadAnswers() {
+    const key = `${view.game.id}:${view.seq}`;
+    if (answers.key === key) return;
+    try {
+      const response = await fetch("/api/answers", { cache: "no-store" });
+      if (!response.ok) return;
+      const data = await response.json();
+      answers = { key: `${data.game_id}:${data.seq}`, list: data.answers };
+      if (answers.key === `${view.game.id}:${view.seq}`) renderMoves();
+    } catch (error) {
+      // The next view tries again.
+    }
+  }
+
+  function answersGroup() {
+    const fresh = answers.key === `${view.game.id}:${view.seq}`;
+    const box = el("details", { class: "moves-group", id: "table-answers", open: answersOpen,
+      ontoggle: () => { answersOpen = box.open; } },
+    el("summary", {}, "Enter what the table shows (the camera and sensors usually do)"),
+    fresh ? movesFor(CHANCE, answers.list) : el("p", { class: "quiet" }, "Asking the table…"));
+    return box;
+  }
+
+  function renderMoves() {
+    const moves = $("moves");
+    const bySeat = new Map();
+    for (const legal of view.legal) {
+      if (!bySeat.has(legal.by)) bySeat.set(legal.by, []);
+      bySeat.get(legal.by).push(legal);
+    }
+    const groups = [...bySeat].map(([seat, actions]) => movesFor(seat, actions));
+    if (view.game && !view.ranking && view.to_act.seats.includes(CHANCE)) {
+      groups.unshift(answersGroup());
+      loadAnswers();
+    }
+    if (view.table.simulate && view.table.autoplay && view.game && !view.ranking) {
+      groups.unshift(el("p", { class: "quiet" },
+        "Simulated players are playing; switch them off below to enter moves yourself."));
+    }
+    moves.replaceChildren(...groups);
+    $("undo").disabled = !view.game || view.seq === 0;
+  }
+
+  function renderTableControls() {
+    $("autoplay-box").classList.toggle("hidden", !view.table.simulate);
+    $("autoplay").checked = view.table.autoplay;
+    $("unfinished").replaceChildren(...view.table.unfinished.map((game) => el("button", {
+      type: "button", onclick: () => send(`/api/games/${game.id}/resume`, {}),
+    }, `Resume game ${game.id}: ${game.title} (${game.names.join(", ")})`)));
+  }
+
+  function renderControls() {
+    $("host-waiting").textContent = statusText(view);
+    renderVerdict();
+    renderMoves();
+    renderTableControls();
+  }
+
+  function show(next) {
+    if (view && next.id === view.id) return;
+    view = next;
+    setTitle(view);
+    document.body.dataset.viewId = view.id;
+    document.body.dataset.seq = view.seq;
+    if (signedIn) renderControls();
+    renderScoreboard($("scoreboard"), view);
+  }
+
+  // ---------------------------------------------------------------- new game form
+
+  function optionField(option) {
+    let input;
+    if (option.choices) {
+      input = el("select", { name: option.name },
+        option.choices.map((choice) => el("option", { value: JSON.stringify(choice), selected: choice === option.default },
+          String(choice))));
+    } else {
+      input = el("input", { type: "number", name: option.name, value: option.default,
+        min: option.minimum, max: option.maximum });
+    }
+    input.dataset.option = option.name;
+    if (option.name === "players") input.addEventListener("input", renderNameFields);
+    return el("label", {}, `${option.description} `, input);
+  }
+
+  function chosenGame() {
+    return gameDescriptions.find((game) => game.name === $("new-game-name").value);
+  }
+
+  function swapNames(seat, step) {
+    const inputs = [...$("new-game-names").querySelectorAll("input")];
+    const other = inputs[seat + step];
+    if (other) [inputs[seat].value, other.value] = [other.value, inputs[seat].value];
+  }
+
+  function nameRow(seat) {
+    return el("div", { class: "field-row", "data-seat": seat }, el("span", { class: "quiet" }, `Seat ${seat}`),
+      el("input", { type: "text", required: true, maxlength: 40, value: `Player ${seat + 1}`,
+        "aria-label": `Name in seat ${seat}` }),
+      el("button", { type: "button", class: "icon-button up", onclick: () => swapNames(seat, -1),
+        "aria-label": `Move seat ${seat} up` }, "↑"),
+      el("button", { type: "button", class: "icon-button down", onclick: () => swapNames(seat, 1),
+        "aria-label": `Move seat ${seat} down` }, "↓"));
+  }
+
+  // Rows are added or taken away at the end, never redrawn: a name being typed keeps its field.
+  function renderNameFields() {
+    const game = chosenGame();
+    const fieldset = $("new-game-names");
+    const players = document.querySelector('[data-option="players"]');
+    const count = Math.max(0, Math.min(players ? Number(players.value) || 0 : game.min_players, game.max_players));
+    let rows = fieldset.querySelectorAll(".field-row");
+    for (let seat = rows.length; seat < count; seat += 1) fieldset.append(nameRow(seat));
+    for (let seat = rows.length - 1; seat >= count; seat -= 1) rows[seat].remove();
+    rows = fieldset.querySelectorAll(".field-row");
+    rows.forEach((row, seat) => {
+      row.querySelector(".up").disabled = seat === 0;
+      row.querySelector(".down").disabled = seat === rows.length - 1;
+    });
+  }
+
+  function renderOptionFields() {
+    $("new-game-options").replaceChildren(...chosenGame().options.map(optionField));
+    renderNameFields();
+  }
+
+  async function loadGames() {
+    const response = await fetch("/api/games");
+    gameDescriptions = (await response.json()).games;
+    const select = $("new-game-name");
+    select.replaceChildren(...gameDescriptions.map((game) => el("option", { value: game.name }, game.title)));
+    select.addEventListener("change", renderOptionFields);
+    if (gameDescriptions.length) renderOptionFields();
+  }
+
+  async function startGame(event) {
+    event.preventDefault();
+    const options = {};
+    for (const input of document.querySelectorAll("[data-option]")) {
+      options[input.dataset.option] = input.tagName === "SELECT" ? JSON.parse(input.value) : Number(input.value);
+    }
+    const names = [...$("new-game-names").querySelectorAll("input")].map((input) => input.value.trim());
+    const created = await send("/api/games", { game: $("new-game-name").value, options, names });
+    if (created) $("new-game-box").open = false;
+  }
+
+  async function submitRaw(event) {
+    event.preventDefault();
+    let action;
+    try {
+      action = JSON.parse($("raw").value);
+    } catch (error) {
+      $("error").textContent = `That is not JSON: ${error.message}`;
+      return;
+    }
+    if (await submitAction(action)) $("raw").value = "";
+  }
+
+  // ---------------------------------------------------------------- joining
+
+  async function loadJoin() {
+    $("join-url").textContent = $("join-url").href = `${location.origin}/`;
+    try {
+      const response = await fetch("/api/join");
+      if (!response.ok) return;
+      const join = await response.json();
+      if (join.url) $("join-url").textContent = $("join-url").href = join.url;
+      if (join.mdns_host) $("join-name").textContent = ` or ${join.mdns_host}`;
+      if (join.qr_svg) {
+        $("join-qr").src = join.qr_svg;
+        $("join-qr").classList.remove("hidden");
+      }
+    } catch (error) {
+      // The address above is enough to join.
+    }
+  }
+
+  initTheme();
+  $("sign-in").addEventListener("submit", signIn);
+  $("sign-out").addEventListener("click", signOut);
+  $("undo").addEventListener("click", () =>
+    send("/api/undo", view && view.game ? { after: view.seq, game_id: view.game.id } : {}));
+  $("autoplay").addEventListener("change", (event) => send("/api/autoplay", { on: event.target.checked }));
+  $("new-game").addEventListener("submit", startGame);
+  $("raw-action").addEventListener("submit", submitRaw);
+  checkSession();
+  loadGames();
+  loadJoin();
+  new LiveTable(show, showConnection).start();
+})();
