@@ -34,6 +34,7 @@ class SensorNode:
         self.blocked = [False] * len(beams)
         self.results = []
         self.glitches = 0
+        self._overflows = 0
         self._origin = 0
         self._ref_ticks = 0
         self._ref_us = 0
@@ -81,6 +82,12 @@ class SensorNode:
             self.blocked[index] = blocked
             self.writer.send("E", "b=%s blocked=%d t=%d" % (
                 self.beams[index].name, 1 if blocked else 0, self.now_us(ticks)))
+        if recorder.overflows != self._overflows:
+            # Edges were dropped, so the tracked states may be wrong, and a wrong one would make the
+            # next real edge look like a repeat. The pins are the truth again; the heartbeat carries
+            # them and the overflow count, on which the daemon voids the toss and resyncs.
+            self._overflows = recorder.overflows
+            self.blocked = [beam.is_blocked() for beam in self.beams]
         now = self.now_us()
         if now >= self._next_beat:
             if self._beats % HELLO_EVERY == 0 and self._beats:

@@ -198,11 +198,12 @@ class NodeLink:
     def _heartbeat(self, beat: Heartbeat, now: int) -> None:
         self._last_beat = now
         self._beat_lost = False
-        if self._synced and beat.overflows > self._overflows:  # (joining late: adopt the count)
-            self._fault("overflow", f"the sensor node dropped {beat.overflows - self._overflows} edge(s)")
+        dropped = beat.overflows - self._overflows if self._synced else 0  # (joining late: adopt the count)
+        if dropped > 0:
+            self._fault("overflow", f"the sensor node dropped {dropped} edge(s)")
         self._overflows = beat.overflows
         reported = {name: name in beat.blocked for name in self.states}
-        if reported != self.states and self._synced and not self._suspect:
+        if reported != self.states and self._synced and not self._suspect and dropped <= 0:
             self._fault("out_of_sync", "the sensor node's beam states disagree with its edges")
         # The heartbeat reflects every edge sent before it: after a loss, this is the truth again.
         self.states = reported
