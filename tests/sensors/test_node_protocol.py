@@ -210,3 +210,11 @@ def test_rendered_output_carries_the_edges_for_the_reader() -> None:
     assert SelfTest("left_tip", "ok") in decoded and SelfTest("left_base", "untested") in decoded
     first_beat = next(m for m in decoded if isinstance(m, Heartbeat))
     assert first_beat.blocked == {"left_base"}
+
+
+def test_frames_ending_in_crlf_decode_too() -> None:
+    # Text written through a cooked console gets "\r\n"; the firmware writes raw bytes, but be lenient.
+    lines = stream(*MESSAGES)
+    decoder = FrameDecoder()
+    out = decoder.feed(b"".join(line.replace(b"\n", b"\r\n") for line in lines))
+    assert [f.message for f in frames(out)] == MESSAGES and decoder.corrupt_frames == 0
