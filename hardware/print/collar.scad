@@ -40,15 +40,18 @@ module teardrop_bore(d, depth) {
 }
 
 module optics_tower(facing) {
-    // facing: +1 looks along +x, -1 along -x
+    // facing: +1 looks along +x, -1 along -x. It stands in the plate (from z = 0), so the print is
+    // one body; heights above the plate's top, where a ring lies.
+    z = plate_thickness + base_beam_height;
     difference() {
-        translate([-tower_size[0] / 2, -tower_size[1] / 2, 0]) cube(tower_size);
+        translate([-tower_size[0] / 2, -tower_size[1] / 2, 0])
+            cube([tower_size[0], tower_size[1], plate_thickness + tower_size[2]]);
         // LED bore from the back, pinhole to the front
-        translate([facing > 0 ? -tower_size[0] / 2 - 0.1 : tower_size[0] / 2 - led_depth + 0.1, 0, base_beam_height])
+        translate([facing > 0 ? -tower_size[0] / 2 - 0.1 : tower_size[0] / 2 - led_depth + 0.1, 0, z])
             teardrop_bore(led_diameter, led_depth);
-        translate([-tower_size[0], 0, base_beam_height]) teardrop_bore(pinhole, 2 * tower_size[0]);
+        translate([-tower_size[0], 0, z]) teardrop_bore(pinhole, 2 * tower_size[0]);
         // leads down into the cable channel
-        translate([0, 0, -0.1]) cylinder(d = 2.5, h = base_beam_height);
+        translate([0, 0, -0.1]) cylinder(d = 2.5, h = z);
     }
 }
 
@@ -56,18 +59,16 @@ module tip_post(facing) {
     // a slim post holding one end of the tip beam, which runs front to back
     lean_shift = tip_beam_height * tan(horn_lean);
     x = tip_beam_offset - lean_shift;  // follow the horn's outward lean
+    z = plate_thickness + tip_beam_height;
     difference() {
-        hull() {
-            translate([x - post_size[0] / 2, facing * tip_post_distance - post_size[1] / 2, 0])
-                cube([post_size[0], post_size[1], 1]);
-            translate([x - post_size[0] / 2, facing * tip_post_distance - post_size[1] / 2, tip_beam_height + 6])
-                cube([post_size[0], post_size[1], 1]);
-        }
-        translate([x, facing * tip_post_distance, tip_beam_height])
-            rotate([0, 0, facing > 0 ? 90 : -90]) teardrop_bore(led_diameter, led_depth);
-        translate([x, 0, tip_beam_height]) rotate([0, 0, 90])
-            translate([-tip_post_distance - 1, 0, 0]) teardrop_bore(pinhole, 2 * tip_post_distance + 2);
-        translate([x, facing * tip_post_distance, -0.1]) cylinder(d = 2.5, h = tip_beam_height);
+        translate([x - post_size[0] / 2, facing * tip_post_distance - post_size[1] / 2, 0])
+            cube([post_size[0], post_size[1], z + 6]);
+        // LED bore from the outside, pinhole through the inner face
+        translate([x, facing * (tip_post_distance + post_size[1] / 2 + 0.1), z])
+            rotate([0, 0, facing > 0 ? -90 : 90]) teardrop_bore(led_diameter, led_depth);
+        translate([x, facing * (tip_post_distance - post_size[1]), z])
+            rotate([0, 0, facing > 0 ? 90 : -90]) teardrop_bore(pinhole, 2 * post_size[1]);
+        translate([x, facing * tip_post_distance, -0.1]) cylinder(d = 2.5, h = z);
     }
 }
 
@@ -91,9 +92,9 @@ module collar() {
     plate();
     for (sy = [-1, 1]) {
         // emitter on the outer end, receiver on the inner end of each base beam
-        translate([-half, sy * base_beam_offset, plate_thickness]) optics_tower(+1);
-        translate([half, sy * base_beam_offset, plate_thickness]) optics_tower(-1);
-        translate([0, 0, plate_thickness]) tip_post(sy);
+        translate([-half, sy * base_beam_offset, 0]) optics_tower(+1);
+        translate([half, sy * base_beam_offset, 0]) optics_tower(-1);
+        tip_post(sy);
     }
 }
 

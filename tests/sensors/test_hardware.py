@@ -8,6 +8,8 @@ import json
 import re
 import runpy
 import shlex
+import shutil
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -109,3 +111,28 @@ def test_the_hardware_readme_links_every_file_of_the_folder() -> None:
     for path in sorted(HARDWARE.rglob("*")):
         if path.is_file() and path.name != "README.md" and "__pycache__" not in path.parts:
             assert f"]({path.relative_to(HARDWARE).as_posix()})" in readme, path
+
+
+@pytest.mark.skipif(
+    shutil.which("openscad") is None, reason="OpenSCAD is not installed (apt install openscad)"
+)
+@pytest.mark.parametrize("mirror", ["false", "true"])
+def test_the_collar_renders_to_one_printable_body(tmp_path: Path, mirror: str) -> None:
+    stl = tmp_path / "collar.stl"
+    run = subprocess.run(
+        [
+            "openscad",
+            "-D",
+            f"mirror_for_right_horn={mirror}",
+            "-o",
+            str(stl),
+            str(HARDWARE / "print" / "collar.scad"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "WARNING" not in run.stderr and "ERROR" not in run.stderr, run.stderr
+    assert re.search(r"Volumes:\s+2\b", run.stderr), run.stderr  # the outside and one solid
+    assert stl.stat().st_size > 10_000
