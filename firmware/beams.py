@@ -65,10 +65,6 @@ class EdgeRecorder:
         for i, beam in enumerate(self.beams):
             beam.receiver.irq(self._handler(i), trigger, hard=True)
 
-    def disable(self):
-        for beam in self.beams:
-            beam.receiver.irq(None)
-
     def _handler(self, index):
         # A closure over two cells only: MicroPython calls closures with at most five
         # cells plus arguments without allocating (more would fail in a hard interrupt).

@@ -35,7 +35,6 @@ class SensorNode:
         self.results = []
         self.glitches = 0
         self._overflows = 0
-        self._origin = 0
         self._ref_ticks = 0
         self._ref_us = 0
         self._next_beat = 0
