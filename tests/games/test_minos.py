@@ -283,7 +283,8 @@ def test_building_costs_by_position_and_the_city_with_its_wall() -> None:
     assert state.build_rights == 6
     with pytest.raises(RuleError, match=r"first building .* may not be a city wall"):
         state.apply(Build(A, "Athen", "wall"))
-    state = state.apply(Build(A, "Athen", "harbour"))
+    before, state = state, state.apply(Build(A, "Athen", "harbour"))
+    assert before.buildings["Athen"] == () and before.building_supply["harbour"] == 16, "states are values"
     assert (state.build_rights, state.cash[A]) == (5, 95)
     assert state.guards["Athen"] == (A, 2), "the first building brings a free guard"
     state = state.apply(Build(A, "Athen", "house"))

@@ -36,7 +36,7 @@ def move_actions(state: MinosState) -> list[Action]:
         for piece, origin in _own_pieces(state):
             graph = BOARD.ship_neighbours if piece == SHIP else BOARD.guard_neighbours
             for target in graph[origin]:
-                if _move_problem(state, piece, origin, target) is None:
+                if _step_problem(state, piece, origin, target) is None:
                     actions.append(Move(state.current, piece, origin, target))
     if state.options["guards_by_ship"]:
         me = state.current
@@ -69,6 +69,12 @@ def _move_problem(state: MinosState, piece: str, origin: str, target: str) -> st
         return f"seat {me} has no {piece} on {origin}"
     if not state.move_points:
         return "no movement points are left this turn (a Möwe gives five)"
+    return _step_problem(state, piece, origin, target)
+
+
+def _step_problem(state: MinosState, piece: str, origin: str, target: str) -> str | None:
+    """What forbids a step of one's own piece to a neighbouring field, points in hand; None if allowed."""
+    me = state.current
     if target in state.removed:
         return f"{target} holds a gold coin and is out of play"
     carrying = piece == SHIP and origin in state.aboard
@@ -327,7 +333,7 @@ def _defender_wins(state: MinosState, c: Conflict) -> None:
 
 def _check_elimination(state: MinosState, seat: int) -> None:
     if state.pieces_on_board(seat) == (0, 0):
-        state.eliminated[seat] = True
+        state.eliminated = [out or p == seat for p, out in enumerate(state.eliminated)]
 
 
 def _finish(state: MinosState) -> None:

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from companion.games import register
 from companion.games.base import Action, Game, JsonDict, OptionSpec, SetupError
+from companion.games.minos import handlers  # noqa: F401  (imported for its effect: wires the rules in)
 from companion.games.minos.actions import ACTION_TYPES
 from companion.games.minos.data import BOARD, CITIES_TO_END, REMOVED_BY_PLAYERS, SHORTENED_MAX
 from companion.games.minos.state import MinosState

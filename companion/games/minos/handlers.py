@@ -30,3 +30,16 @@ HANDLERS: dict[tuple[str, type[Action]], Handler] = {
     ("conflict", a.RollAgain): conflict.combat_roll_again,
     ("conflict", a.StandDice): conflict.stand,
 }
+
+
+def act_actions(state: MinosState) -> list[Action]:
+    return turn.turn_actions(state) + conflict.move_actions(state)
+
+
+MinosState.handlers = HANDLERS
+MinosState.actions_by_phase = {
+    "remove": turn.removal_actions,
+    "roll": turn.roll_actions,
+    "act": act_actions,
+    "conflict": conflict.combat_actions,
+}

@@ -107,9 +107,10 @@ def can_still_end(state: MinosState) -> bool:
     cities = sum(len(state.buildings[s]) == CITY_SIZE for s in active)
     builders: set[str] = set()  # fields some player who can pay might reach
     removed = frozenset(state.removed)
-    paying = [p for p in state.players_in() if state.cash[p] >= BUILD_TALENTS[0] or state.value(p) > 0]
-    # Quick look first: where the ships of players who can pay may sail. Usually that settles it.
-    ships = [f for f, owners in state.ships.items() if set(owners) & set(paying)]
+    # Quick look first: where the ships of players with cash for a building may sail. Usually that
+    # settles it; the full search below also counts income, purchases and conquests.
+    paying = {p for p in state.players_in() if state.cash[p] >= BUILD_TALENTS[0]}
+    ships = [f for f, owners in state.ships.items() if not paying.isdisjoint(owners)]
     reaches = itertools.chain(
         [_spread("sea", ships, removed)], (_builder_reach(state, p) for p in state.players_in())
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Self
 
 from companion.games.base import CHANCE, NOBODY, Action, Game, JsonDict, RuleError, State, ToAct
@@ -36,6 +36,11 @@ from companion.games.minos.data import (
 from companion.games.minos.dice import combat_value
 
 SHIP, GUARD = "ship", "guard"
+
+
+@functools.cache
+def _waiting(seat: int, words: str) -> ToAct:
+    return ToAct((seat,), words)
 
 
 @functools.cache
@@ -127,10 +132,11 @@ class MinosState(State):
         self.conflict: Conflict | None = None
 
     def copy(self) -> Self:
-        # Values in the dicts are immutable tuples, so shallow copies are enough (and fast).
+        # Values in the dicts are immutable tuples, so shallow copies are enough (and fast). Buildings,
+        # their supply and the list of players out change rarely: the rules replace those containers
+        # (copy on write, see turn.build and conflict._check_elimination) instead of changing them.
         new = object.__new__(type(self))
         new.__dict__.update(self.__dict__)
-        new.buildings = dict(self.buildings)
         new.ships = dict(self.ships)
         new.guards = dict(self.guards)
         new.aboard = dict(self.aboard)
@@ -138,8 +144,6 @@ class MinosState(State):
         new.rings = list(self.rings)
         new.ship_supply = list(self.ship_supply)
         new.guard_supply = list(self.guard_supply)
-        new.building_supply = dict(self.building_supply)
-        new.eliminated = list(self.eliminated)
         return new
 
     # ------------------------------------------------------------ reading the board
@@ -200,31 +204,26 @@ class MinosState(State):
         if self.phase == "over":
             return NOBODY
         if self.phase == "remove":
-            return ToAct(
-                (CHANCE,), f"the table to put gold coins on {self.removals_left} more settlement fields"
+            return _waiting(
+                CHANCE, f"the table to put gold coins on {self.removals_left} more settlement fields"
             )
         if self.phase == "roll":
-            return ToAct((CHANCE,), f"seat {self.current}'s roll: die {self.pending[0] + 1} next")
+            return _waiting(CHANCE, f"seat {self.current}'s roll: die {self.pending[0] + 1} next")
         if self.phase == "conflict":
             c = self.conflict
             assert c is not None
             if c.pending:
-                return ToAct((CHANCE,), f"seat {c.roller}'s combat roll: {len(c.pending)} dice")
-            return ToAct((c.roller,), f"seat {c.roller} to keep the combat roll or pay a ring to roll again")
-        return ToAct((self.current,), f"seat {self.current} to act")
+                return _waiting(CHANCE, f"seat {c.roller}'s combat roll: die {c.pending[0] + 1} next")
+            return _waiting(c.roller, f"seat {c.roller} to keep the combat roll or pay a ring to roll again")
+        return _waiting(self.current, f"seat {self.current} to act")
+
+    # The rules fill these in (companion.games.minos.handlers), so that this module need not import them.
+    actions_by_phase: ClassVar[Mapping[str, Callable[[MinosState], list[Action]]]] = {}
+    handlers: ClassVar[Mapping[tuple[str, type[Action]], Callable[[MinosState, Any], None]]] = {}
 
     def legal_actions(self) -> list[Action]:
-        from companion.games.minos import conflict, turn
-
-        if self.phase == "remove":
-            return turn.removal_actions(self)
-        if self.phase == "roll":
-            return turn.roll_actions(self)
-        if self.phase == "conflict":
-            return conflict.combat_actions(self)
-        if self.phase == "act":
-            return turn.turn_actions(self) + conflict.move_actions(self)
-        return []
+        lister = self.actions_by_phase.get(self.phase)
+        return lister(self) if lister is not None else []
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """The next die to read, each face equally likely (one chance action per die rolled)."""
@@ -235,9 +234,7 @@ class MinosState(State):
         return super().chance_outcomes()
 
     def _apply(self, action: Action) -> None:
-        from companion.games.minos.handlers import HANDLERS
-
-        handler = HANDLERS.get((self.phase, type(action)))
+        handler = self.handlers.get((self.phase, type(action)))
         if handler is None and self.phase == "conflict" and isinstance(action, BuyRing):
             raise RuleError("Funktion der Kampfringe", "no battle rings may be bought during a conflict")
         if handler is None:

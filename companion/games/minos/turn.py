@@ -301,8 +301,11 @@ def build(state: MinosState, action: Build) -> None:
     first = not state.buildings[settlement]
     state.build_rights -= rights
     state.cash[me] -= talents
-    state.building_supply[action.building] -= 1
-    state.buildings[settlement] += (action.building,)
+    state.building_supply = {
+        **state.building_supply,
+        action.building: state.building_supply[action.building] - 1,
+    }
+    state.buildings = {**state.buildings, settlement: (*state.buildings[settlement], action.building)}
     state.rolling_done = True
     state.income_open = False
     if first and state.guard_supply[me]:
