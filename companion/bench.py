@@ -34,6 +34,18 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     toss.add_argument("--seed", type=int, default=1, help="seed of the simulated horn (default 1)")
     toss.add_argument("--pinmap", type=Path, default=None, help="pin map (default hardware/pinmap.json)")
     toss.set_defaults(handler=run_toss_bench)
+    scoreboard = benches.add_parser(
+        "scoreboard",
+        help="phones on the live scoreboard: event-to-phone delay and the daemon's memory",
+        description="Start the daemon (companion run) on loopback, connect simulated phones to its event "
+        "stream, let the host enter actions one at a time, and report the time from each action being sent "
+        "to its arrival at every phone (p50, p99) and the daemon's resident memory.",
+    )
+    scoreboard.add_argument("--json", action="store_true", help="print the figures as JSON")
+    scoreboard.add_argument("--phones", type=_positive, default=50, help="phones connected (default 50)")
+    scoreboard.add_argument("--events", type=_positive, default=200, help="actions entered (default 200)")
+    scoreboard.add_argument("--seed", type=int, default=1, help="seed of the host's choices (default 1)")
+    scoreboard.set_defaults(handler=run_scoreboard_bench)
 
 
 def _positive(text: str) -> int:
@@ -41,6 +53,26 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"at least one toss, not {value}")
     return value
+
+
+def run_scoreboard_bench(args: argparse.Namespace) -> int:
+    from companion.web.benchmark import bench_scoreboard
+
+    try:
+        report = bench_scoreboard(args.phones, args.events, args.seed)
+    except (ValueError, OSError) as error:
+        print(f"companion bench scoreboard: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    latency, memory = report["event_to_phone_ms"], report["daemon_memory"]
+    print(
+        f"{report['phones']} phones, {report['events']} events: event to phone p50 {latency['p50']:.1f} ms, "
+        f"p99 {latency['p99']:.1f} ms, max {latency['max']:.1f} ms, {report['missed']} missed; "
+        f"daemon resident memory {memory['rss_mb']} MB (peak {memory['peak_rss_mb']} MB)"
+    )
+    return 0
 
 
 def run_toss_bench(args: argparse.Namespace) -> int:

@@ -8,7 +8,9 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +25,7 @@ from companion.table.referee import Referee
 from companion.web import create_app, joining
 
 from .conftest import TEST_CONFIG
-from .test_serve import PATIENCE, free_port, read_line
+from .test_serve import PATIENCE, free_port
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -157,6 +159,24 @@ def test_run_takes_a_pin_and_can_keep_quiet_on_mdns(capsys: pytest.CaptureFixtur
     assert "4 to 12 digits" in capsys.readouterr().err
 
 
+def console_until(process: subprocess.Popen[str], last: str) -> list[str]:
+    """The console's lines up to the one starting with `last` (read whole: a pipe holds several at once)."""
+    assert process.stdout is not None
+    lines: list[str] = []
+    read = threading.Thread(target=lambda: lines.extend(takewhile_last(process.stdout, last)), daemon=True)
+    read.start()
+    read.join(PATIENCE)
+    assert lines and lines[-1].startswith(last), f"companion run printed only {lines}"
+    return lines
+
+
+def takewhile_last(stream: Any, last: str) -> Iterator[str]:
+    for line in stream:
+        yield line
+        if line.startswith(last):
+            return
+
+
 def test_companion_run_prints_the_pin_and_a_sign_in_link_that_works(tmp_path: Path) -> None:
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "COMPANION_DB"}
@@ -179,9 +199,7 @@ def test_companion_run_prints_the_pin_and_a_sign_in_link_that_works(tmp_path: Pa
         env=env,
     )
     try:
-        lines = [read_line(process)]
-        while not lines[-1].startswith("Game record:"):
-            lines.append(read_line(process))
+        lines = console_until(process, "Game record:")
         console = "".join(lines)
         assert "Table PIN for the host: 8642" in console
         link = re.search(r"host sign-in link: (\S+)", console)
