@@ -722,3 +722,31 @@ def test_refused_actions_change_nothing_and_views_hide_nothing_needed() -> None:
     view = state.public_view()
     assert view["turn"]["dice"] == [M, W, W, W, W, W] and view["players"][A]["value"] == 2
     assert GAME.state_from_json(state.to_json()).to_json() == before
+
+
+def test_guards_meeting_on_a_path_fight_and_the_winner_stays() -> None:
+    state = table()
+    place_guards(state, A, "Troia")
+    place_guards(state, B, "t1")
+    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "guard", "Troia", "t1"))
+    assert state.conflict is not None and (state.conflict.defending, state.conflict.siege) == ("guard", False)
+    state = roll(roll(state, *WIN), *LOSE)
+    assert state.guards == {"Troia": (A, 1)} and state.move_points == 4
+    assert state.eliminated[B], "B had no other piece on the board"
+
+
+def test_a_settlement_held_by_a_ship_alone_falls_to_a_guard() -> None:
+    state = table()
+    build_up(state, "Athen", "house")
+    place_ship(state, B, "Athen")
+    place_guards(state, A, "t1")
+    state = use(roll(state, M, W, W, W, W, W), M, 1).apply(Move(A, "guard", "t1", "Athen"))
+    assert state.conflict is not None and state.conflict.defending == "ship"
+    state = roll(roll(state, *WIN), *LOSE)
+    assert state.owner("Athen") == A and "Athen" not in state.ships and state.value(A) == 1
+
+
+def test_a_carrying_ship_that_wins_lands_its_guard_and_gets_the_free_one() -> None:
+    state = carrying(B).apply(Move(A, "ship", "N", "Mykene"))
+    state = roll(roll(state, *WIN), *LOSE)
+    assert state.ships["Mykene"] == (A,) and state.guards["Mykene"] == (A, 2) and state.aboard == {}
