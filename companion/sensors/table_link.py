@@ -19,7 +19,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from companion.games import CHANCE
 from companion.games.minotaurus import Toss
@@ -43,6 +43,14 @@ class _Armed:
     game_id: int
     seq: int
     seat: int
+
+
+class VerdictCheck(Protocol):
+    """A second opinion on each verdict (the camera: companion/vision/tosscheck.py), which submits it."""
+
+    def holds(self, game_id: int | None, after: int | None) -> bool: ...
+
+    def check(self, seat: int, success: bool, command: SubmitAction) -> None: ...
 
 
 def tossing_seat(snapshot: Snapshot) -> int | None:
@@ -73,6 +81,8 @@ class SensorTosses:
         self.on_armed = on_armed
         """Called with the seat after each arming (the simulated table tosses then)."""
         self.on_verdict = on_verdict
+        self.confirmer: VerdictCheck | None = None
+        """If set, verdicts go to it instead of the referee; no toss is armed while it holds one."""
         runner.on_verdict = self._verdict
         self._lock = threading.Lock()
         self._armed: _Armed | None = None
@@ -139,6 +149,8 @@ class SensorTosses:
                 return
             if armed is not None:
                 return
+            if self.confirmer is not None and self.confirmer.holds(wanted.game_id, wanted.seq):
+                return  # the last verdict is being checked by the camera, or waits for the host
             try:
                 self.runner.arm(wanted.seat)
             except HornNotClearError as error:
@@ -190,15 +202,19 @@ class SensorTosses:
             if verdict.outcome == "void":
                 self._last_void = _sentence(verdict.reason)
                 self._status("void", self._last_void, verdict.seat)
-        if self.on_verdict is not None:
-            self.on_verdict(verdict)
-        if verdict.outcome != "void":
             command = SubmitAction(
                 Toss(CHANCE, verdict.seat, verdict.success),
                 evidence=verdict.evidence(),
                 game_id=armed.game_id,
                 after=armed.seq,
             )
+            confirmer = self.confirmer if verdict.outcome != "void" else None
+            if confirmer is not None:
+                # Under the lock, so that no new toss is armed before the check holds this position.
+                confirmer.check(verdict.seat, verdict.success, command)
+        if self.on_verdict is not None:
+            self.on_verdict(verdict)
+        if verdict.outcome != "void" and confirmer is None:
             try:
                 self.referee.submit(command, source=SOURCE)
             except ValueError as error:

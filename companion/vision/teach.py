@@ -1,0 +1,268 @@
+"""Teach mode: the host shows the camera each kind of piece, the recogniser learns from the shots.
+
+Every edition's pieces look a little different, so before playing with a new
+set the host walks through a short plan on the phone: for each kind of piece
+(each colour, value and horn shape of Minotaurus, each symbol of the Minos
+dice, ...) the page names a spot on the table; the host lays the piece there
+and taps "shot". The shot is the camera's present top-down plane, with the
+step's labels as truth; the game's recogniser `teach`es its profile from it,
+and the profile is saved at once under var/vision/profiles/<game>/<edition>.json,
+so an interrupted session keeps what it learned. Nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from companion.vision.base import (
+    Frame,
+    Layout,
+    Profile,
+    Recogniser,
+    VisionError,
+    load_profile,
+    recogniser_for,
+    save_profile,
+)
+from companion.vision.calibration import Calibrator, warp_plane
+from companion.vision.stability import SceneChecker
+
+
+class TeachError(VisionError):
+    """A shot that cannot be taught from (no camera, no markers, a hand in view) or a bad request."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TeachStep:
+    prompt: str
+    """What the host is to lay down, and where."""
+    labels: dict[str, str]
+    """The truth of the shot: item id → label."""
+
+
+# ---------------------------------------------------------------- plans per game
+
+
+def _first(layout: Layout, prefix: str) -> str:
+    for item in layout.items:
+        if item.startswith(prefix):
+            return item
+    raise TeachError(f"the layout has no item {prefix}...: cannot plan the lessons")
+
+
+def _spot(item: str) -> str:
+    kind, _, where = item.partition(":")
+    return f"{kind} {where}" if where else kind
+
+
+def _minotaurus(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    from companion.games.minotaurus import COLOURS, HORNS, SETUPS
+
+    cell = _first(layout, "cell:")
+    values = list(SETUPS[int(options.get("players", 4))]["values"])
+    spot = _spot(cell)
+    steps = [
+        TeachStep(f"Leave {spot} empty (bare table).", {cell: "empty"}),
+        TeachStep(f"Lay any piece face down on {spot}.", {cell: "down"}),
+    ]
+    # Every colour once; values and horns taken in turn, then whatever values are left, so that every
+    # colour, value and horn shape shows at least once.
+    shown: set[int] = set()
+    for n, colour in enumerate(COLOURS):
+        value, horn = values[n % len(values)], HORNS[n % len(HORNS)]
+        shown.add(value)
+        steps.append(_piece_step(cell, colour, value, horn))
+    for n, value in enumerate(v for v in values if v not in shown):
+        steps.append(_piece_step(cell, COLOURS[n % len(COLOURS)], value, HORNS[(n + 1) % len(HORNS)]))
+    return steps
+
+
+def _piece_step(cell: str, colour: str, value: int, horn: str) -> TeachStep:
+    prompt = f"Lay the {colour} {value} ({horn} horn) face up on {_spot(cell)}."
+    return TeachStep(prompt, {cell: f"{colour}-{value}-{horn}"})
+
+
+def _toss(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    horns = [item for item in layout.items if item.startswith("horn:")]
+    steps = [TeachStep("Take every ring off the horn figure.", {h: "clear" for h in horns})]
+    for horn in horns:
+        others = {h: "clear" for h in horns if h != horn}
+        prompt = f"Lay a ring over the {horn.split(':', 1)[1]} horn only."
+        steps.append(TeachStep(prompt, {horn: "ring", **others}))
+    return steps
+
+
+def _minos(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    from companion.games.minos.data import ACTION_SYMBOLS, JOKER, STERN
+
+    die = _first(layout, "die:")
+    return [
+        TeachStep(f"Lay a die showing {symbol} in the place of {_spot(die)}.", {die: symbol})
+        for symbol in (*ACTION_SYMBOLS, JOKER, STERN)
+    ]
+
+
+HORNOCHSEN_LESSONS = (10, 23, 45, 67, 89, 1, 34, 56, 78, 92, 55)
+"""Tiles that show every digit in both places, and the bull-head kinds (5s, 10s, doubles, 55)."""
+
+
+def _hornochsen(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    played = [item for item in layout.items if item.startswith("played:")]
+    spot = played[0] if played else next(iter(layout.items))
+    steps = [TeachStep(f"Leave the place of {_spot(spot)} empty.", {spot: "empty"})]
+    steps += [
+        TeachStep(f"Lay tile {tile} face up in the place of {_spot(spot)}.", {spot: str(tile)})
+        for tile in HORNOCHSEN_LESSONS
+    ]
+    return steps
+
+
+def _asterion(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    from companion.games.asterion.tiles import DESIGNS
+
+    cell = _first(layout, "cell:")
+    steps = [TeachStep(f"Leave {_spot(cell)} empty.", {cell: "empty"})]
+    steps += [
+        TeachStep(
+            f"Lay a {design.name} tile on {_spot(cell)}, upright (its printed top to the far side).",
+            {cell: f"{design.name}@0"},
+        )
+        for design in DESIGNS
+    ]
+    return steps
+
+
+def _minoa(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    from companion.games.minoa import COLOURS
+
+    line = _first(layout, "line:")
+    steps = [
+        TeachStep(f"Leave {_spot(line)} empty.", {line: "empty"}),
+        TeachStep(f"Lay a black stick on {_spot(line)}.", {line: "stick"}),
+    ]
+    steps += [TeachStep(f"Lay a {colour} piece on {_spot(line)}.", {line: colour}) for colour in COLOURS]
+    return steps
+
+
+PLANS: dict[str, Callable[[Layout, Mapping[str, Any]], list[TeachStep]]] = {
+    "minotaurus": _minotaurus,
+    "toss": _toss,
+    "minos": _minos,
+    "hornochsen": _hornochsen,
+    "asterion": _asterion,
+    "minoa": _minoa,
+}
+
+
+def teach_plan(game: str, layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
+    plan = PLANS.get(game)
+    if plan is None:
+        raise TeachError(f"no lessons for {game!r}: teach mode knows {', '.join(sorted(PLANS))}")
+    return plan(layout, options)
+
+
+# ---------------------------------------------------------------- a session
+
+
+class TeachSession:
+    """One walk through a game's lessons; `shot` learns from the camera's present frame."""
+
+    def __init__(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        edition: str,
+        grab: Callable[[], Frame | None],
+        *,
+        profiles_root: Path | None = None,
+        recogniser: Recogniser | None = None,
+    ) -> None:
+        self.game = game
+        self.options = dict(options)
+        self.edition = edition
+        self.grab = grab
+        self.profiles_root = profiles_root
+        self.recogniser = recogniser or recogniser_for(game)
+        self.layout = self.recogniser.layout(self.options)
+        self.steps = teach_plan(game, self.layout, self.options)
+        self.profile = load_profile(game, edition, profiles_root) or Profile(game, edition)
+        self.index = 0
+        self.taught = 0
+        self.last_check: dict[str, Any] | None = None
+        self._checker = SceneChecker(self.layout)
+        """Compares each shot with the previous one: a hand reaching in is refused."""
+        self._lock = threading.Lock()
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.steps)
+
+    def to_json(self) -> dict[str, Any]:
+        step = None if self.done else self.steps[self.index]
+        return {
+            "game": self.game,
+            "edition": self.edition,
+            "options": self.options,
+            "step": self.index,
+            "steps": len(self.steps),
+            "done": self.done,
+            "prompt": step.prompt if step else "Every kind of piece is taught: the profile is saved.",
+            "labels": step.labels if step else {},
+            "taught": self.taught,
+            "profile_shots": self.profile.shots,
+            "last_check": self.last_check,
+        }
+
+    def plane(self) -> Frame:
+        """The camera's present top-down plane (TeachError if there is no frame or no markers)."""
+        frame = self.grab()
+        if frame is None:
+            raise TeachError("the camera gives no picture: is it connected?")
+        calibrator = Calibrator(self.layout.plane_mm)
+        result = calibrator.update(frame)
+        if result.homography is None:
+            raise TeachError(
+                f"cannot see the table: {result.message or 'the corner markers are not in view'}"
+            )
+        return warp_plane(frame, result.homography, self.layout)
+
+    def shot(self) -> dict[str, Any]:
+        """Learn the present step from the camera's frame, save the profile, and go on to the next step."""
+        with self._lock:
+            if self.done:
+                raise TeachError("every lesson is done: start again to teach more shots")
+            step = self.steps[self.index]
+            plane = self.plane()
+            if self._checker.check(plane).hand:
+                raise TeachError("a hand is over the table: take it away and tap shot again")
+            profile = self.recogniser.teach(plane, self.layout, step.labels, self.profile)
+            shots = profile.shots + 1
+            profile = dataclasses.replace(profile, game=self.game, edition=self.edition, shots=shots)
+            save_profile(profile, self.profiles_root)
+            reading = self.recogniser.read(plane, self.layout, profile)
+            self.last_check = {
+                "expected": step.labels,
+                "read": {item: reading.items.get(item) for item in step.labels},
+                "right": all(reading.items.get(item) == label for item, label in step.labels.items()),
+            }
+            self.profile = profile
+            self._checker.accept(plane)
+            self.index += 1
+            self.taught += 1
+            return self.to_json()
+
+    def skip(self) -> dict[str, Any]:
+        with self._lock:
+            if not self.done:
+                self.index += 1
+            return self.to_json()
+
+    def back(self) -> dict[str, Any]:
+        """Repeat the previous step (another shot of the same piece teaches it better)."""
+        with self._lock:
+            self.index = max(0, self.index - 1)
+            return self.to_json()

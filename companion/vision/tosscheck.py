@@ -1,0 +1,256 @@
+"""The camera checks each toss verdict of the beams; when they disagree, the host decides.
+
+`TossConfirmer` sits between the sensors' verdict and the referee: the
+sensor link hands it each verdict with the command it would submit; the
+confirmer looks at the horn figure through a `TossCamera` (the toss
+recogniser reads "horn:left"/"horn:right" → "ring" | "clear") and
+
+- submits the verdict, with the camera's reading added to its evidence, when
+  the camera sees the same outcome;
+- submits nothing when they disagree: the "toss-check" table status asks
+  the host on every phone, and `decide` (the control endpoint
+  POST /api/camera/toss) submits the host's verdict, with both readings as
+  evidence. No verdict is taken silently;
+- when the camera cannot tell (no picture, markers lost, a hand in view until
+  the time runs out), submits the beams' verdict and says so on the
+  scoreboard: a lost camera never stops the game, and the host can still
+  overturn the verdict.
+
+While a verdict is being checked or waits for the host, the sensors do not
+ask for another toss (`holds`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from companion.games import CHANCE
+from companion.games.minotaurus import Toss
+from companion.table.inputs import Reply, SetTableStatus, SubmitAction, TableError
+from companion.table.referee import Referee
+from companion.vision.base import Reading, VisionError, load_profile
+from companion.vision.sources import FrameSource, SourceError
+from companion.vision.stability import StabilitySettings
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "toss-check"
+GAME = "toss"
+
+Outcome = Literal["agreed", "asked", "unconfirmed"]
+
+
+class NoTossWaitingError(TableError):
+    """The host decided a toss, but none waits for the host's decision."""
+
+
+@dataclasses.dataclass(frozen=True)
+class TossLook:
+    ring: bool | None
+    """A ring over some horn (True), none (False), or the camera cannot tell (None)."""
+    horns: dict[str, str]
+    why: str = ""
+    confidence: dict[str, float] = dataclasses.field(default_factory=dict)
+
+    def evidence(self) -> dict[str, Any]:
+        return {
+            "ring": self.ring,
+            "horns": self.horns,
+            "why": self.why,
+            "confidence": {k: round(v, 4) for k, v in self.confidence.items()},
+        }
+
+
+class TossCamera:
+    """The camera over the horn figure: a stable reading of its horns on demand."""
+
+    def __init__(
+        self,
+        source: FrameSource,
+        *,
+        options: Mapping[str, Any] | None = None,
+        edition: str = "default",
+        profiles_root: Path | None = None,
+        settings: StabilitySettings | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.source = source
+        self.options = dict(options or {})
+        self.edition = edition
+        self.profiles_root = profiles_root
+        self.settings = settings or StabilitySettings()
+        self.clock = clock
+        self._opened = False
+        self._lock = threading.Lock()
+
+    def look(self, timeout: float) -> TossLook:
+        """Read frames until the horns' reading holds still over several frames (or `timeout` s pass)."""
+        from companion.vision.watcher import StableReader
+
+        with self._lock:
+            try:
+                profile = load_profile(GAME, self.edition, self.profiles_root)
+                reader = StableReader(GAME, self.options, profile, self.settings, clock=self.clock)
+            except VisionError as error:
+                return TossLook(None, {}, f"the camera cannot read the horn figure: {error}")
+            deadline = self.clock() + timeout
+            why = "no picture from the camera"
+            while self.clock() < deadline:
+                try:
+                    if not self._opened:
+                        self.source.open()
+                        self._opened = True
+                    frame = self.source.read()
+                except SourceError as error:
+                    self._close()
+                    return TossLook(None, {}, f"camera lost: {error}")
+                if frame is None:
+                    self._close()
+                    return TossLook(None, {}, f"the {self.source.name} has ended")
+                step = reader.step(frame.image)
+                if step.reading is None:
+                    why = step.calibration.message or (step.check.reason if step.check else why)
+                    continue
+                why = "the horns' reading did not hold still"
+                if step.stable and reader.current is not None:
+                    return _look(reader.current)
+            return TossLook(None, {}, why)
+
+    def _close(self) -> None:
+        self._opened = False
+        try:
+            self.source.close()
+        except Exception:
+            log.exception("closing the toss camera failed")
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+
+def _look(reading: Reading) -> TossLook:
+    horns = {item: label for item, label in reading.items.items() if item.startswith("horn:")}
+    return TossLook(any(label == "ring" for label in horns.values()), horns, "", dict(reading.confidence))
+
+
+@dataclasses.dataclass(frozen=True)
+class PendingToss:
+    seat: int
+    beams: bool
+    camera: bool
+    game_id: int | None
+    after: int | None
+    evidence: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "beams": self.beams,
+            "camera": self.camera,
+            "game_id": self.game_id,
+            "after": self.after,
+        }
+
+
+def _words(success: bool) -> str:
+    return "a ring over a horn" if success else "no ring over a horn"
+
+
+class TossConfirmer:
+    def __init__(self, referee: Referee, camera: TossCamera, *, timeout: float = 4.0) -> None:
+        self.referee = referee
+        self.camera = camera
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._checking: tuple[int | None, int | None] | None = None
+        self.pending: PendingToss | None = None
+        self.outcomes: list[Outcome] = []
+
+    def holds(self, game_id: int | None, after: int | None) -> bool:
+        """While this position's verdict is being checked or waits for the host, no new toss is asked."""
+        with self._lock:
+            if self._checking == (game_id, after):
+                return True
+            return self.pending is not None and (self.pending.game_id, self.pending.after) == (game_id, after)
+
+    def check(self, seat: int, success: bool, command: SubmitAction) -> None:
+        """Check the beams' verdict in the background (the sensors' thread must not wait for the camera)."""
+        with self._lock:
+            self._checking = (command.game_id, command.after)
+        threading.Thread(
+            target=self.confirm, args=(seat, success, command), name="toss-check", daemon=True
+        ).start()
+
+    def confirm(self, seat: int, success: bool, command: SubmitAction) -> Outcome:
+        """Look, then submit the verdict, or ask the host. Returns what happened."""
+        try:
+            look = self.camera.look(self.timeout)
+        except Exception as error:  # a camera bug must not cost the toss
+            log.exception("the toss camera failed")
+            look = TossLook(None, {}, f"the camera failed: {error}")
+        evidence = {**(command.evidence or {}), "camera": look.evidence()}
+        outcome: Outcome
+        with self._lock:
+            self._checking = None
+            if look.ring is None:
+                outcome = "unconfirmed"
+                status: dict[str, Any] | None = {
+                    "state": "unconfirmed",
+                    "message": f"The camera could not check the toss ({look.why}): "
+                    "the beams' verdict stands.",
+                    "faults": [],
+                }
+            elif look.ring == success:
+                outcome, status = "agreed", None
+            else:
+                outcome = "asked"
+                self.pending = PendingToss(seat, success, look.ring, command.game_id, command.after, evidence)
+                status = {
+                    "state": "confirm",
+                    "message": f"Beams and camera disagree on the toss of seat {seat}: the beams saw "
+                    f"{_words(success)}, the camera sees {_words(look.ring)}. Host: decide.",
+                    "confirm": self.pending.to_json(),
+                    "faults": [],
+                }
+            self.outcomes.append(outcome)
+        self._status(status)
+        if outcome != "asked":
+            self._submit(dataclasses.replace(command, evidence=evidence), "sensor")
+        return outcome
+
+    def decide(self, success: bool, *, source: str = "host", timeout: float = 10.0) -> Reply:
+        """The host's verdict on the toss that beams and camera disagree on."""
+        with self._lock:
+            pending, self.pending = self.pending, None
+        if pending is None:
+            raise NoTossWaitingError("no toss waits for the host's decision")
+        evidence = {
+            **pending.evidence,
+            "judge": "host",
+            "decided": success,
+            "beams_said": pending.beams,
+            "camera_said": pending.camera,
+        }
+        toss = Toss(CHANCE, pending.seat, success)
+        command = SubmitAction(toss, evidence=evidence, game_id=pending.game_id, after=pending.after)
+        reply = self.referee.call(command, source=source, timeout=timeout)
+        self._status(None)
+        return reply
+
+    def _submit(self, command: SubmitAction, source: str) -> None:
+        try:
+            self.referee.submit(command, source=source)
+        except ValueError as error:
+            log.warning("the checked verdict was not taken: %s", error)
+
+    def _status(self, status: dict[str, Any] | None) -> None:
+        try:
+            self.referee.submit(SetTableStatus(CHANNEL, status), source="camera")
+        except ValueError as error:
+            log.debug("toss check status not published: %s", error)
