@@ -1,0 +1,488 @@
+"""Tanz der Hornochsen: the numbers (1-99) of the tiles on the board's rows and of the tiles played.
+
+Items: "row:R:square:S" for every square of the board (rows and lengths from
+seeds/hornochsen.toml; left-side rows top to bottom on the left half, right-side
+rows on the right half) and "played:seatN" (seats from 0) for the slots below the
+board where each seat shows its played tile. Labels: "1".."99", "down" (a tile
+face down) or "empty".
+
+How: each item's pixels are labelled by their nearest colour prototype
+(tile face, tile back, or the board's print); a square mostly covered by face
+colour holds a face-up tile. The tile is found and straightened (its face's
+minimum-area rectangle), its ink split into digits, and each digit read by
+correlation with digit templates. The built-in templates are learned from the
+renderer's own tiles; teaching adds the user's tiles' digits and colours.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.hornochsen.board import BOARD
+from companion.vision.base import (
+    MARKER_SIDE_MM,
+    PLANE_PX_PER_MM,
+    Frame,
+    ItemRegion,
+    Layout,
+    Profile,
+    Reading,
+    decode_template,
+    encode_template,
+    register_recogniser,
+)
+from companion.vision.recognisers._lab import (
+    FloatArray,
+    Palette,
+    balanced,
+    bgr_to_lab,
+    learn_colour,
+    neutral_gains,
+    palette_for,
+    to_lab,
+)
+
+GAME = "hornochsen"
+EMPTY = "empty"
+DOWN = "down"
+
+TILE_MM = 26.0
+SQUARE_PITCH_MM = 30.0
+ROW_PITCH_MM = 34.0
+SLOT_PITCH_MM = 36.0
+MARGIN_MM = 40.0
+"""Clear of the 30 mm corner markers."""
+BLOCK_GAP_MM = 24.0
+SLOTS_GAP_MM = 14.0
+
+GLYPH_SIZE = (16, 24)
+"""(width, height) a digit is scaled to before it is compared with the templates."""
+MIN_GLYPH_SCORE = 0.75
+"""Least correlation of a digit with its best template (digits score above 0.9, prints below 0.6)."""
+FACE, BACK, INK, BOARD_PRINT = "face", "back", "ink", "board"
+SURFACES = (FACE, BACK, INK, BOARD_PRINT)
+TILE_SHARE = 0.4
+"""A square holds a tile when this share of its middle shows the tile's face or back."""
+
+_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_SQUARE = re.compile(r"^row:(\d+):square:(\d+)$")
+
+
+def parse_square(item_id: str) -> tuple[int, int] | None:
+    """(row, square) of a board square's item id; None for a played slot."""
+    match = _SQUARE.match(item_id)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def hornochsen_layout(players: int) -> Layout:
+    """Two blocks of rows (the seed's left and right sides) and a row of played-tile slots below."""
+    if not 1 <= players <= 8:
+        raise ValueError(f"hornochsen layout: players must be 1 to 8, not {players}")
+    longest = max(row.length for row in BOARD.rows)
+    block_width = longest * SQUARE_PITCH_MM
+    sides = [[row for row in BOARD.rows if row.side == side] for side in ("left", "right")]
+    items: dict[str, ItemRegion] = {}
+    for column, rows in enumerate(sides):
+        x0 = MARGIN_MM + column * (block_width + BLOCK_GAP_MM)
+        for place, row in enumerate(rows):
+            y = MARGIN_MM + (place + 0.5) * ROW_PITCH_MM
+            for square in range(row.length):
+                centre = (x0 + (square + 0.5) * SQUARE_PITCH_MM, y)
+                items[f"row:{row.index}:square:{square}"] = ItemRegion(
+                    centre, (SQUARE_PITCH_MM, SQUARE_PITCH_MM)
+                )
+    width = 2 * MARGIN_MM + 2 * block_width + BLOCK_GAP_MM
+    slots_y = MARGIN_MM + max(len(rows) for rows in sides) * ROW_PITCH_MM + SLOTS_GAP_MM + SLOT_PITCH_MM / 2
+    for seat in range(players):
+        x = width / 2 + (seat - (players - 1) / 2) * SLOT_PITCH_MM
+        items[f"played:seat{seat}"] = ItemRegion((x, slots_y), (SLOT_PITCH_MM, SLOT_PITCH_MM))
+    return Layout((width, slots_y + SLOT_PITCH_MM / 2 + MARGIN_MM), items)
+
+
+def board_box_mm(layout: Layout) -> tuple[float, float, float, float]:
+    """The printed board's outline (x0, y0, x1, y1): the squares with a small border."""
+    squares = [r for item_id, r in layout.items.items() if parse_square(item_id)]
+    xs = [r.centre_mm[0] for r in squares]
+    ys = [r.centre_mm[1] for r in squares]
+    border = SQUARE_PITCH_MM / 2 + 4
+    return (min(xs) - border, min(ys) - border, max(xs) + border, max(ys) + border)
+
+
+# ---------------------------------------------------------------- digits
+
+
+def _ink_image(tile_lightness: FloatArray) -> FloatArray | None:
+    """0 (face) .. 1 (ink) over a straightened tile's inside, or None when it shows no ink."""
+    inset = round(2.0 * PLANE_PX_PER_MM)
+    inner = tile_lightness[inset:-inset, inset:-inset]
+    ordered = numpy.partition(inner.ravel(), (inner.size // 50, inner.size * 3 // 4))
+    face, ink = float(ordered[inner.size * 3 // 4]), float(ordered[inner.size // 50])
+    if face - ink < 25:
+        return None
+    return numpy.asarray(numpy.clip((face - inner) / (face - ink), 0.0, 1.0), dtype=numpy.float32)
+
+
+def _glyphs(tile_lightness: FloatArray) -> list[tuple[FloatArray, float]]:
+    """The digits on a straightened tile, left to right: (normalised glyph, width/height)."""
+    inkness = _ink_image(tile_lightness)
+    if inkness is None:
+        return []
+    mask = (inkness > 0.5).astype(numpy.uint8)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
+    width = mask.shape[1]
+    boxes = [
+        [int(x), int(y), int(x + w), int(y + h)]
+        for x, y, w, h, _area in stats[1:count]
+        # A digit is tall and not a sliver (the tile's frame line, a shadow's edge).
+        if h >= min_height and 0.2 * h <= w < 0.8 * width
+    ]
+    boxes.sort()
+    merged: list[list[int]] = []
+    for box in boxes:  # parts of one digit overlap in x (a broken stroke)
+        if merged and box[0] < merged[-1][2] - 2:
+            last = merged[-1]
+            merged[-1] = [
+                min(last[0], box[0]),
+                min(last[1], box[1]),
+                max(last[2], box[2]),
+                max(last[3], box[3]),
+            ]
+        else:
+            merged.append(box)
+    glyphs = []
+    for x0, y0, x1, y1 in merged[:3]:
+        patch = inkness[y0:y1, x0:x1]
+        glyph = cv2.resize(patch, GLYPH_SIZE, interpolation=cv2.INTER_AREA).astype(numpy.float32)
+        glyphs.append((_normalised(glyph), (x1 - x0) / max(1, y1 - y0)))
+    return glyphs
+
+
+def _normalised(glyph: FloatArray) -> FloatArray:
+    flat = glyph.ravel() - glyph.mean()
+    norm = float(numpy.linalg.norm(flat))
+    return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
+
+
+class DigitTemplates:
+    """Glyph templates (several per digit) and each digit's mean width/height.
+
+    A glyph reads as the digit of the template it correlates best with, less a
+    penalty for a width that does not fit the digit (a "1" is narrow).
+    """
+
+    def __init__(
+        self, glyphs: FloatArray, owners: numpy.typing.NDArray[numpy.intp], aspects: FloatArray
+    ) -> None:
+        self.glyphs = glyphs  # (templates, glyph pixels), rows normalised
+        self.owners = owners  # (templates,): the digit of each template
+        self.aspects = aspects  # (10,)
+
+    def read(self, glyph: FloatArray, aspect: float) -> tuple[int, float, float]:
+        """The digit, its correlation with its best template, and the score margin over the next digit."""
+        best = numpy.full(10, -2.0, numpy.float32)
+        numpy.maximum.at(best, self.owners, self.glyphs @ glyph)
+        scores = best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
+        order = numpy.argsort(scores)[::-1]
+        return int(order[0]), float(best[order[0]]), float(scores[order[0]] - scores[order[1]])
+
+    @classmethod
+    def from_profile(cls, profile: Profile) -> DigitTemplates:
+        names = sorted(name for name in profile.templates if name.startswith("digit:"))
+        glyphs = numpy.stack([_normalised(_from_png(decode_template(profile.templates[n]))) for n in names])
+        owners = numpy.array([int(n.split(":")[1]) for n in names], numpy.intp)
+        if set(owners.tolist()) != set(range(10)):
+            raise ValueError("hornochsen profile: templates for every digit 0-9 are needed")
+        aspects = numpy.array([profile.params["digit_aspect"][d] for d in range(10)], numpy.float32)
+        return cls(glyphs, owners, aspects)
+
+
+def _shrunk(sprite: Frame, factor: float) -> Frame:
+    return numpy.asarray(
+        cv2.resize(sprite, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), numpy.uint8
+    )
+
+
+def _tile_lightness(face: Frame) -> FloatArray:
+    return numpy.asarray(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), dtype=numpy.float32)
+
+
+BUILT_IN_BLURS = (0.0, 0.8, 1.3, 1.8, 2.4)
+"""The renderer's tiles are learned sharp and blurred by these sigmas (plane pixels), as cameras see them."""
+
+
+@functools.cache
+def _built_in_templates() -> tuple[dict[str, tuple[float, ...]], tuple[float, ...]]:
+    """Mean glyph per digit and blur ("digit:D:bN"), and mean aspect per digit, from the renderer's tiles."""
+    from companion.vision.generate._sprites import SPRITE_PX_PER_MM
+    from companion.vision.generate.hornochsen import draw_tile_face
+
+    shrink = PLANE_PX_PER_MM / SPRITE_PX_PER_MM
+    sharp = [_tile_lightness(_shrunk(draw_tile_face(n)[0], shrink)) for n in range(1, BOARD.tiles + 1)]
+    sums: dict[str, FloatArray] = {}
+    counts: dict[str, int] = {}
+    aspect_sums, aspect_counts = numpy.zeros(10), numpy.zeros(10)
+    for level, sigma in enumerate(BUILT_IN_BLURS):
+        for number, tile in enumerate(sharp, start=1):
+            seen = numpy.asarray(cv2.GaussianBlur(tile, (0, 0), sigma), numpy.float32) if sigma else tile
+            glyphs = _glyphs(seen)
+            if len(glyphs) != len(str(number)):
+                continue  # blurred together: nothing to learn from it
+            for digit, (glyph, aspect) in zip((int(c) for c in str(number)), glyphs, strict=True):
+                name = f"digit:{digit}:b{level}"
+                sums[name] = sums[name] + glyph if name in sums else glyph
+                counts[name] = counts.get(name, 0) + 1
+                aspect_sums[digit] += aspect
+                aspect_counts[digit] += 1
+    means = {
+        name: tuple(_normalised((sums[name] / counts[name]).astype(numpy.float32)).tolist()) for name in sums
+    }
+    return means, tuple((aspect_sums / numpy.maximum(aspect_counts, 1)).tolist())
+
+
+# ---------------------------------------------------------------- the recogniser
+
+
+def default_colours() -> dict[str, list[list[float]]]:
+    from companion.vision.generate import hornochsen as scene
+
+    return {
+        FACE: [bgr_to_lab(scene.FACE_BGR)],
+        BACK: [bgr_to_lab(scene.BACK_BGR), bgr_to_lab((150, 110, 80))],
+        INK: [bgr_to_lab(scene.INK_BGR)],
+        BOARD_PRINT: [
+            bgr_to_lab(c)
+            for c in (
+                scene.BOARD_BGR,
+                scene.SQUARE_BGR,
+                scene.COWPAT_BGR,
+                scene.BULLHEAD_BGR,
+                scene.TABLE_BGR,
+            )
+        ],
+    }
+
+
+class HornochsenRecogniser:
+    game = GAME
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return hornochsen_layout(int(options.get("players", 4)))
+
+    # ------------------------------------------------------------ profile
+
+    def default_profile(self) -> Profile:
+        """The built-in edition: the renderer's colours and digits."""
+        means, aspects = _built_in_templates()
+        return Profile(
+            game=GAME,
+            colours=default_colours(),
+            templates={
+                name: encode_template(_to_png(numpy.asarray(g, numpy.float32))) for name, g in means.items()
+            },
+            params={"digit_aspect": list(aspects), "taught_digits": [0] * 10, "taught_colours": []},
+        )
+
+    def __init__(self) -> None:
+        self._cache: dict[int, tuple[Profile, DigitTemplates]] = {}
+        self._default: Profile | None = None
+
+    def _templates(self, profile: Profile) -> DigitTemplates:
+        cached = self._cache.get(id(profile))
+        if cached is not None and cached[0] is profile:
+            return cached[1]
+        templates = DigitTemplates.from_profile(profile)
+        self._cache = {id(profile): (profile, templates)}
+        return templates
+
+    def _profile(self, profile: Profile | None) -> Profile:
+        """The profile completed with built-in colours and digits where it has none of its own."""
+        if self._default is None:
+            self._default = self.default_profile()
+        if profile is None:
+            return self._default
+        if any(name.startswith("digit:") for name in profile.templates) and profile.colours:
+            return profile
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours={**self._default.colours, **profile.colours},
+            templates={**self._default.templates, **profile.templates},
+            params={**self._default.params, **profile.params},
+            shots=profile.shots,
+        )
+
+    # ------------------------------------------------------------ reading
+
+    def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
+        profile = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        palette = palette_for(profile.colours, SURFACES)
+        templates = self._templates(profile)
+        items: dict[str, str] = {}
+        confidence: dict[str, float] = {}
+        for item_id, region in layout.items.items():
+            crop = layout.crop(plane, item_id)
+            label, sure = self._read_item(crop, region, palette, templates)
+            items[item_id] = label
+            confidence[item_id] = sure
+        return Reading(items, confidence)
+
+    def _read_item(
+        self, crop: Frame, region: ItemRegion, palette: Palette, templates: DigitTemplates
+    ) -> tuple[str, float]:
+        if crop.size == 0:
+            return EMPTY, 0.0
+        middle = palette.classify_bgr(_middle(crop, 0.6)[::2, ::2])
+        shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
+        face, back = float(shares[0]), float(shares[1])
+        if max(face, back) < TILE_SHARE:
+            return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3))
+        if back > face:
+            return DOWN, float(min(1.0, back))
+        tile = _straighten(crop, palette.classify_bgr(crop) == 0)
+        if tile is None:
+            return EMPTY, 0.2
+        number, margin = _read_number(tile, templates)
+        if number is None:
+            return EMPTY, 0.1
+        return str(number), float(min(1.0, margin * 4))
+
+    # ------------------------------------------------------------ teaching
+
+    def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        """Learn the tiles' face and back colours, the board's print, and each digit's glyph."""
+        base = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        colours = base.colours
+        taught = list(base.params.get("taught_colours", []))
+        taught_digits = [int(n) for n in base.params.get("taught_digits", [0] * 10)]
+        taught_glyphs = {
+            d: _from_png(decode_template(base.templates[f"digit:{d}:taught"])) * taught_digits[d]
+            for d in range(10)
+            if taught_digits[d] and f"digit:{d}:taught" in base.templates
+        }
+        aspects = numpy.asarray(base.params["digit_aspect"], numpy.float64)
+        palette = palette_for(colours, SURFACES)
+        samples: dict[str, list[FloatArray]] = {FACE: [], BACK: [], BOARD_PRINT: []}
+        for item_id, label in labels.items():
+            if item_id not in layout.items:
+                raise ValueError(f"hornochsen teach: no item {item_id!r} in the layout")
+            crop = layout.crop(plane, item_id)
+            lab = to_lab(crop)
+            middle = _middle_pixels(lab, 0.5)
+            if label == EMPTY:
+                samples[BOARD_PRINT].append(middle)
+                continue
+            if label == DOWN:
+                samples[BACK].append(middle)
+                continue
+            if not label.isdigit() or not 1 <= int(label) <= BOARD.tiles:
+                raise ValueError(
+                    f"hornochsen teach: {item_id} label {label!r} is not 1-{BOARD.tiles}, down or empty"
+                )
+            owners = palette.classify_bgr(crop)
+            light = lab[..., 0]
+            face_pixels = lab[(owners == 0) & (light > numpy.percentile(light, 40))]
+            samples[FACE].append(face_pixels)
+            tile = _straighten(crop, owners == 0)
+            glyphs = _glyphs(tile) if tile is not None else []
+            if len(glyphs) != len(label):
+                continue  # could not split this tile: learn nothing wrong from it
+            for digit, (glyph, aspect) in zip((int(c) for c in label), glyphs, strict=True):
+                taught_glyphs[digit] = taught_glyphs.get(digit, 0.0) + glyph
+                aspects[digit] = (aspects[digit] * 9 + aspect) / 10
+                taught_digits[digit] += 1
+        for surface, pixels in samples.items():
+            if pixels:
+                colours, taught = learn_colour(colours, taught, surface, pixels)
+        templates = dict(base.templates)
+        for digit, total in taught_glyphs.items():
+            templates[f"digit:{digit}:taught"] = encode_template(
+                _to_png(_normalised(numpy.asarray(total / taught_digits[digit], numpy.float32)))
+            )
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours=colours,
+            templates=templates,
+            params={
+                **base.params,
+                "digit_aspect": aspects.tolist(),
+                "taught_digits": taught_digits,
+                "taught_colours": taught,
+            },
+            shots=profile.shots + 1,
+        )
+
+
+def _middle(image: numpy.typing.NDArray[Any], share: float) -> numpy.typing.NDArray[Any]:
+    height, width = image.shape[:2]
+    dy, dx = round(height * (1 - share) / 2), round(width * (1 - share) / 2)
+    return image[dy : height - dy, dx : width - dx]
+
+
+def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
+    return numpy.asarray(_middle(lab, share).reshape(-1, 3), dtype=numpy.float32)
+
+
+def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> FloatArray | None:
+    """The tile's lightness, turned upright and centred, TILE_MM square; None when no tile is found."""
+    light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    # The face is the brightest thing in its square: a table of a similar hue is darker.
+    bright = light > 0.65 * float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
+    # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
+    closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
+    mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    if not 0.75 * TILE_MM * PLANE_PX_PER_MM < min(w, h) <= max(w, h) < 1.45 * TILE_MM * PLANE_PX_PER_MM:
+        return None
+    angle = ((angle + 45) % 90) - 45  # the nearest upright: tiles lie roughly square to the board
+    side = round(TILE_MM * PLANE_PX_PER_MM)
+    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
+    matrix[0, 2] += side / 2 - cx
+    matrix[1, 2] += side / 2 - cy
+    turned = cv2.warpAffine(
+        light, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return numpy.asarray(turned, dtype=numpy.float32)
+
+
+def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | None, float]:
+    glyphs = _glyphs(tile)
+    if not 1 <= len(glyphs) <= 2:
+        return None, 0.0
+    digits, margins = [], []
+    for glyph, aspect in glyphs:
+        digit, score, margin = templates.read(glyph, aspect)
+        if score < MIN_GLYPH_SCORE:
+            return None, 0.0  # a print on the board or a smudge, not a digit
+        digits.append(digit)
+        margins.append(margin)
+    number = int("".join(map(str, digits)))
+    if not 1 <= number <= BOARD.tiles or (len(digits) == 2 and digits[0] == 0):
+        return None, 0.0
+    return number, min(margins)
+
+
+def _to_png(glyph: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
+    """A normalised glyph as an 8-bit image (0.5 grey is zero), for the profile."""
+    image = numpy.clip(glyph.reshape(GLYPH_SIZE[1], GLYPH_SIZE[0]) * 255 * 2 + 128, 0, 255)
+    return image.astype(numpy.uint8)
+
+
+def _from_png(image: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
+    return numpy.asarray((image.astype(numpy.float32).ravel() - 128) / (255 * 2), dtype=numpy.float32)
+
+
+register_recogniser(GAME, HornochsenRecogniser)
