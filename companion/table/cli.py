@@ -15,6 +15,7 @@ from companion.record.store import default_db_path
 from companion.sensors.cli import SensorSimulationDriver, add_sensor_options, sensors_wanted, start_sensors
 from companion.table.referee import Referee
 from companion.table.simulation import SimulationDriver
+from companion.vision.run import add_camera_options, start_camera
 
 SIMULATION_DB = Path("var") / "simulation.db"
 
@@ -56,6 +57,7 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
         "--pause", type=_seconds, default=5.0, help="seconds before the next simulated game (default 5)"
     )
     add_sensor_options(run)
+    add_camera_options(run)
     run.set_defaults(handler=run_table)
 
 
@@ -136,6 +138,15 @@ def run_table(args: argparse.Namespace) -> int:
         server.close()
         referee.stop()
         return 1
+    try:
+        camera = start_camera(args, referee, app, sensors)
+    except ValueError as error:
+        print(f"companion run: the camera: {error}", file=sys.stderr)
+        if sensors is not None:
+            sensors.stop()
+        server.close()
+        referee.stop()
+        return 1
     if driver is not None:
         driver.start()
 
@@ -173,6 +184,7 @@ def run_table(args: argparse.Namespace) -> int:
             announcement.close()
         if driver is not None:
             driver.stop()
+        camera.stop()
         if sensors is not None:
             sensors.stop()
         referee.stop()

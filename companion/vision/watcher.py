@@ -142,6 +142,8 @@ class CameraWatcher:
         self._last_status: dict[str, Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        self.latest: Frame | None = None
+        """The latest frame read (teach mode takes its shots from it)."""
         self.submitted: list[SubmitAction] = []
         """Every answer the camera submitted (for the log and tests)."""
 
@@ -210,6 +212,7 @@ class CameraWatcher:
 
     def process(self, frame: TimedFrame) -> SubmitAction | None:
         """Read one frame for the table's current game; returns the answer submitted with it, if any."""
+        self.latest = frame.image
         self._fault("frame", None)
         self._fault("camera", None)
         snapshot = self.referee.snapshot()

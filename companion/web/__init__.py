@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.record.store import default_db_path
 from companion.table.referee import Referee
-from companion.web import auth, control, events, history, joining, pages, state, stats
+from companion.web import auth, control, events, history, joining, pages, state, stats, teach
 from companion.web.common import REFEREE_KEY, register_error_handlers
 
 
@@ -46,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
     app.register_blueprint(joining.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(teach.bp)  # the camera's host pages: teach mode, toss decisions
     return app
 
 

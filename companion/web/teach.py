@@ -1,0 +1,196 @@
+"""The camera's host pages: teach mode, guided from the phone, and the toss decisions of the camera check.
+
+Host only: every request passes the control blueprint's `require_host`.
+The daemon hands the camera's services to the app as `VisionServices`
+(`install_vision`); without a camera the pages say so and change nothing.
+
+- GET /teach: the page. It asks for each kind of piece in turn, shows the
+  camera's view with the spot to lay it on, and takes the shot.
+- GET /api/teach, POST /api/teach/start {"game", "edition", "options"},
+  POST /api/teach/shot, /api/teach/skip, /api/teach/back,
+  GET /api/teach/preview.jpg (the top-down plane, the spot outlined).
+- GET /api/camera, POST /api/camera/toss {"success": true|false}: the toss
+  that beams and camera disagree on, and the host's verdict on it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, make_response, render_template
+
+from companion.vision.base import Frame, VisionError, profile_path
+from companion.web import control
+from companion.web.common import bad_request, fail, json_object, reply_response
+
+VISION_KEY = "companion.vision"
+
+bp = Blueprint("teach", __name__)
+bp.before_request(control.require_host)
+
+
+@dataclasses.dataclass
+class VisionServices:
+    grab: Callable[[], Frame | None] | None = None
+    """The camera's latest frame (None: no camera)."""
+    confirmer: Any = None
+    """The toss check (companion.vision.tosscheck.TossConfirmer), if the camera watches the horn figure."""
+    profiles_root: Path | None = None
+    session: Any = None
+    """The teach session in progress (companion.vision.teach.TeachSession)."""
+    lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+
+
+def install_vision(app: Flask, services: VisionServices) -> None:
+    app.extensions[VISION_KEY] = services
+
+
+def _services() -> VisionServices:
+    services = current_app.extensions.get(VISION_KEY)
+    if services is None:
+        services = VisionServices()
+        current_app.extensions[VISION_KEY] = services
+    assert isinstance(services, VisionServices)
+    return services
+
+
+def _session() -> Any:
+    session = _services().session
+    if session is None:
+        fail(409, "no teach session: start one with the game and the edition to teach")
+    return session
+
+
+def _vision_error(error: VisionError) -> Response:
+    fail(409, str(error))
+
+
+# ---------------------------------------------------------------- teach mode
+
+
+@bp.get("/teach")
+def teach_page() -> str:
+    return render_template("teach.html")
+
+
+@bp.get("/api/teach")
+def teach_state() -> Response:
+    from companion.vision.teach import PLANS
+
+    services = _services()
+    session = services.session
+    return jsonify(
+        camera=services.grab is not None,
+        games=sorted(PLANS),
+        session=session.to_json() if session is not None else None,
+    )
+
+
+@bp.post("/api/teach/start")
+def teach_start() -> Response:
+    from companion.vision.teach import TeachSession
+
+    body = json_object({"game", "edition", "options"}, required={"game"})
+    game, edition, options = body["game"], body.get("edition", "default"), body.get("options", {})
+    if not isinstance(game, str) or not isinstance(edition, str):
+        bad_request("game and edition must be names")
+    if not isinstance(options, dict):
+        bad_request(f"options must be an object, not {options!r}")
+    services = _services()
+    if services.grab is None:
+        fail(409, "no camera: start the companion with a camera (companion run --camera ...)")
+    try:
+        profile_path(game, edition)  # checks both names
+        session = TeachSession(game, options, edition, services.grab, profiles_root=services.profiles_root)
+    except (VisionError, KeyError) as error:
+        bad_request(f"cannot teach {game!r}: {error}")
+    with services.lock:
+        services.session = session
+    return jsonify(session=session.to_json())
+
+
+@bp.post("/api/teach/shot")
+def teach_shot() -> Response:
+    json_object(set())
+    session = _session()
+    try:
+        state = session.shot()
+    except VisionError as error:
+        _vision_error(error)
+    return jsonify(session=state)
+
+
+@bp.post("/api/teach/skip")
+def teach_skip() -> Response:
+    json_object(set())
+    return jsonify(session=_session().skip())
+
+
+@bp.post("/api/teach/back")
+def teach_back() -> Response:
+    json_object(set())
+    return jsonify(session=_session().back())
+
+
+@bp.get("/api/teach/preview.jpg")
+def teach_preview() -> Response:
+    import cv2
+
+    from companion.vision.base import PLANE_PX_PER_MM
+
+    session = _session()
+    try:
+        plane = session.plane().copy()
+    except VisionError as error:
+        _vision_error(error)
+    if not session.done:
+        for item in session.steps[session.index].labels:
+            region = session.layout.items.get(item)
+            if region is not None:
+                x0, y0, x1, y1 = region.box_px()
+                width = max(2, round(PLANE_PX_PER_MM * 1.5))
+                cv2.rectangle(plane, (x0, y0), (x1, y1), (0, 0, 255), width)
+    ok, jpeg = cv2.imencode(".jpg", plane, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    if not ok:
+        fail(500, "cannot encode the camera's view")
+    response = make_response(jpeg.tobytes())
+    response.headers["Content-Type"] = "image/jpeg"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ---------------------------------------------------------------- the toss check
+
+
+@bp.get("/api/camera")
+def camera_state() -> Response:
+    services = _services()
+    confirmer = services.confirmer
+    pending = confirmer.pending if confirmer is not None else None
+    return jsonify(
+        camera=services.grab is not None,
+        toss_check=confirmer is not None,
+        pending_toss=pending.to_json() if pending is not None else None,
+    )
+
+
+@bp.post("/api/camera/toss")
+def decide_toss() -> Response:
+    """The host's verdict on the toss that beams and camera disagree on."""
+    body = json_object({"success"}, required={"success"})
+    if not isinstance(body["success"], bool):
+        bad_request(f"success must be true or false, not {body['success']!r}")
+    confirmer = _services().confirmer
+    if confirmer is None:
+        fail(409, "the camera does not check tosses at this table")
+    try:
+        reply = confirmer.decide(body["success"], timeout=current_app.config["REPLY_TIMEOUT"])
+    except TimeoutError:
+        fail(503, "the referee did not answer in time; the verdict may still apply: check the table")
+    except ValueError as error:
+        fail(409, str(error))
+    return reply_response(reply)
