@@ -45,7 +45,7 @@ def all_games() -> list[Game]:
     return [_GAMES[name] for name in sorted(_GAMES)]
 
 
-BUILTIN_GAMES = ("minotaurus", "minoa", "hornochsen", "asterion")
+BUILTIN_GAMES = ("minotaurus", "minoa", "hornochsen", "asterion", "minos")
 """Modules of companion.games that hold a finished game; each registers itself on import."""
 
 
