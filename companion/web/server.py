@@ -16,6 +16,11 @@ THREADS = PHONES + 20
 MAX_STREAMS = PHONES + 4
 CONNECTION_LIMIT = 4 * PHONES
 """Browsers keep a few idle connections open besides the stream."""
+OUTBUF_HIGH_WATERMARK = 64 * 1024
+"""Waitress appends a connection's output to one buffer and frees it only once it is full (16 MB by default):
+an event stream never ends, so each phone's buffer grew by every view it was sent (the scoreboard bench saw
+the daemon pass 250 MB). A small mark lets buffers be rotated and freed, and holds back a stream whose phone
+reads too slowly, which then skips views (it is sent only the latest)."""
 
 
 Server = BaseWSGIServer | MultiSocketServer
@@ -29,6 +34,7 @@ def make_server(app: Flask, host: str, port: int) -> Server:
         port=port,
         threads=THREADS,
         connection_limit=CONNECTION_LIMIT,
+        outbuf_high_watermark=OUTBUF_HIGH_WATERMARK,
         ident="minotaur-companion",
     )
 
