@@ -268,7 +268,7 @@ const Companion = (() => {
 
   function rendererFor(view) {
     const own = view.game ? games[view.game.name] : null;
-    return { ...generic, ...(own || {}) };
+    return { ...generic, ...(own || {}), name: own ? view.game.name : "generic" };
   }
 
   function chip(label, value, attributes = {}) {
@@ -378,7 +378,8 @@ const Companion = (() => {
         el("div", { class: "players", id: "players" }, playerCards(view, renderer))));
       const board = renderer.board(view, view.public || {});
       if (board && board.length) {
-        parts.push(el("section", { id: "board", "data-game": view.game.name }, el("h2", {}, "Table"), board));
+        parts.push(el("section", { id: "board", "data-game": view.game.name, "data-renderer": renderer.name },
+          el("h2", {}, "Table"), board));
       }
       if (view.log.length) parts.push(el("section", {}, el("h2", {}, "What happened"), logNode(view)));
     }

@@ -5,6 +5,7 @@
 (() => {
   const { el, $, renderScoreboard, initTheme, withNames } = Companion;
   let replaying = null; // {id, step, steps}
+  const finished = new Map(); // game id -> whether its record is of a finished game
 
   async function getJson(url) {
     const response = await fetch(url, { cache: "no-store" });
@@ -27,10 +28,12 @@
   async function loadGames() {
     try {
       const data = await getJson("/api/history");
+      for (const game of data.games) finished.set(game.id, game.finished);
       const rows = data.games.map((game) => el("tr", { "data-game": game.id },
-        el("td", {}, el("button", { type: "button", onclick: () => openReplay(game.id, null) }, `#${game.id}`)),
-        el("td", {}, el("strong", {}, game.title || game.game), el("br"), game.names.join(", ")),
-        el("td", {}, outcome(game), el("br"), el("span", { class: "quiet" }, (game.created || "").slice(0, 16).replace("T", " ")))));
+        el("td", {}, el("button", { type: "button", onclick: () => openReplay(game.id, null, true) }, `#${game.id}`)),
+        el("td", {}, el("strong", {}, game.title || game.game), el("br"), game.names.join(", "), el("br"),
+          el("span", { class: "quiet nowrap" }, (game.created || "").slice(0, 16).replace("T", " "))),
+        el("td", {}, outcome(game))));
       $("games").querySelector("tbody").replaceChildren(...rows);
       if (!rows.length) $("games").querySelector("tbody").append(el("tr", {}, el("td", {}, "No games recorded yet.")));
     } catch (error) {
@@ -38,13 +41,13 @@
     }
   }
 
-  async function openReplay(id, step) {
+  async function openReplay(id, step, scroll = false) {
     $("error").textContent = "";
     try {
       const query = step === null ? "" : `?step=${step}`;
       let data = await getJson(`/api/history/${id}/replay${query}`);
       if (step === null && data.steps > 0) data = await getJson(`/api/history/${id}/replay?step=${data.steps}`);
-      replaying = { id, step: data.step, steps: data.steps, finished: data.view.game && data.view.game.finished };
+      replaying = { id, step: data.step, steps: data.steps };
       const view = data.view;
       $("replay-section").classList.remove("hidden");
       $("replay-title").textContent = `Replay of game ${id}${view.game ? `: ${view.game.title}` : ""}`;
@@ -55,10 +58,11 @@
         : `The start (${data.steps} events in all)`;
       $("exports").replaceChildren(
         el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true }, "Export JSON lines"),
-        view.ranking || replaying.finished
+        finished.get(id)
           ? el("a", { class: "button", href: `/api/history/${id}/bgstats.json`, download: true }, "Export for BG Stats")
           : null);
       renderScoreboard($("replay"), view);
+      if (scroll) $("replay-section").scrollIntoView();
       history.replaceState(null, "", `#game=${id}&step=${data.step}`);
     } catch (error) {
       showError(error);
@@ -75,25 +79,44 @@
     return rate === null || rate === undefined ? "–" : `${Math.round(rate * 100)} %`;
   }
 
+  let statsGame = "";
+
   async function loadStats() {
+    const query = statsGame ? `?game=${encodeURIComponent(statsGame)}` : "";
     try {
-      const data = await getJson("/api/stats");
+      const data = await getJson(`/api/stats${query}`);
+      const titles = new Map();
+      for (const player of data.players) {
+        for (const [name, perGame] of Object.entries(player.by_game || {})) titles.set(name, perGame.title);
+      }
+      const filter = el("select", { id: "stats-game", "aria-label": "Statistics of", onchange: (event) => {
+        statsGame = event.target.value;
+        loadStats();
+      } }, el("option", { value: "" }, "All games"),
+      [...(statsGame && !titles.has(statsGame) ? [[statsGame, statsGame]] : []), ...titles].map(([name, title]) =>
+        el("option", { value: name, selected: name === statsGame }, title)));
       if (!data.players.length) {
-        $("stats").replaceChildren(el("p", { class: "quiet" }, "Statistics appear once a game is finished."));
+        $("stats").replaceChildren(filter, el("p", { class: "quiet" }, "Statistics appear once a game is finished."));
         return;
       }
       const rows = data.players.map((player) => el("tr", {},
         el("td", {}, player.name), el("td", {}, player.games), el("td", {}, player.wins),
-        el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`)),
-        el("td", {}, Object.entries(player.tosses.rate_by_horn || {}).map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", ") || "–")));
-      const plots = ["tosses", "horns", "wins", "scores"].map((name) =>
-        el("img", { class: "plot", src: `/api/stats/plots/${name}.svg`, alt: `plot: ${name}`, loading: "lazy" }));
+        el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`),
+          el("br"), el("span", { class: "quiet" }, Object.entries(player.tosses.rate_by_horn || {})
+            .map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", ")))));
+      const plot = (path, alt) => el("img", { class: "plot", src: path, alt });
+      const scorePlots = [...titles].filter(([name]) => !statsGame || name === statsGame).map(([name, title]) =>
+        plot(`/api/stats/plots/scores.svg?game=${encodeURIComponent(name)}`, `final scores in ${title}`));
       $("stats").replaceChildren(
+        filter,
         el("p", { class: "quiet" }, `${data.games} finished game(s)`),
         el("div", { class: "scroll" }, el("table", { class: "plain", id: "stats-table" },
-          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", "Tosses", "By horn"].map((h) => el("th", {}, h)))),
+          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", "Tosses (by horn)"].map((h) => el("th", {}, h)))),
           el("tbody", {}, rows))),
-        ...plots);
+        plot(`/api/stats/plots/wins.svg${query}`, "wins per player"),
+        plot(`/api/stats/plots/tosses.svg${query}`, "toss success rate over time"),
+        plot(`/api/stats/plots/horns.svg${query}`, "tosses landing on each horn"),
+        ...scorePlots);
     } catch (error) {
       $("stats").replaceChildren(el("p", { class: "error" }, String(error.message || error)));
     }

@@ -9,6 +9,12 @@
     return (pub.players || []).find((player) => player.seat === seat) || {};
   }
 
+  function buildingsText(buildings) {
+    const counts = new Map();
+    for (const building of buildings) counts.set(building, (counts.get(building) || 0) + 1);
+    return [...counts].map(([kind, count]) => `${count} ${kind.replace(/_/g, " ")}`).join(", ") || "–";
+  }
+
   registerGame("minos", {
     outSeats(view, pub) {
       return (pub.players || []).filter((player) => player.out_of_the_game).map((player) => player.seat);
@@ -35,7 +41,7 @@
     },
     board(view, pub) {
       const rows = (pub.settlements || []).filter((s) => !s.out_of_play).map((s) => el("tr", {},
-        el("td", {}, s.name), el("td", {}, s.buildings.join(", ") || "–"), el("td", {}, s.value),
+        el("td", {}, s.name), el("td", {}, buildingsText(s.buildings)), el("td", {}, s.value),
         el("td", {}, s.owner === null ? "–" : nameOf(view, s.owner)), el("td", {}, s.guards)));
       return [
         el("div", { class: "scroll" }, el("table", { class: "plain", id: "settlements" },
