@@ -185,10 +185,10 @@ def test_combinations_third_example_double_income_and_two_rings() -> None:
 @pytest.mark.parametrize(
     ("dice", "first", "second"),
     [
-        ((W, S, S, M, M, M), (W, 1, False, True), (W, 0, False, True)),  # Waage + Stern + Stern
+        ((W, W, S, S, M, M), (W, 1, False, True), (W, 1, False, True)),  # Waage + Stern + Stern
         ((G, J, J, M, M, M), (G, 1, True, False), (G, 0, True, False)),  # Gebäude + Joker + Joker
         ((P, J, J, M, M, M), (P, 1, True, False), (P, 0, True, False)),  # Pfeil + Joker + Joker
-        ((M, S, S, W, W, W), (M, 1, False, True), (M, 0, False, True)),  # Möwe + Stern + Stern
+        ((M, M, S, S, W, W), (M, 1, False, True), (M, 1, False, True)),  # Möwe + Stern + Stern
     ],
 )
 def test_forbidden_combinations_are_refused(
@@ -199,6 +199,7 @@ def test_forbidden_combinations_are_refused(
     with pytest.raises(RuleError) as refused:
         use(state, *second)
     assert refused.value.rule == "Symbol-Würfel und Spielaktionen"
+    assert "once" in refused.value.reason, "refused for the second Joker or Stern, not for something else"
     assert state.to_json() == before
     assert UseCombination(A, *second) not in state.legal_actions()
 
