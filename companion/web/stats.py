@@ -346,12 +346,10 @@ def scores_plot() -> Response:
         for seat, name in enumerate(summary.info.names):
             if player_key(name) in chosen and summary.scores and seat < len(summary.scores):
                 points[chosen[player_key(name)]].append((order, summary.scores[seat]))
-    top = max([y for line in points.values() for _, y in line] + [1])
     return _svg(
         line_chart(
             f"Final scores: {get_game(game).title}",
             [Series(name, line) for name, line in points.items()],
-            y_max=top,
             x_label="game",
             empty="no finished game yet",
         )

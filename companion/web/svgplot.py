@@ -8,6 +8,7 @@ as an image. Every text is escaped, since player names come from the host.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -30,6 +31,17 @@ class Series:
     name: str
     points: Sequence[tuple[float, float]]
     """(x, y) pairs; x is e.g. a game's number, y the value."""
+
+
+def nice_top(value: float, steps: int = 4, *, whole: bool = False) -> float:
+    """The smallest axis top at or above `value` whose `steps` ticks are 1, 2, 2.5 or 5 times a power of ten
+    (whole numbers only, if `whole`: counts and scores)."""
+    if value <= 0:
+        return float(steps)
+    magnitude = 10.0 ** math.floor(math.log10(value / steps))
+    candidates = (m * magnitude * scale for scale in (1, 10, 100) for m in (1, 2, 2.5, 5))
+    step = next(s for s in candidates if s * steps >= value and (not whole or s == int(s)))
+    return step * steps
 
 
 def _number(value: float) -> str:
@@ -86,12 +98,22 @@ def _legend(names: Sequence[str], y: float) -> list[str]:
 
 
 def line_chart(
-    title: str, series: Sequence[Series], *, y_max: float, unit: str = "", x_label: str = "", empty: str = ""
+    title: str,
+    series: Sequence[Series],
+    *,
+    y_max: float | None = None,
+    unit: str = "",
+    x_label: str = "",
+    empty: str = "",
 ) -> str:
-    """One line (with dots) per series over a shared x range; y from 0 to `y_max`."""
+    """One line (with dots) per series over a shared x range; y from 0 to `y_max` (default: a round number
+    above the largest value)."""
     drawn = [s for s in series if s.points]
     if not drawn:
         return _empty(title, empty or "nothing to show yet")
+    if y_max is None:
+        values = [y for s in drawn for _, y in s.points]
+        y_max = nice_top(max(values), whole=all(y == int(y) for y in values))
     xs = [x for s in drawn for x, _ in s.points]
     x_min, x_max = min(xs), max(xs)
     right, top, bottom = WIDTH - MARGIN_RIGHT, MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
@@ -131,7 +153,11 @@ def bar_chart(
     values = {(s.name, int(x)): y for s in groups for x, y in s.points}
     if not categories or not groups or not values:
         return _empty(title, empty or "nothing to show yet")
-    top_value = y_max if y_max is not None else max(max(values.values()), 1.0)
+    top_value = (
+        y_max
+        if y_max is not None
+        else nice_top(max(values.values()), whole=all(y == int(y) for y in values.values()))
+    )
     right, top, bottom = WIDTH - MARGIN_RIGHT, MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
     body = _y_axis(top_value, unit, bottom, top, right)
     slot = (right - MARGIN_LEFT) / len(categories)
