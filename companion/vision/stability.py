@@ -36,9 +36,10 @@ class StabilitySettings:
     """A pixel whose grey level changed by more than this since the previous frame moved."""
     motion_share: float = 0.004
     """More than this share of moved pixels is motion."""
-    foreign_level: int = 40
-    """A pixel whose colour differs this much from the table at rest shows something foreign."""
-    hand_share: float = 0.012
+    foreign_level: int = 45
+    """A pixel whose colour differs this much (summed over B, G, R) from the table at rest shows something
+    foreign: a light hand on a light wooden table differs by little more than this."""
+    hand_share: float = 0.02
     """A foreign region reaching in from the plane's edge over this share of the plane is a hand..."""
     hand_max_share: float = 0.6
     """...unless it fills more than this (the light changed, or the camera moved: not a hand)."""
@@ -103,7 +104,7 @@ class SceneChecker:
         """A large region, changed since the table was last at rest, that reaches in from the plane's edge."""
         if self._reference is None:
             return False  # nothing to compare with yet: the stabiliser's agreeing frames must do
-        difference = numpy.max(cv2.absdiff(self._blurred(small), self._reference), axis=2)
+        difference = cv2.absdiff(self._blurred(small), self._reference).astype(numpy.uint16).sum(axis=2)
         changed = difference > self.settings.foreign_level
         mask: Any = changed.astype(numpy.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, self._kernel)
