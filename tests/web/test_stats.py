@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from companion.record.store import Event
 from companion.table.referee import Referee
 from companion.web.stats import effective_events, toss_of
+from companion.web.svgplot import nice_top
 
 from .played import Played, evidence, record_game
 
@@ -233,3 +234,19 @@ def test_a_game_is_summed_up_again_only_when_its_record_grew(
     new = record_game(referee.store, ["Ann", "Bo", "Cy"], seed=6)
     assert body(viewer.get("/api/stats"))["games"] == 4
     assert replayed == [new.game_id]
+
+
+@pytest.mark.parametrize(
+    ("value", "whole", "top"),
+    [
+        (0, False, 4),
+        (0.3, False, 0.4),
+        (1, False, 1),
+        (1, True, 4),
+        (5, True, 8),
+        (23, True, 40),
+        (100, False, 100),
+    ],
+)
+def test_axes_end_at_round_numbers(value: float, whole: bool, top: float) -> None:
+    assert nice_top(value, whole=whole) == top
