@@ -131,7 +131,9 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
             context.close()
 
 
-def test_the_theme_toggle_switches_and_is_remembered(browser: Any, table: TableServer) -> None:
+def test_the_theme_toggle_is_remembered_and_the_join_code_is_on_the_page(
+    browser: Any, table: TableServer
+) -> None:
     context = phone(browser, dark=True)
     try:
         page = context.new_page()
@@ -143,7 +145,12 @@ def test_the_theme_toggle_switches_and_is_remembered(browser: Any, table: TableS
         assert page.evaluate(background) != dark
         page.reload()
         expect(page.locator("html")).to_have_attribute("data-theme", "light")
-        screenshot(page, "watcher-toggled-light")
+
+        # The address and QR code to bring another phone in, drawn by the Pi.
+        page.locator("#join summary").click()
+        expect(page.locator("#join-url")).to_have_text(f"{table.url}/")
+        page.wait_for_function("document.getElementById('join-qr').naturalWidth > 0")
+        screenshot(page, "watcher-toggled-light-join")
     finally:
         context.close()
 

@@ -285,13 +285,27 @@ const Companion = (() => {
 
   // ---------------------------------------------------------------- the scoreboard
 
+  // Games whose players are colours speak of "yellow" and "green's tile": at the table, people have names.
+  function withPlayerNames(view, text) {
+    let named = withNames(view, text);
+    const renderer = rendererFor(view);
+    if (!view.game || !renderer.seatColour) return named;
+    view.game.names.forEach((name, seat) => {
+      const colour = renderer.seatColour(view, view.public || {}, seat);
+      if (!/^[a-z]+$/i.test(String(colour))) return;
+      named = named.replace(new RegExp(`^${colour}\\b(?!')`), `${name} (${colour})`)
+        .replace(new RegExp(`\\b${colour}'s\\b`, "g"), `${name}'s`);
+    });
+    return named;
+  }
+
   function statusText(view) {
     if (!view.game) return "No game yet: the host starts one.";
     if (view.ranking) {
       const winners = view.ranking[0].map((seat) => nameOf(view, seat));
       return `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}.`;
     }
-    return `Waiting for ${withNames(view, view.to_act.waiting_for)}.`;
+    return `Waiting for ${withPlayerNames(view, view.to_act.waiting_for)}.`;
   }
 
   // What the table's devices report (view.table.status by channel): "toss now", "clear the horn", faults.

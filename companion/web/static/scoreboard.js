@@ -14,6 +14,20 @@
     document.body.dataset.seq = view.seq;
   }
 
+  // Another phone joins by the address or its QR code (drawn by the Pi), asked for only when wanted.
+  $("join").addEventListener("toggle", async () => {
+    if (!$("join").open || $("join-qr").getAttribute("src")) return;
+    $("join-url").textContent = $("join-url").href = `${location.origin}/`;
+    try {
+      const join = await (await fetch("/api/join")).json();
+      if (join.url) $("join-url").textContent = $("join-url").href = join.url;
+      if (join.mdns_host) $("join-name").textContent = ` (or ${join.mdns_host})`;
+      $("join-qr").src = join.qr_svg || "/api/join/qr.svg";
+    } catch (error) {
+      $("join-qr").src = "/api/join/qr.svg";
+    }
+  });
+
   initTheme();
   new LiveTable(render, showConnection).start();
 })();

@@ -40,7 +40,7 @@
         el("div", { class: "facts" }, chip("phase", pub.phase), pub.shown ? chip("tile shown", pub.shown) : null,
           pub.lifted ? chip("lifted", `${pub.lifted.colour || ""} ${pub.lifted.design} from (${pub.lifted.x}, ${pub.lifted.y})`) : null),
         el("div", { class: "scroll" }, el("div", { class: "grid", id: "labyrinth",
-          style: `grid-template-columns:repeat(${columns}, minmax(2.6rem, 1fr))` }, placed.map(tileCell))),
+          style: `grid-template-columns:repeat(${columns}, minmax(2.6rem, 4.5rem))` }, placed.map(tileCell))),
         el("p", { class: "quiet" }, "☺ prisoner · ✝ impaled · ● coin · arrows: open sides"),
       ];
     },

@@ -10,7 +10,7 @@
     for (let square = 1; square <= spec.length; square += 1) {
       const tile = tiles[square - 1];
       const marks = [];
-      if (spec.cow_pats && spec.cow_pats[String(square)] !== undefined) marks.push(`pat ${spec.cow_pats[String(square)]}`);
+      if (spec.cow_pats && spec.cow_pats[String(square)] !== undefined) marks.push(`p${spec.cow_pats[String(square)]}`);
       if ((spec.double_squares || []).includes(square)) marks.push("×2");
       if ((spec.happy_cows || []).includes(square)) marks.push("☺");
       const special = marks.length > 0;
@@ -21,7 +21,7 @@
     const active = (pub.active_rows || []).includes(spec.row);
     return el("div", { class: "row-line", "data-row": spec.row },
       el("span", { class: "label" }, `${spec.row}${active ? "●" : ""}`), squares,
-      el("span", { class: "tile special", title: "bullhead" }, `bull ${spec.bullhead}`));
+      el("span", { class: "tile special", title: "bullhead" }, `B${spec.bullhead}`));
   }
 
   registerGame("hornochsen", {
@@ -48,6 +48,7 @@
         pub.winner !== null && pub.winner !== undefined ? el("p", {}, `Winner: ${nameOf(view, pub.winner)}`) : null,
         pub.loser !== null && pub.loser !== undefined ? el("p", {}, `Hornochse: ${nameOf(view, pub.loser)}`) : null,
         el("div", { class: "rows scroll", id: "rows" }, specs.map((spec) => rowLine(pub, spec, (pub.rows || [])[spec.row] || []))),
+        el("p", { class: "quiet" }, "pN cow-pat · ×2 double square · ☺ happy cow · BN bullhead · ● row in play"),
         pub.board ? el("p", { class: "quiet" }, `Dunghill at ${pub.board.dunghill}; Bull's Eye at ${(pub.board.bulls_eyes || []).join(", ")}`) : null,
       ];
     },
