@@ -240,7 +240,8 @@ class TeachSession:
             if self._checker.check(plane).hand:
                 raise TeachError("a hand is over the table: take it away and tap shot again")
             profile = self.recogniser.teach(plane, self.layout, step.labels, self.profile)
-            shots = profile.shots + 1
+            # One more shot, whether or not the recogniser counted it already.
+            shots = max(profile.shots, self.profile.shots + 1)
             profile = dataclasses.replace(profile, game=self.game, edition=self.edition, shots=shots)
             save_profile(profile, self.profiles_root)
             reading = self.recogniser.read(plane, self.layout, profile)

@@ -1,0 +1,201 @@
+"""Teach mode: lessons for every game, shots taught into saved per-edition profiles, guided from the phone."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.games.minotaurus import COLOURS, HORNS, SETUPS
+from companion.table.referee import Referee
+from companion.vision import base
+from companion.vision.base import ItemRegion, Layout, Profile, load_profile
+from companion.vision.recording import load_recording
+from companion.vision.teach import PLANS, TeachError, TeachSession, TeachStep, teach_plan
+from companion.web import create_app
+from companion.web.teach import VisionServices, install_vision
+
+from . import scenes
+
+SEQUENCES = Path(__file__).parent / "data" / "sequences"
+PIN = "4321"
+
+
+@pytest.fixture
+def squares(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A toy game whose recogniser reads coloured squares, with two lessons."""
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "squares", scenes.SquaresRecogniser)
+    lessons = [
+        TeachStep("Lay the red square on spot 0.", {"spot:0": "red"}),
+        TeachStep("Lay the green square on spot 0.", {"spot:0": "green"}),
+    ]
+    monkeypatch.setitem(PLANS, "squares", lambda layout, options: lessons)
+
+
+class Camera:
+    """What the camera shows now; the test changes it between shots."""
+
+    def __init__(self) -> None:
+        self.image: numpy.typing.NDArray[numpy.uint8] | None = None
+
+    def __call__(self) -> numpy.typing.NDArray[numpy.uint8] | None:
+        return self.image
+
+
+def _layout(*items: str) -> Layout:
+    return Layout((300.0, 200.0), {item: ItemRegion((100.0, 100.0), (30.0, 30.0)) for item in items})
+
+
+def test_every_game_has_lessons_for_every_kind_of_piece() -> None:
+    for players, setup in SETUPS.items():
+        steps = teach_plan("minotaurus", _layout("cell:0", "cell:1"), {"players": players})
+        labels = [label for step in steps for label in step.labels.values()]
+        assert {"empty", "down"} <= set(labels)
+        pieces = [label.split("-") for label in labels if label not in ("empty", "down")]
+        assert {c for c, _, _ in pieces} == set(COLOURS)
+        assert {int(v) for _, v, _ in pieces} == set(setup["values"])
+        assert {h for _, _, h in pieces} == set(HORNS)
+        assert all(set(step.labels) == {"cell:0"} for step in steps)
+    toss = teach_plan("toss", _layout("horn:left", "horn:right"), {})
+    assert [step.labels for step in toss] == [
+        {"horn:left": "clear", "horn:right": "clear"},
+        {"horn:left": "ring", "horn:right": "clear"},
+        {"horn:right": "ring", "horn:left": "clear"},
+    ]
+    minos = teach_plan("minos", _layout("die:0", "die:1"), {})
+    assert {step.labels["die:0"] for step in minos} == {
+        "Pfeil",
+        "Joker",
+        "Stern",
+        "Gebaeude",
+        "Moewe",
+        "Waage",
+    }
+    hornochsen = teach_plan("hornochsen", _layout("row:0:square:0", "played:seat0"), {})
+    digits = {d for step in hornochsen for d in step.labels["played:seat0"] if d.isdigit()}
+    assert digits == set("0123456789")
+    assert teach_plan("asterion", _layout("cell:0,0"), {})[1].labels["cell:0,0"].endswith("@0")
+    assert {s.labels["line:0"] for s in teach_plan("minoa", _layout("line:0"), {})} >= {"empty", "stick"}
+    with pytest.raises(TeachError, match="no lessons"):
+        teach_plan("chess", _layout("a1"), {})
+
+
+def test_shots_teach_the_profile_and_save_it_for_the_edition(squares: None, tmp_path: Path) -> None:
+    camera = Camera()
+    session = TeachSession("squares", {}, "my-set", camera, profiles_root=tmp_path)
+    assert session.to_json()["prompt"] == "Lay the red square on spot 0."
+    # This edition's red is darker than the built-in prototype: taught, it is still read as red.
+    dark_red = scenes.frame({"spot:0": "red"}, noise=2)
+    dark_red[dark_red[:, :, 2] > 200] = (40, 40, 150)
+    camera.image = dark_red
+    state = session.shot()
+    assert state["step"] == 1 and state["taught"] == 1 and state["last_check"]["right"]
+    saved = load_profile("squares", "my-set", tmp_path)
+    assert saved is not None and saved.shots == 1 and saved.edition == "my-set" and "red" in saved.colours
+    camera.image = scenes.frame({"spot:0": "green"}, noise=2)
+    assert session.shot()["done"]
+    saved = load_profile("squares", "my-set", tmp_path)
+    assert saved is not None and saved.shots == 2 and set(saved.colours) == {"red", "green"}
+    with pytest.raises(TeachError, match="every lesson is done"):
+        session.shot()
+    # A later session of the same edition goes on from the saved profile; another edition starts afresh.
+    assert TeachSession("squares", {}, "my-set", camera, profiles_root=tmp_path).profile.shots == 2
+    assert TeachSession("squares", {}, "other", camera, profiles_root=tmp_path).profile == Profile(
+        "squares", "other"
+    )
+
+
+def test_a_shot_without_the_table_in_view_or_with_a_hand_is_refused(squares: None, tmp_path: Path) -> None:
+    camera = Camera()
+    session = TeachSession("squares", {}, "default", camera, profiles_root=tmp_path)
+    with pytest.raises(TeachError, match="no picture"):
+        session.shot()
+    camera.image = numpy.full((720, 1280, 3), 128, numpy.uint8)
+    with pytest.raises(TeachError, match="cannot see the table"):
+        session.shot()
+    camera.image = scenes.frame({"spot:0": "red"})
+    session.shot()
+    hand = scenes.frame({"spot:0": "green"})
+    cv2.line(hand, (0, 700), (640, 360), (90, 120, 190), 90)  # an arm reaching in from the table's edge
+    camera.image = hand
+    with pytest.raises(TeachError, match="hand is over the table"):
+        session.shot()
+    assert session.index == 1 and load_profile("squares", "default", tmp_path) is not None
+    assert session.back()["step"] == 0 and session.skip()["step"] == 1
+
+
+def test_the_minotaurus_recogniser_learns_from_a_shot_of_the_table(tmp_path: Path) -> None:
+    frames = [image for entry, image in load_recording(SEQUENCES / "reveal").images() if not entry.hand]
+    camera = Camera()
+    camera.image = frames[-1]  # cell 4 shows the blue 3 (left horn)
+    session = TeachSession("minotaurus", {"players": 3}, "default", camera, profiles_root=tmp_path)
+    session.steps = [TeachStep("Lay the blue 3 (left horn) face up on cell 4.", {"cell:4": "blue-3-left"})]
+    state = session.shot()
+    assert state["done"] and state["last_check"] == {
+        "expected": {"cell:4": "blue-3-left"},
+        "read": {"cell:4": "blue-3-left"},
+        "right": True,
+    }
+    saved = load_profile("minotaurus", "default", tmp_path)
+    assert saved is not None and saved.shots == 1 and saved != Profile("minotaurus")
+
+
+# ---------------------------------------------------------------- from the phone
+
+
+@pytest.fixture
+def app(tmp_path: Path, squares: None) -> Iterator[Flask]:
+    referee = Referee(tmp_path / "table.db")
+    referee.start()
+    yield create_app({"TESTING": True, "HOST_PIN": PIN}, referee=referee)
+    referee.stop()
+
+
+def _host(app: Flask) -> FlaskClient:
+    host = app.test_client()
+    token = host.post("/api/host/sign-in", json={"pin": PIN}).json["csrf_token"]  # type: ignore[index]
+    host.environ_base["HTTP_X_CSRF_TOKEN"] = token
+    return host
+
+
+def test_teach_mode_from_the_phone_is_for_the_host_only(app: Flask, tmp_path: Path) -> None:
+    viewer, host = app.test_client(), _host(app)
+    assert viewer.get("/teach").status_code == 403
+    assert viewer.post("/api/teach/start", json={"game": "squares"}).status_code == 403
+    page = host.get("/teach")
+    assert page.status_code == 200 and b"Teach the camera" in page.data
+    refused = host.post("/api/teach/start", json={"game": "squares"})
+    assert refused.status_code == 409 and "no camera" in refused.json["error"]  # type: ignore[index]
+
+
+def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path) -> None:
+    camera = Camera()
+    install_vision(app, VisionServices(grab=camera, profiles_root=tmp_path))
+    host = _host(app)
+    assert host.post("/api/teach/shot").status_code == 409  # no session yet
+    started = host.post("/api/teach/start", json={"game": "squares", "edition": "club-set"})
+    assert started.status_code == 200
+    assert started.json["session"]["prompt"] == "Lay the red square on spot 0."  # type: ignore[index]
+    camera.image = scenes.frame({"spot:0": "red"})
+    preview = host.get("/api/teach/preview.jpg")
+    assert preview.status_code == 200 and preview.content_type == "image/jpeg"
+    shown = cv2.imdecode(numpy.frombuffer(preview.data, numpy.uint8), cv2.IMREAD_COLOR)
+    assert shown.shape[:2] == (400, 600)  # the top-down plane, 2 px per mm
+    x0, y0, _, _ = scenes.layout().items["spot:0"].box_px()
+    assert [int(v) for v in shown[y0 + 1, x0 + 20]] == pytest.approx([0, 0, 255], abs=40)  # the spot outlined
+    shot = host.post("/api/teach/shot")
+    assert shot.status_code == 200 and shot.json["session"]["step"] == 1  # type: ignore[index]
+    camera.image = None
+    lost = host.post("/api/teach/shot")
+    assert lost.status_code == 409 and "no picture" in lost.json["error"]  # type: ignore[index]
+    assert host.post("/api/teach/skip").json["session"]["done"]  # type: ignore[index]
+    assert host.get("/api/teach").json["session"]["taught"] == 1  # type: ignore[index]
+    assert load_profile("squares", "club-set", tmp_path) is not None
+    bad = host.post("/api/teach/start", json={"game": "squares", "edition": "../../etc"})
+    assert bad.status_code == 400
