@@ -34,6 +34,18 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     toss.add_argument("--seed", type=int, default=1, help="seed of the simulated horn (default 1)")
     toss.add_argument("--pinmap", type=Path, default=None, help="pin map (default hardware/pinmap.json)")
     toss.set_defaults(handler=run_toss_bench)
+    vision = benches.add_parser(
+        "vision",
+        help="the camera pipeline on generated hard sets: accuracy and ms per frame, per game",
+        description="Generate a hard recording per game (companion vision generate --hard) and evaluate "
+        "it (companion vision eval): per-item accuracy, frames entirely right, ms per 1280x720 frame on "
+        "one core.",
+    )
+    vision.add_argument("games", nargs="*", help="games to measure (default: every game the camera reads)")
+    vision.add_argument("--json", action="store_true", help="print the figures as JSON")
+    vision.add_argument("--frames", type=_positive, default=200, help="frames per game (default 200)")
+    vision.add_argument("--seed", type=int, default=1, help="seed of the generator (default 1)")
+    vision.set_defaults(handler=run_vision_bench)
     scoreboard = benches.add_parser(
         "scoreboard",
         help="phones on the live scoreboard: event-to-phone delay and the daemon's memory",
@@ -97,5 +109,27 @@ def run_toss_bench(args: argparse.Namespace) -> int:
             f"{result['void']} void; {result['edges']['missed']} of "
             f"{result['edges']['occlusions_1ms_or_longer']} edges missed; settle end to verdict "
             f"p50 {latency['p50']:.2f} ms, p99 {latency['p99']:.2f} ms ({result['wall_seconds']} s)"
+        )
+    return 0
+
+
+def run_vision_bench(args: argparse.Namespace) -> int:
+    from companion.vision.benchmark import bench_vision
+
+    try:
+        report = bench_vision(args.games or None, args.frames, args.seed)
+    except ValueError as error:
+        print(f"companion bench vision: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    for result in report["results"]:
+        ms = result["ms_per_frame"]
+        print(
+            f"{result['game']}: items {result['item_accuracy'] * 100:.2f} % right, frames entirely right "
+            f"{result['frames_entirely_right'] * 100:.2f} %, ms per frame mean {ms['mean']} p95 {ms['p95']} "
+            f"({result['frames_read']} of {result['frames']} frames read; "
+            f"{'meets' if result['meets_goals'] else 'misses'} the goals)"
         )
     return 0

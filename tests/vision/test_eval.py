@@ -99,3 +99,12 @@ def test_item_kinds_group_the_ids() -> None:
         "horn",
         "x",
     ]
+
+
+def test_bench_vision_prints_the_figures_per_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "vision", "minotaurus", "--frames", "3", "--seed", "2", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["hard"] is True and [r["game"] for r in report["results"]] == ["minotaurus"]
+    result = report["results"][0]
+    assert result["frames"] == 3 and 0.0 <= result["item_accuracy"] <= 1.0
+    assert result["frames_read"] + sum(result["skipped"].values()) == 3
