@@ -108,8 +108,21 @@
       && verdict.seq === entry.seq);
   }
 
+  // Beams and camera disagree on a toss (companion/vision/tosscheck.py): nothing is recorded until the host says.
+  function renderTossCheck(box) {
+    const check = (view.table.status || {})["toss-check"];
+    if (!check || check.state !== "confirm" || !check.confirm) return false;
+    const decide = (success) => send("/api/camera/toss", { success });
+    box.replaceChildren(el("div", { class: "banner", id: "toss-check-box" },
+      el("h3", {}, withNames(view, check.message)),
+      el("button", { type: "button", id: "toss-check-ring", onclick: () => decide(true) }, "A ring is over a horn"),
+      el("button", { type: "button", id: "toss-check-clear", onclick: () => decide(false) }, "No ring over a horn")));
+    return true;
+  }
+
   function renderVerdict() {
     const box = $("verdict");
+    if (renderTossCheck(box)) return;
     const entry = lastTableAnswer();
     if (!entry || confirmedAlready(entry)) {
       box.replaceChildren();
