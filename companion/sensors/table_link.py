@@ -231,6 +231,8 @@ class SensorTosses:
         }
         if faults and state in ("idle", "armed"):
             status["state"] = "fault"
+        if status["state"] in ("blocked", "fault"):
+            status["beams"] = self._beams()  # which beam is the trouble, live while it is fixed
         if status == self._last_status:
             return
         self._last_status = status
@@ -238,6 +240,22 @@ class SensorTosses:
             self.referee.submit(SetTableStatus(CHANNEL, status), source=SOURCE)
         except ValueError as error:
             log.debug("sensor status not published: %s", error)
+
+    def _beams(self) -> list[dict[str, str]]:
+        """Each beam as sampled at this step (not at every edge): lets a maker clear or line them up."""
+        try:
+            states = self.runner.source.beam_states()
+        except Exception:  # a source that cannot say now (unplugged) shows no beams, not a crash
+            return []
+        return [
+            {
+                "name": beam.name,
+                "horn": beam.horn,
+                "level": beam.level,
+                "state": "blocked" if states.get(beam.name) else "clear",
+            }
+            for beam in self.runner.judge.pinmap.beams
+        ]
 
 
 def _sentence(text: str) -> str:

@@ -112,6 +112,8 @@ def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -
     eventually(lambda: sensor_status(referee).get("state") == "blocked", "'clear the horn' shown")
     assert "right_base_back" in str(sensor_status(referee)["message"])
     assert rig.runner.armed_seat is None
+    beams = {b["name"]: b["state"] for b in sensor_status(referee)["beams"]}  # type: ignore[attr-defined]
+    assert beams["right_base_back"] == "blocked" and beams["left_tip"] == "clear"
     rig.source.states["right_base_back"] = False
     eventually(lambda: rig.runner.armed_seat == tossing_seat(snapshot), "armed once the horn is clear")
 
