@@ -47,6 +47,9 @@ class WatcherSettings:
     """Consecutive unreadable frames after which the camera is closed and opened again."""
     retry_seconds: float = 2.0
     """Wait before opening a lost camera again."""
+    max_fps: float = 6.0
+    """Frames read a second at most: enough for a few agreeing frames within a second, and it leaves
+    the Pi's other core to the referee and the web (a live camera gives 30)."""
 
 
 # ---------------------------------------------------------------- one game's stable readings
@@ -189,12 +192,15 @@ class CameraWatcher:
                 self._status("idle", f"the {self.source.name} has ended: enter moves by hand")
                 return
             self._errors = 0
+            started = time.monotonic()
             try:
                 self.process(frame)
             except Exception as error:
                 # A recogniser or referee hiccup must not end the camera: the table goes on by hand.
                 log.exception("the camera could not read a frame")
                 self._fault("read", f"the camera could not read the table: {error}")
+            if self.settings.max_fps > 0:
+                self._stopping.wait(max(0.0, 1.0 / self.settings.max_fps - (time.monotonic() - started)))
 
     def _close_quietly(self) -> None:
         try:
