@@ -751,3 +751,25 @@ def test_a_carrying_ship_that_wins_lands_its_guard_and_gets_the_free_one() -> No
     state = carrying(B).apply(Move(A, "ship", "N", "Mykene"))
     state = roll(roll(state, *WIN), *LOSE)
     assert state.ships["Mykene"] == (A,) and state.guards["Mykene"] == (A, 2) and state.aboard == {}
+
+
+def crete_without_money(phaistos_built: bool) -> MinosState:
+    """A, penniless, stands on unbuilt Knossos; B, rich, is stuck on Naxos; no ship anywhere."""
+    state = table()
+    state.removed = ("Malia",)
+    for name in ("Troia", "Athen", "Mykene", "Sparta", "Argos"):
+        build_up(state, name, "house")
+    build_up(state, "Naxos", "house", "house", "house", "wall")
+    build_up(state, "Thera", "house", "house", "house", "wall")
+    if phaistos_built:
+        build_up(state, "Phaistos", "house")
+    place_guards(state, A, "Knossos")
+    place_guards(state, B, "Naxos")
+    state.cash[A], state.cash[B] = 0, 500
+    return roll(state, M, M, M, M, M, M).apply(EndTurn(A))
+
+
+def test_a_penniless_player_who_can_take_a_built_settlement_keeps_the_game_going() -> None:
+    state = crete_without_money(phaistos_built=True)
+    assert not state.is_over(), "A can walk to Phaistos, draw its income and build on Knossos"
+    assert crete_without_money(phaistos_built=False).is_over(), "Knossos and Phaistos can never be built"

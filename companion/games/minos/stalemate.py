@@ -12,9 +12,8 @@ ends a game that could still be finished.
 from __future__ import annotations
 
 import functools
-import itertools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from companion.games.minos.data import (
@@ -68,9 +67,9 @@ def _may_get_a_ship(state: MinosState, settlement: str) -> bool:
     return missing <= room and state.building_supply[HARBOUR] >= missing
 
 
-def reachable_settlements(state: MinosState, seat: int, may_buy: bool) -> set[str]:
-    """Settlement fields `seat` might one day hold a piece on: by land, by sea, and (`may_buy`) with
-    ships bought in settlements that have, or may still build, two harbour buildings."""
+def reachable_settlements(state: MinosState, seat: int, shipyards: frozenset[str]) -> set[str]:
+    """Settlement fields `seat` might one day hold a piece on: by land, by sea, and with ships bought
+    in `shipyards`, the settlements that have, or may still build, two harbour buildings."""
     removed = frozenset(state.removed)
     ship_fields = {f for f, owners in state.ships.items() if seat in owners}
     if seat == state.current:
@@ -80,24 +79,46 @@ def reachable_settlements(state: MinosState, seat: int, may_buy: bool) -> set[st
     while True:
         # A guard walks its whole land area; a settlement reached gives a free guard there too.
         land = _spread("land", guard_fields | reached, removed)
-        harbours = {
-            s for s in land | reached if may_buy and BOARD.is_settlement(s) and _may_get_a_ship(state, s)
-        }
-        sea = _spread("sea", ship_fields | harbours, removed)
-        now = {s for s in land | sea if BOARD.is_settlement(s)}
+        sea = _spread("sea", ship_fields | ((land | reached) & shipyards), removed)
+        now = (land | sea) & BOARD.settlement_set
         if now <= reached:
             return reached
         reached |= now
 
 
-def _builder_reach(state: MinosState, seat: int) -> set[str]:
-    """Where `seat` might one day build: nowhere unless it has cash for a first building, income,
-    or a built settlement within reach of its pieces to take (and then draw income from)."""
-    if state.cash[seat] >= BUILD_TALENTS[0] or state.value(seat) > 0:
-        return reachable_settlements(state, seat, may_buy=True)
-    if any(state.buildings[s] for s in reachable_settlements(state, seat, may_buy=False)):
-        return reachable_settlements(state, seat, may_buy=True)
-    return set()
+def _builder_reaches(state: MinosState) -> Iterator[set[str]]:
+    """Where players might one day build, player by player, cheapest first.
+
+    A player can pay for a building with cash for a first one or with income; a player with
+    neither may still take a settlement with buildings (or one that others may yet build on)
+    within reach of his pieces, and draw income from it. So the poor join in as the reach of
+    those who can pay grows, until nothing changes.
+    """
+    removed = frozenset(state.removed)
+    paying = {p for p in state.players_in() if state.cash[p] >= BUILD_TALENTS[0]}
+    # Usually enough on its own: where the ships of players with cash may sail.
+    yield _spread("sea", [f for f, owners in state.ships.items() if not paying.isdisjoint(owners)], removed)
+    paying |= {p for p in state.players_in() if state.value(p) > 0}
+    shipyards = frozenset(s for s in state.active_settlements() if _may_get_a_ship(state, s))
+    builders: set[str] = set()
+    for seat in sorted(paying):
+        reach = reachable_settlements(state, seat, shipyards)
+        builders |= reach
+        yield reach
+    poor = [p for p in state.players_in() if p not in paying]
+    while poor:
+        joining = [
+            p
+            for p in poor
+            if any(state.buildings[s] or s in builders for s in reachable_settlements(state, p, frozenset()))
+        ]
+        if not joining:
+            return
+        for seat in joining:
+            poor.remove(seat)
+            reach = reachable_settlements(state, seat, shipyards)
+            builders |= reach
+            yield reach
 
 
 def can_still_end(state: MinosState) -> bool:
@@ -106,15 +127,7 @@ def can_still_end(state: MinosState) -> bool:
     active = state.active_settlements()
     cities = sum(len(state.buildings[s]) == CITY_SIZE for s in active)
     builders: set[str] = set()  # fields some player who can pay might reach
-    removed = frozenset(state.removed)
-    # Quick look first: where the ships of players with cash for a building may sail. Usually that
-    # settles it; the full search below also counts income, purchases and conquests.
-    paying = {p for p in state.players_in() if state.cash[p] >= BUILD_TALENTS[0]}
-    ships = [f for f, owners in state.ships.items() if not paying.isdisjoint(owners)]
-    reaches = itertools.chain(
-        [_spread("sea", ships, removed)], (_builder_reach(state, p) for p in state.players_in())
-    )
-    for reach in reaches:
+    for reach in _builder_reaches(state):
         builders |= reach
         if all(state.buildings[s] or s in builders for s in active):
             growing = [s for s in active if s in builders and len(state.buildings[s]) < CITY_SIZE]
