@@ -773,3 +773,20 @@ def test_a_penniless_player_who_can_take_a_built_settlement_keeps_the_game_going
     state = crete_without_money(phaistos_built=True)
     assert not state.is_over(), "A can walk to Phaistos, draw its income and build on Knossos"
     assert crete_without_money(phaistos_built=False).is_over(), "Knossos and Phaistos can never be built"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"sea_borders": [["Fisch", "Atlantis"]]}, "'Atlantis' is not a field of that kind"),
+        ({"sea_borders": [["Fisch", "N"], ["N", "Fisch"]]}, "given twice"),
+        ({"start": "Troia"}, "not a sea field"),
+        ({"land_points": ["t1", "t2", "t3", "t4", "k1", "Troia"]}, "names used twice: Troia"),
+    ],
+)
+def test_a_mistyped_board_is_refused_with_the_mistake_named(change: dict[str, object], message: str) -> None:
+    from companion.games.minos.data import Board
+    from companion.seeddata import SeedError, load_seed
+
+    with pytest.raises(SeedError, match=message):
+        Board.from_seed({**load_seed("minos")["map"], **change})
