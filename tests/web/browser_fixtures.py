@@ -92,8 +92,9 @@ def browser() -> Iterator[Any]:
 class TableServer:
     """`companion run` in a subprocess on a free port with a known PIN; restartable on the same record."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, *options: str) -> None:
         self.db = db
+        self.options = options
         self.port = free_port()
         self.process: subprocess.Popen[str] | None = None
 
@@ -106,7 +107,7 @@ class TableServer:
         self.process = subprocess.Popen(
             [
                 *(sys.executable, "-m", "companion", "run", "--port", str(self.port)),
-                *("--pin", PIN, "--db", str(self.db), "--no-mdns"),
+                *("--pin", PIN, "--db", str(self.db), "--no-mdns", *self.options),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -189,9 +190,11 @@ def payloads(page: Any) -> list[dict[str, str]]:
     return chunks
 
 
-def screenshot(page: Any, name: str) -> Path:
+def screenshot(page: Any, name: str, *, whole_page: bool = True) -> Path:
+    """The page as the phone shows it (`whole_page=False`: the screen as it is scrolled now)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     path = ARTIFACTS / f"{name}.png"
-    page.evaluate("window.scrollTo(0, 0)")  # else the sticky bar is drawn where the page was scrolled to
-    page.screenshot(path=str(path), full_page=True)
+    if whole_page:
+        page.evaluate("window.scrollTo(0, 0)")  # else the sticky bar is drawn where the page was scrolled to
+    page.screenshot(path=str(path), full_page=whole_page)
     return path

@@ -8,6 +8,7 @@ a watcher afterwards, even while the table waits to show it again.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -95,7 +96,9 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
             expect(watcher.locator("#pieces .cell").nth(0)).to_have_attribute(
                 "title", f"position 0: {RETURNED}"
             )
-        enter_move(host, "Ann", "turn over position 1")
+        host.locator("#raw-box summary").click()  # any action at all, typed as JSON
+        host.fill("#raw", '{"kind": "flip", "by": 0, "position": 1}')
+        host.get_by_role("button", name="Submit this action").click()
         table_shows(host, "position 1 shows red 3 right")
         watchers_see(watchers, "Waiting for Ann to claim the pair or return it.")
         screenshot(watchers[1], "watcher-dark-pair-shown")
@@ -124,11 +127,39 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
             if "/api/answers" not in chunk["url"]:  # the host-only table answers, asked for by hand
                 assert RETURNED not in chunk["text"] and RETURNED_JSON not in chunk["text"], chunk
 
+        # Undo, as often as needed: Bo's turn again, then Ann's decision again.
+        host.get_by_role("button", name="Undo last action").click()
+        watchers_see(watchers, "Waiting for Bo to turn over a piece or challenge.")
+        host.get_by_role("button", name="Undo last action").click()
+        watchers_see(watchers, "Waiting for Ann to claim the pair or return it.")
         for watcher in watchers:
             assert watcher.evaluate("window.__loaded_once") is True, "the page reloaded"
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_simulated_game_shows_the_challenge_and_the_sensors_as_the_tosses_happen(
+    browser: Any, tmp_path: Path
+) -> None:
+    server = TableServer(
+        tmp_path / "simulated.db", "--simulate", "--delay", "0.02", "--seed", "3", "--players", "3"
+    )
+    server.start()
+    context = phone(browser)
+    try:
+        watcher = context.new_page()
+        watcher.goto(f"{server.url}/")
+        armed = watcher.locator('#devices[data-state="armed"]')
+        expect(armed).to_contain_text("Toss now:", timeout=60_000)
+        expect(watcher.locator("#challenge")).to_contain_text("challenges")
+        screenshot(watcher, "watcher-simulated-toss")
+        expect(watcher.locator("#challenge .toss.hit, #challenge .toss.miss").first).to_be_visible(
+            timeout=60_000
+        )
+    finally:
+        context.close()
+        server.stop()
 
 
 def test_the_theme_toggle_is_remembered_and_the_join_code_is_on_the_page(
