@@ -6,8 +6,10 @@ duels. The board map and all prices are data in seeds/minos.toml; readings of
 unclear passages are in docs/rulings.md (## Minos).
 
 Modules: `data` (seed and map), `dice` (combat values, combinations),
-`actions`, `state` (position, views), `turn` (dice, building, purchases),
-`conflict` (movement, duels, conquest), `handlers`, `game` (options, setup).
+`actions`, `state` (position, views), `turn` (rolling, combinations, rings,
+the end of a turn), `building` (buildings, guards and ships for sale),
+`conflict` (movement, duels, conquest), `stalemate` (can the game still
+end?), `handlers` (which rule takes which action), `game` (options, setup).
 """
 
 from __future__ import annotations

@@ -9,8 +9,17 @@ from companion.games.base import Action, RuleError
 from companion.games.minos.actions import DieShows, Embark, Move, RollAgain, SetAside, StandDice
 from companion.games.minos.data import BOARD, WAAGE
 from companion.games.minos.dice import combat_value
-from companion.games.minos.state import ALL_DICE, GUARD, NO_DICE, NOT_KEPT, SHIP, Conflict, die_readings
-from companion.games.minos.turn import add_guards, end_turn, read_one_die
+from companion.games.minos.state import (
+    ALL_DICE,
+    GUARD,
+    NO_DICE,
+    NOT_KEPT,
+    SHIP,
+    Conflict,
+    add_guards,
+    die_readings,
+)
+from companion.games.minos.turn import end_turn, read_one_die
 
 if TYPE_CHECKING:
     from companion.games.minos.state import MinosState

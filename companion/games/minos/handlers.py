@@ -7,7 +7,7 @@ from typing import Any
 
 from companion.games.base import Action
 from companion.games.minos import actions as a
-from companion.games.minos import conflict, turn
+from companion.games.minos import building, conflict, turn
 from companion.games.minos.state import MinosState
 
 Handler = Callable[[MinosState, Any], None]
@@ -19,9 +19,9 @@ HANDLERS: dict[tuple[str, type[Action]], Handler] = {
     ("act", a.RollAgain): turn.roll_again,
     ("act", a.UseCombination): turn.use_combination,
     ("act", a.BuyRing): turn.buy_ring,
-    ("act", a.Build): turn.build,
-    ("act", a.BuyGuard): turn.buy_guard,
-    ("act", a.BuyShip): turn.buy_ship,
+    ("act", a.Build): building.build,
+    ("act", a.BuyGuard): building.buy_guard,
+    ("act", a.BuyShip): building.buy_ship,
     ("act", a.EndTurn): turn.end_turn,
     ("act", a.Move): conflict.move,
     ("act", a.Embark): conflict.embark,

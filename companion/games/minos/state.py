@@ -1,8 +1,8 @@
 """The Minos position: board, bank, value track, the turn's dice and a running conflict.
 
-The rules that change it are in `turn.py` (dice, building, purchases) and
-`conflict.py` (movement, duels, conquest); this module holds what they share,
-the dispatch, and the views.
+The rules that change it are in `turn.py` (dice), `building.py` (building,
+purchases) and `conflict.py` (movement, duels, conquest); this module holds
+what they share and the views.
 """
 
 from __future__ import annotations
@@ -420,3 +420,8 @@ class MinosState(State):
         self.starred = tuple(data["starred"])
         self.purchased = tuple(data["purchased"])
         self.conflict = Conflict.from_json(data["conflict"]) if data["conflict"] else None
+
+
+def add_guards(state: MinosState, field: str, seat: int, count: int) -> None:
+    held = state.guards.get(field, (seat, 0))[1]
+    state.guards[field] = (seat, held + count)
