@@ -138,7 +138,11 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
         tosser = SimulatedTosser(
             SimulatedHorn(pinmap, seed=args.seed), play, lift, skill=lambda seat: skill, delay=args.delay
         )
-        link.on_armed, link.on_verdict = tosser.on_armed, tosser.on_verdict
+        link.on_armed, link.on_verdict, link.on_not_clear = (
+            tosser.on_armed,
+            tosser.on_verdict,
+            tosser.on_not_clear,
+        )
     if kind == "node" and not args.simulate:
         fault("node", "sensor node not connected yet")
     self_test = kind == "gpio" and not args.simulate  # the node tests its beams itself at boot

@@ -144,12 +144,29 @@ class SimulatedTosser:
         self.lift = lift
         self.skill = skill
         self.delay = delay
+        self._lock = threading.Lock()
+        self._lifting = False
 
     def on_armed(self, seat: int) -> None:
         threading.Thread(target=self._toss, args=(seat,), name="simulated-toss", daemon=True).start()
 
     def on_verdict(self, verdict: Verdict) -> None:
         threading.Timer(max(self.delay, 0.5), self.lift).start()
+
+    def on_not_clear(self) -> None:
+        """A ring is still on the figure (its toss was entered by the host, say): a player takes it off."""
+        with self._lock:
+            if self._lifting:
+                return
+            self._lifting = True
+        threading.Timer(max(self.delay, 0.5), self._lift_once).start()
+
+    def _lift_once(self) -> None:
+        try:
+            self.lift()
+        finally:
+            with self._lock:
+                self._lifting = False
 
     def _toss(self, seat: int) -> None:
         # The window counts from arming, so the simulated player tosses within it.

@@ -74,6 +74,7 @@ class SensorTosses:
         source_name: str = "gpio",
         on_armed: Callable[[int], None] | None = None,
         on_verdict: Callable[[Verdict], None] | None = None,
+        on_not_clear: Callable[[], None] | None = None,
     ) -> None:
         self.referee = referee
         self.runner = runner
@@ -81,6 +82,8 @@ class SensorTosses:
         self.on_armed = on_armed
         """Called with the seat after each arming (the simulated table tosses then)."""
         self.on_verdict = on_verdict
+        self.on_not_clear = on_not_clear
+        """Called while arming is refused because a beam is blocked (the simulated table clears it)."""
         self.confirmer: VerdictCheck | None = None
         """If set, verdicts go to it instead of the referee; no toss is armed while it holds one."""
         runner.on_verdict = self._verdict
@@ -158,16 +161,20 @@ class SensorTosses:
                 stuck = time.monotonic() - self._refused_since >= STUCK_SECONDS
                 message = self._after_void(self._refusal(str(error), stuck))
                 self._status("fault" if stuck else "blocked", message, wanted.seat)
-                return
+                armed_now = False
             except SensorFaultError as error:
                 self._status("fault", self._after_void(_sentence(str(error))), wanted.seat)
                 return
-            self._armed, self._refused_since = wanted, None
-            message = self._after_void(f"Toss now: {self._name(snapshot, wanted.seat)}.")
-            self._last_void = None
-            self._status("armed", message, wanted.seat)
-        if self.on_armed is not None:
+            else:
+                self._armed, self._refused_since = wanted, None
+                message = self._after_void(f"Toss now: {self._name(snapshot, wanted.seat)}.")
+                self._last_void = None
+                self._status("armed", message, wanted.seat)
+                armed_now = True
+        if armed_now and self.on_armed is not None:
             self.on_armed(wanted.seat)
+        elif not armed_now and self.on_not_clear is not None:
+            self.on_not_clear()
 
     def _after_void(self, message: str) -> str:
         """Until the toss is repeated, every message starts by saying that the last one was void."""

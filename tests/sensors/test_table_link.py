@@ -108,10 +108,12 @@ def test_a_sensor_verdict_becomes_the_toss_with_its_edges_as_evidence(referee: R
 def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -> None:
     snapshot = play_to_a_toss(referee)
     rig.source.states["right_base_back"] = True  # the last ring still lies on the figure
+    asked_to_clear: list[bool] = []
+    rig.link.on_not_clear = lambda: asked_to_clear.append(True)  # the simulated table's hands
     rig.link.start()
     eventually(lambda: sensor_status(referee).get("state") == "blocked", "'clear the horn' shown")
     assert "right_base_back" in str(sensor_status(referee)["message"])
-    assert rig.runner.armed_seat is None
+    assert rig.runner.armed_seat is None and asked_to_clear
     beams = {b["name"]: b["state"] for b in sensor_status(referee)["beams"]}  # type: ignore[attr-defined]
     assert beams["right_base_back"] == "blocked" and beams["left_tip"] == "clear"
     rig.source.states["right_base_back"] = False
