@@ -130,7 +130,7 @@ def random_pose(table: Table, rng: Rng, *, hard: bool, frame_size: tuple[int, in
         quad += rng.uniform(-tilt, tilt, size=(4, 2)) * numpy.array([plane_w, plane_h]) * scale
         centre = numpy.array([frame_w / 2, frame_h / 2]) + rng.uniform(-0.06, 0.06, 2) * (frame_w, frame_h)
         quad += centre
-        inset = 12.0
+        inset = 40.0  # the markers' white border and some table stay in view
         inside = (quad[:, 0].min() > inset and quad[:, 0].max() < frame_w - inset) and (
             quad[:, 1].min() > inset and quad[:, 1].max() < frame_h - inset
         )

@@ -106,7 +106,7 @@ def _glare(width: int, height: int, rng: Rng, hard: bool) -> FloatImage:
         sx, sy = rng.uniform(0.1, 0.3, 2)
         strength = rng.uniform(0.3, 0.6) if hard else rng.uniform(0.15, 0.4)
         glare += strength * numpy.exp(-(((x - px) / sx) ** 2 + ((y - py) / sy) ** 2) / 2)
-    return numpy.asarray(numpy.clip(glare, 0.0, 0.75), dtype=numpy.float32)
+    return numpy.asarray(numpy.clip(glare, 0.0, 0.45 if hard else 0.3), dtype=numpy.float32)
 
 
 def _blur(image: FloatImage, rng: Rng, hard: bool, motion: bool) -> FloatImage:

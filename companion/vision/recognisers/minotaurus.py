@@ -1,0 +1,501 @@
+"""Minotaurus: which cells of the matrix hold a piece face down, none, or which piece face up.
+
+Each cell is read in two steps. Its colour: the median colour of the cell's
+middle, seen relative to the bare table just around the cell (so that a
+shadow or a brighter lamp changes both alike), goes to the nearest learned
+prototype of "empty", "down" or one of the colours. A face-up piece's glyph
+(the value and the horn's side) is then matched against a template per
+(value, horn), turned a little either way, near the cell's centre.
+
+Built-in prototypes are learned from generated shots the first time they are
+needed (a second or so); templates are drawn by the generator. `teach` adds a
+user's shots: the cells' colours become that label's prototypes, and a face-up
+piece's glyph becomes the template of its value and horn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.seeddata import load_seed
+from companion.vision.base import (
+    PLANE_PX_PER_MM,
+    Frame,
+    ItemRegion,
+    Layout,
+    Profile,
+    Reading,
+    VisionError,
+    decode_template,
+    encode_template,
+    register_recogniser,
+)
+from companion.vision.recognisers._ncc import scores as ncc_scores
+from companion.vision.recognisers._ncc import unit_rows
+
+GAME = "minotaurus"
+_SEED = load_seed("minotaurus")
+COLOURS: tuple[str, ...] = tuple(c["name"] for c in _SEED["colours"])
+HORNS: tuple[str, ...] = tuple(_SEED["horns"]["names"])
+SETUPS: dict[int, dict[str, Any]] = {s["players"]: s for s in _SEED["setup"]}
+
+TILE_MM = 30.0
+PITCH_MM = 40.0
+MARGIN_MM = 36.0
+"""Border of bare table around the matrix: room for the corner markers (30 mm) and then some."""
+MIDDLE_MM = 20.0
+"""Side of the square at a cell's centre whose median colour is the piece's (or the table's)."""
+RING_MM = 1.5
+"""Width of the strip along the cell's edge that shows the bare table around it."""
+HORN_BOX_MM = (-12.0, -14.5, 12.0, 1.5)
+"""Where the horn lies on an upright face: (x0, y0, x1, y1) in mm about the piece's centre."""
+VALUE_BOX_MM = (-14.0, 3.0, 14.0, 11.0)
+"""Where the value (a row of pips) lies on an upright face."""
+SLACK_MM = 7
+"""How far off the cell's centre (and the plane's warp) a piece's glyph is looked for."""
+TURNS_DEG = (-7.0, 0.0, 7.0)
+COARSE_PX_PER_MM = 1.0
+"""Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
+GLYPH_PX_PER_MM = 1.5
+"""Glyphs are matched at this resolution: pips 6 px across, and few enough pixels to match fast."""
+GLYPH_SLACK_PX = 2
+HORN_SLACK_PX = 8
+"""The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
+TEACH_KEEP = 8
+TRAINING_PLANES = 60
+PROTOTYPES_PER_LABEL = 24
+FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5)
+"""Weights of the cell features (L, a, b, their differences from the table's, texture) in distances:
+lightness varies with the light far more than hue; the difference from the table tells a piece."""
+"""Taught prototypes kept per label (the most recent)."""
+
+
+FloatArray = numpy.typing.NDArray[numpy.float32]
+GreyImage = numpy.typing.NDArray[numpy.uint8]
+
+
+class MinotaurusVisionError(VisionError):
+    """Options or labels the Minotaurus recogniser cannot use."""
+
+
+def piece_label(colour: str, value: int, horn: str) -> str:
+    return f"{colour}-{value}-{horn}"
+
+
+def parse_piece(label: str) -> tuple[str, int, str]:
+    """("blue", 3, "left") from "blue-3-left"."""
+    colour, _, rest = label.partition("-")
+    value, _, horn = rest.partition("-")
+    if not colour or not value.isdigit() or horn not in HORNS:
+        raise MinotaurusVisionError(f"{label!r} is not a face-up piece label like 'blue-3-left'")
+    return colour, int(value), horn
+
+
+def setup_for(cells: int) -> dict[str, Any]:
+    """The setup (values in play, rows, columns) whose matrix has this many cells."""
+    for setup in SETUPS.values():
+        if setup["rows"] * setup["columns"] == cells:
+            return setup
+    raise MinotaurusVisionError(f"no Minotaurus setup has a matrix of {cells} cells")
+
+
+def matrix_layout(options: Mapping[str, Any]) -> Layout:
+    players = options.get("players", max(SETUPS))
+    if players not in SETUPS:
+        raise MinotaurusVisionError(f"players must be one of {sorted(SETUPS)}, not {players!r}")
+    rows, columns = SETUPS[players]["rows"], SETUPS[players]["columns"]
+    items = {
+        f"cell:{row * columns + column}": ItemRegion(
+            (MARGIN_MM + (column + 0.5) * PITCH_MM, MARGIN_MM + (row + 0.5) * PITCH_MM), (TILE_MM, TILE_MM)
+        )
+        for row in range(rows)
+        for column in range(columns)
+    }
+    return Layout((2 * MARGIN_MM + columns * PITCH_MM, 2 * MARGIN_MM + rows * PITCH_MM), items)
+
+
+# ---------------------------------------------------------------- colour of each cell
+
+
+def _offsets(half: int, reach: int, ring: int) -> tuple[numpy.typing.NDArray[numpy.intp], ...]:
+    """Pixel offsets (dy, dx) of a cell's middle square and of the strip along its edge."""
+    span = numpy.arange(-half, half)
+    middle_y, middle_x = (a.ravel() for a in numpy.meshgrid(span, span, indexing="ij"))
+    edge = numpy.arange(-reach, reach)
+    grid_y, grid_x = (a.ravel() for a in numpy.meshgrid(edge, edge, indexing="ij"))
+    outer = numpy.maximum(numpy.abs(grid_y + 0.5), numpy.abs(grid_x + 0.5)) > reach - ring
+    return middle_y, middle_x, grid_y[outer], grid_x[outer]
+
+
+def cell_features(plane: Frame, layout: Layout) -> tuple[list[str], numpy.typing.NDArray[numpy.float32]]:
+    """Per cell: the middle's Lab and its difference from the table's, both scaled to the table's brightness,
+    and how much the middle's brightness varies (its pattern)."""
+    ids, features, _small_plane, _tables = _cell_colours(plane, layout)
+    return ids, features
+
+
+def _cell_colours(plane: Frame, layout: Layout) -> tuple[list[str], FloatArray, Frame, FloatArray]:
+    """cell_features, with the plane at COARSE_PX_PER_MM and each cell's table colour (BGR) there.
+
+    Read at COARSE_PX_PER_MM: that averages sensor noise away, and leaves a quarter of the pixels to sort.
+    """
+    ids = list(layout.items)
+    small = _small(plane)
+    scale = COARSE_PX_PER_MM
+    middle_y, middle_x, edge_y, edge_x = _offsets(
+        round(MIDDLE_MM * scale / 2), round(PITCH_MM * scale / 2), max(1, round(RING_MM * scale))
+    )
+    centres = numpy.array([layout.items[item].centre_mm for item in ids]) * scale
+    cx, cy = numpy.round(centres[:, 0]).astype(numpy.intp), numpy.round(centres[:, 1]).astype(numpy.intp)
+    height, width = small.shape[:2]
+
+    def gather(dy: numpy.typing.NDArray[numpy.intp], dx: numpy.typing.NDArray[numpy.intp]) -> Frame:
+        ys = numpy.clip(cy[:, None] + dy[None, :], 0, height - 1)
+        xs = numpy.clip(cx[:, None] + dx[None, :], 0, width - 1)
+        return numpy.asarray(small[ys, xs], dtype=numpy.uint8)
+
+    middle_pixels = gather(middle_y, middle_x)
+    middles = numpy.median(middle_pixels, axis=1).astype(numpy.float32)
+    tables = numpy.median(gather(edge_y, edge_x), axis=1).astype(numpy.float32)
+    gain = 128.0 / numpy.maximum(tables.mean(axis=1, keepdims=True), 8.0)
+    # A piece has a pattern (the back's ring, the front's glyph); bare table hardly any.
+    texture = middle_pixels.mean(axis=2).std(axis=1, keepdims=True) * gain
+    both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
+    lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
+    body, table = lab[: len(ids)], lab[len(ids) :]
+    features = numpy.concatenate([body, body - table, texture], axis=1) * numpy.array(
+        FEATURE_WEIGHTS, numpy.float32
+    )
+    return ids, features.astype(numpy.float32), small, tables
+
+
+@dataclasses.dataclass(frozen=True)
+class Prototypes:
+    labels: tuple[str, ...]
+    owner: numpy.typing.NDArray[numpy.intp]
+    vectors: numpy.typing.NDArray[numpy.float32]
+
+    @staticmethod
+    def of(table: Mapping[str, list[list[float]]]) -> Prototypes:
+        labels = tuple(sorted(table))
+        owner = [labels.index(label) for label in labels for _ in table[label]]
+        vectors = [vector for label in labels for vector in table[label]]
+        return Prototypes(labels, numpy.array(owner, numpy.intp), numpy.array(vectors, numpy.float32))
+
+    def classify(self, features: numpy.typing.NDArray[numpy.float32]) -> tuple[list[str], list[float]]:
+        """Nearest prototype's label per row, with a confidence from how much nearer it is than the next."""
+        distances = numpy.sqrt(((features[:, None, :] - self.vectors[None, :, :]) ** 2).sum(axis=2))
+        labels, confidence = [], []
+        for row in distances:
+            best = int(row.argmin())
+            other = row[self.owner != self.owner[best]]
+            runner_up = float(other.min()) if other.size else float("inf")
+            labels.append(self.labels[self.owner[best]])
+            confidence.append(float(runner_up / (runner_up + float(row[best]) + 1e-6)))
+        return labels, confidence
+
+
+# ---------------------------------------------------------------- glyphs
+
+
+def _glyph_crop(
+    face: Frame, px_per_mm: float, angle_deg: float, box_mm: tuple[float, float, float, float]
+) -> GreyImage:
+    """A box of a face (grey, the piece centred in it), turned, at GLYPH_PX_PER_MM."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
+    size = grey.shape[0]
+    turned = cv2.warpAffine(
+        grey,
+        cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle_deg, 1.0),
+        (size, size),
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    x0, y0, x1, y1 = (round(size / 2 + v * px_per_mm) for v in box_mm)
+    crop = turned[max(0, y0) : y1, max(0, x0) : x1]
+    width_mm, height_mm = box_mm[2] - box_mm[0], box_mm[3] - box_mm[1]
+    small = cv2.resize(
+        crop,
+        (round(width_mm * GLYPH_PX_PER_MM), round(height_mm * GLYPH_PX_PER_MM)),
+        interpolation=cv2.INTER_AREA,
+    )
+    return numpy.asarray(small, dtype=numpy.uint8)
+
+
+@functools.cache
+def default_faces() -> dict[str, Frame]:
+    """The built-in edition's faces by glyph class ("3-left"), white, at 4 px/mm (from the generator)."""
+    from companion.vision.generate.minotaurus import piece_face
+
+    return {
+        f"{value}-{horn}": piece_face(piece_label("white", value, horn), 4.0)
+        for value in SETUPS[max(SETUPS)]["values"]
+        for horn in HORNS
+    }
+
+
+@dataclasses.dataclass(frozen=True)
+class Glyphs:
+    """Templates of the horn's side (upper part of a face) and of the value (its lower part)."""
+
+    horns: GlyphTemplates
+    values: GlyphTemplates
+
+
+def _templates(profile: Profile | None) -> Glyphs:
+    faces: dict[str, tuple[Frame, float]] = {name: (face, 4.0) for name, face in default_faces().items()}
+    if profile is not None:
+        for name, text in profile.templates.items():
+            faces[name] = (decode_template(text), PLANE_PX_PER_MM)
+    horns: dict[str, list[GreyImage]] = {}
+    values: dict[str, list[GreyImage]] = {}
+    for name, (face, scale) in faces.items():
+        value, _, horn = name.partition("-")
+        for turn in TURNS_DEG:
+            values.setdefault(value, []).append(_glyph_crop(face, scale, turn, VALUE_BOX_MM))
+    # Each horn from one face: the upper part is the same whatever the value (and fewer rows match faster).
+    for horn in HORNS:
+        chosen = next((n for n in sorted(faces) if n.endswith(f"-{horn}")), None)
+        if chosen is not None:
+            face, scale = faces[chosen]
+            horns[horn] = [_glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
+    return Glyphs(GlyphTemplates.of(horns), GlyphTemplates.of(values))
+
+
+def locate_piece(small: Frame, centre_px: tuple[float, float], table_bgr: FloatArray) -> tuple[float, float]:
+    """Where the piece near a cell's centre really lies (small plane pixels): the centroid of the
+    patch unlike the table that covers the cell's middle. Falls back on the cell's centre."""
+    cx, cy = round(centre_px[0]), round(centre_px[1])
+    reach = round((TILE_MM / 2 + SLACK_MM) * COARSE_PX_PER_MM)
+    y0, x0 = max(0, cy - reach), max(0, cx - reach)
+    window = small[y0 : cy + reach, x0 : cx + reach].astype(numpy.float32)
+    unlike = numpy.abs(window - table_bgr).sum(axis=2) > max(30.0, 0.3 * float(table_bgr.mean()))
+    count, components, _stats, centroids = cv2.connectedComponentsWithStats(
+        unlike.astype(numpy.uint8), connectivity=4
+    )
+    middle = components[cy - y0 - 3 : cy - y0 + 3, cx - x0 - 3 : cx - x0 + 3].ravel()
+    middle = middle[middle > 0]
+    if count < 2 or middle.size == 0:
+        return float(cx), float(cy)
+    chosen = int(numpy.bincount(middle).argmax())
+    return float(centroids[chosen][0] + x0), float(centroids[chosen][1] + y0)
+
+
+@dataclasses.dataclass(frozen=True)
+class GlyphTemplates:
+    """Templates of some classes, each turned a few ways, zero-mean and of unit length, as matrix rows."""
+
+    names: tuple[str, ...]
+    owner: numpy.typing.NDArray[numpy.intp]
+    rows: FloatArray
+    shape: tuple[int, int]
+
+    @staticmethod
+    def of(templates: Mapping[str, list[GreyImage]]) -> GlyphTemplates:
+        names = tuple(sorted(templates))
+        shape = templates[names[0]][0].shape[:2]
+        owner = [n for n, name in enumerate(names) for _ in templates[name]]
+        stacked = numpy.array([t for name in names for t in templates[name]], numpy.float32)
+        return GlyphTemplates(
+            names, numpy.array(owner, numpy.intp), unit_rows(stacked.reshape(len(owner), -1)), shape
+        )
+
+
+def best_match(
+    grey: GreyImage,
+    piece_px: tuple[float, float],
+    box_mm: tuple[float, float, float, float],
+    templates: GlyphTemplates,
+    classes: list[str],
+    slack: int = GLYPH_SLACK_PX,
+) -> tuple[str, float, tuple[float, float]]:
+    """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
+    its confidence, and where the piece's centre is by that match.
+
+    Normalised cross-correlation of every template at every shift of up to `slack` pixels, in one
+    product; the confidence grows with the lead of the best class over the next.
+    """
+    height, width = templates.shape
+    top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
+    left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack
+    rows, columns = height + 2 * slack, width + 2 * slack
+    window = grey[max(0, top) : top + rows, max(0, left) : left + columns]
+    if window.shape[:2] != (rows, columns):  # near the plane's edge: repeat the edge
+        above, before = max(0, -top), max(0, -left)
+        below, after = rows - window.shape[0] - above, columns - window.shape[1] - before
+        window = numpy.asarray(
+            cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
+        )
+    matches = ncc_scores(window, templates.rows, (height, width))
+    per_class = dict.fromkeys(classes, -1.0)
+    best_shift, best_score = 0, -2.0
+    for index, (shift, score) in enumerate(
+        zip(matches.argmax(axis=0).tolist(), matches.max(axis=0).tolist(), strict=True)
+    ):
+        name = templates.names[templates.owner[index]]
+        if name in per_class:
+            per_class[name] = max(per_class[name], score)
+            if score > best_score:
+                best_shift, best_score = shift, score
+    ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
+    margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
+    shifts_across = 2 * slack + 1
+    dy, dx = divmod(best_shift, shifts_across)
+    found = (piece_px[0] + dx - slack, piece_px[1] + dy - slack)
+    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
+
+
+# ---------------------------------------------------------------- learning
+
+
+def _learn_prototypes(
+    samples: Mapping[str, list[numpy.typing.NDArray[numpy.float32]]], per_label: int
+) -> dict[str, list[list[float]]]:
+    table: dict[str, list[list[float]]] = {}
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
+    for label, rows in samples.items():
+        data = numpy.array(rows, numpy.float32)
+        if len(data) > per_label:
+            cv2.setRNGSeed(1)
+            _, _, centres = cv2.kmeans(data, per_label, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+            data = numpy.asarray(centres, numpy.float32)
+        table[label] = [[round(float(v), 2) for v in row] for row in data]
+    return table
+
+
+@functools.cache
+def default_prototypes() -> dict[str, list[list[float]]]:
+    """Cell prototypes learned from generated, spoilt planes of the built-in edition (fixed seed)."""
+    from companion.vision.generate import effects
+    from companion.vision.generate.minotaurus import render_plane
+
+    rng = numpy.random.default_rng(20261121)
+    layout = matrix_layout({"players": max(SETUPS)})
+    values = SETUPS[max(SETUPS)]["values"]
+    samples: dict[str, list[numpy.typing.NDArray[numpy.float32]]] = {}
+    for _ in range(TRAINING_PLANES):
+        # Far more pieces face up than in play: every colour needs many looks under every light.
+        labels = {item: str(rng.choice(["empty", "down", "up"], p=[0.3, 0.3, 0.4])) for item in layout.items}
+        for item, label in labels.items():
+            if label == "up":
+                colour, value = COLOURS[int(rng.integers(len(COLOURS)))], int(rng.choice(values))
+                labels[item] = piece_label(colour, value, HORNS[int(rng.integers(2))])
+        plane = effects.decode_jpeg(effects.spoil(render_plane(labels, layout, rng), rng, hard=True))
+        ids, features = cell_features(plane, layout)
+        for item, row in zip(ids, features, strict=True):
+            samples.setdefault(_colour_class(labels[item]), []).append(row)
+    return _learn_prototypes(samples, PROTOTYPES_PER_LABEL)
+
+
+def _colour_class(label: str) -> str:
+    return label if label in ("empty", "down") else parse_piece(label)[0]
+
+
+# ---------------------------------------------------------------- the recogniser
+
+
+class MinotaurusRecogniser:
+    game = GAME
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return matrix_layout(options)
+
+    def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
+        prototypes = self._prototypes(profile)
+        ids, features, small, tables = _cell_colours(plane, layout)
+        classes, confidences = prototypes.classify(features)
+        items = dict(zip(ids, classes, strict=True))
+        confidence = dict(zip(ids, confidences, strict=True))
+        face_up = [item for item in ids if items[item] not in ("empty", "down")]
+        if face_up:
+            templates = self._templates(profile)
+            values = setup_for(len(ids))["values"]
+            grey = _resized(
+                numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8), GLYPH_PX_PER_MM
+            )
+            to_glyph = GLYPH_PX_PER_MM / COARSE_PX_PER_MM
+            for item in face_up:
+                n = ids.index(item)
+                centre = tuple(v * COARSE_PX_PER_MM for v in layout.items[item].centre_mm)
+                x, y = locate_piece(small, (centre[0], centre[1]), tables[n])
+                # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
+                near = (x * to_glyph, y * to_glyph)
+                horn, horn_sure, at = best_match(
+                    grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
+                )
+                value, value_sure, _ = best_match(
+                    grey, at, VALUE_BOX_MM, templates.values, [str(v) for v in values]
+                )
+                items[item] = f"{items[item]}-{value}-{horn}"
+                confidence[item] = min(confidence[item], horn_sure, value_sure)
+        return Reading(items, confidence)
+
+    def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        unknown = sorted(set(labels) - set(layout.items))
+        if unknown:
+            raise MinotaurusVisionError(f"no such cells in this layout: {', '.join(unknown)}")
+        ids, features = cell_features(plane, layout)
+        taught: dict[str, list[list[float]]] = {
+            k: [list(v) for v in rows] for k, rows in profile.params.get("cell_prototypes", {}).items()
+        }
+        templates = dict(profile.templates)
+        for item, row in zip(ids, features, strict=True):
+            if item not in labels:
+                continue
+            label = labels[item]
+            colour = _colour_class(label)
+            taught[colour] = ([*taught.get(colour, []), [round(float(v), 2) for v in row]])[-TEACH_KEEP:]
+            if colour != label:
+                _, value, horn = parse_piece(label)
+                templates[f"{value}-{horn}"] = encode_template(_upright_face(plane, layout.items[item]))
+        params = {**profile.params, "cell_prototypes": taught}
+        return dataclasses.replace(profile, params=params, templates=templates, shots=profile.shots + 1)
+
+    def __init__(self) -> None:
+        # A watcher reads frame after frame with the same profile: prepare it once.
+        self._prepared_for: Profile | None = None
+        self._prepared: tuple[Prototypes, Glyphs] | None = None
+
+    def _prepare(self, profile: Profile | None) -> tuple[Prototypes, Glyphs]:
+        if self._prepared is None or self._prepared_for is not profile:
+            table = dict(default_prototypes())
+            if profile is not None:
+                table.update(profile.params.get("cell_prototypes", {}))
+            self._prepared = (Prototypes.of(table), _templates(profile))
+            self._prepared_for = profile
+        return self._prepared
+
+    def _prototypes(self, profile: Profile | None) -> Prototypes:
+        return self._prepare(profile)[0]
+
+    def _templates(self, profile: Profile | None) -> Glyphs:
+        return self._prepare(profile)[1]
+
+
+def _small(plane: Frame) -> Frame:
+    """The plane at COARSE_PX_PER_MM."""
+    return _resized(plane, COARSE_PX_PER_MM)
+
+
+def _resized(image: GreyImage, px_per_mm: float) -> GreyImage:
+    """A plane-resolution image at another resolution."""
+    factor = px_per_mm / PLANE_PX_PER_MM
+    size = (round(image.shape[1] * factor), round(image.shape[0] * factor))
+    return numpy.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
+
+
+def _upright_face(plane: Frame, region: ItemRegion) -> numpy.typing.NDArray[numpy.uint8]:
+    """The square under a taught piece, grey, at plane resolution (the user lays it straight)."""
+    cx, cy = (round(v) for v in region.centre_px())
+    half = round(TILE_MM * PLANE_PX_PER_MM / 2)
+    grey = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY)
+    return numpy.asarray(grey[cy - half : cy + half, cx - half : cx + half], dtype=numpy.uint8)
+
+
+register_recogniser(GAME, MinotaurusRecogniser)

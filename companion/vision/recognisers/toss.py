@@ -1,0 +1,259 @@
+"""The toss: is there a ring around each horn of the bull figure? ("horn:left" → "ring" | "clear").
+
+Seen from above, a ring around a horn surrounds the horn's base: rays cast
+from the base outwards cross the ring's cord in (nearly) every direction,
+whatever the ring's tilt or how far it sits off centre. A ring lying beside
+a horn, or between the horns, crosses only the rays on its side (at most
+about 90 degrees of them), and two such rings leave wide gaps between them.
+So a horn wears a ring when no gap between rays that meet a cord is wider
+than `MAX_GAP_DEG`.
+
+A sample is ring when it stands out from its ray's median colour (what lies
+under the cord, whatever the light does to it) and is not much nearer a
+background CIELAB prototype (the head, the horns, the table) than a ring
+one. The built-in prototypes are learned from generated shots (a second or
+so, once); `teach` learns the user's ring and figure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import (
+    PLANE_PX_PER_MM,
+    Frame,
+    ItemRegion,
+    Layout,
+    Profile,
+    Reading,
+    VisionError,
+    register_recogniser,
+)
+
+GAME = "toss"
+PLANE_MM = (300.0, 190.0)
+HORN_CENTRES_MM: dict[str, tuple[float, float]] = {"left": (95.0, 95.0), "right": (205.0, 95.0)}
+"""Where each horn's base stands in the plane (the horns are 110 mm apart, FACTS)."""
+HORN_RADIUS_MM = 12.0
+RING_RADIUS_MM = 32.5
+"""Radius of the ring's cord's centre line (a ring about 70 mm across with a 5 mm cord)."""
+RING_CORD_MM = 5.0
+RAYS = 36
+RAY_FROM_MM = 13.0
+RAY_TO_MM = 50.0
+RAY_STEP_MM = 1.0
+HITS_PER_RAY = 2
+"""Ring pixels a ray must meet to count as crossing a cord (one may be noise)."""
+MAX_GAP_DEG = 60.0
+"""The widest gap between rays that cross a cord that still makes a ring around the horn (glare or the
+horn's tip can hide a stretch of cord); a ring beside the horn leaves 270 degrees, two leave 90 or more.
+On hard generated sets rings leave at most 20 degrees, clear horns at least 100."""
+STAND_OUT = 16.0
+"""How far (weighted Lab) a sample must be from its ray's median colour to be anything on top of it."""
+RING_NOT_BACKGROUND = 6.0
+"""A ring sample may be this much farther (squared) from the ring prototypes than from the background's:
+the stand-out test does most of the work; this one keeps the horns' own pixels out."""
+LIGHTNESS_WEIGHT = 0.5
+PROTOTYPES_PER_CLASS = 24
+TEACH_KEEP = 12
+
+FloatArray = numpy.typing.NDArray[numpy.float32]
+
+
+class TossVisionError(VisionError):
+    """Labels the toss recogniser cannot use."""
+
+
+def toss_layout(_options: Mapping[str, Any] | None = None) -> Layout:
+    reach = 2 * RAY_TO_MM
+    items = {f"horn:{side}": ItemRegion(centre, (reach, reach)) for side, centre in HORN_CENTRES_MM.items()}
+    return Layout(PLANE_MM, items)
+
+
+@functools.cache
+def _ray_offsets() -> tuple[FloatArray, FloatArray]:
+    """(dx, dy) in plane pixels of each sample, shape (RAYS, samples)."""
+    angles = numpy.linspace(0.0, 2 * numpy.pi, RAYS, endpoint=False)[:, None]
+    radii = numpy.arange(RAY_FROM_MM, RAY_TO_MM + 1e-6, RAY_STEP_MM)[None, :] * PLANE_PX_PER_MM
+    return (
+        numpy.asarray(numpy.cos(angles) * radii, numpy.float32),
+        numpy.asarray(numpy.sin(angles) * radii, numpy.float32),
+    )
+
+
+def plane_lab(plane: Frame) -> FloatArray:
+    """The plane in 8-bit Lab (float), lightly smoothed against sensor noise."""
+    smooth = cv2.blur(plane, (3, 3))
+    return numpy.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), numpy.float32)
+
+
+def ray_samples(lab: FloatArray, centre_mm: tuple[float, float]) -> FloatArray:
+    """The Lab pixels along every ray from a horn's base, shape (RAYS, samples, 3)."""
+    dx, dy = _ray_offsets()
+    height, width = lab.shape[:2]
+    xs = numpy.clip(numpy.round(centre_mm[0] * PLANE_PX_PER_MM + dx).astype(numpy.intp), 0, width - 1)
+    ys = numpy.clip(numpy.round(centre_mm[1] * PLANE_PX_PER_MM + dy).astype(numpy.intp), 0, height - 1)
+    return numpy.asarray(lab[ys, xs], numpy.float32)
+
+
+def _weighted(pixels: FloatArray) -> FloatArray:
+    return numpy.asarray(
+        pixels.reshape(-1, 3) * numpy.array([LIGHTNESS_WEIGHT, 1.0, 1.0], numpy.float32), numpy.float32
+    )
+
+
+@dataclasses.dataclass(frozen=True)
+class RingPalette:
+    ring: FloatArray
+    background: FloatArray
+
+    @staticmethod
+    def of(colours: Mapping[str, list[list[float]]]) -> RingPalette:
+        ring, background = colours.get("ring", []), colours.get("background", [])
+        if not ring or not background:
+            raise TossVisionError("the toss needs colour prototypes of both 'ring' and 'background'")
+        return RingPalette(
+            _weighted(numpy.array(ring, numpy.float32)), _weighted(numpy.array(background, numpy.float32))
+        )
+
+    def is_ring(self, rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
+        """Which samples (rays, samples, 3) are ring: unlike their ray's median, and ring-coloured."""
+        flat = _weighted(rays)
+        to_ring = ((flat[:, None, :] - self.ring[None]) ** 2).sum(axis=2).min(axis=1)
+        to_background = ((flat[:, None, :] - self.background[None]) ** 2).sum(axis=2).min(axis=1)
+        medians = _weighted(numpy.median(rays, axis=1))
+        to_median = ((flat.reshape(rays.shape) - medians[:, None, :]) ** 2).sum(axis=2).ravel()
+        ring = (to_median > STAND_OUT**2) & (to_ring < to_background * RING_NOT_BACKGROUND)
+        return numpy.asarray(ring).reshape(rays.shape[:-1])
+
+
+def widest_gap_deg(palette: RingPalette, lab: FloatArray, centre_mm: tuple[float, float]) -> float:
+    """The widest run of rays from this horn's base that cross no ring, in degrees (360: none crosses)."""
+    crossing = palette.is_ring(ray_samples(lab, centre_mm)).sum(axis=1) >= HITS_PER_RAY
+    if not crossing.any():
+        return 360.0
+    # Start just after a crossing ray so that no gap wraps around the end.
+    start = int(numpy.flatnonzero(crossing)[0]) + 1
+    widest = run = 0
+    for hit in numpy.roll(crossing, -start).tolist():
+        run = 0 if hit else run + 1
+        widest = max(widest, run)
+    return widest * 360.0 / RAYS
+
+
+def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
+    if len(rows) > count:
+        cv2.setRNGSeed(1)
+        criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
+        _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+            numpy.asarray(rows, numpy.float32), count, None, criteria, 2, cv2.KMEANS_PP_CENTERS
+        )
+        rows = centres
+    return [[round(float(v), 2) for v in row] for row in rows]
+
+
+@functools.cache
+def default_colours() -> dict[str, list[list[float]]]:
+    """Ring and background prototypes learned from generated, spoilt shots of the built-in figure."""
+    from companion.vision.generate import effects
+    from companion.vision.generate.toss import render_scene, sample_labels
+
+    rng = numpy.random.default_rng(20261121)
+    layout = toss_layout()
+    ring: list[FloatArray] = []
+    background: list[FloatArray] = []
+    kernel = numpy.ones((5, 5), numpy.uint8)
+    for _ in range(40):
+        plane, ring_mask = render_scene(sample_labels(layout, rng, True), layout, rng)
+        lab = plane_lab(effects.decode_jpeg(effects.spoil(plane, rng, hard=True)))
+        core = cv2.erode(ring_mask, kernel) > 0
+        clear = cv2.dilate(ring_mask, kernel) == 0
+        for centre in HORN_CENTRES_MM.values():
+            dx, dy = _ray_offsets()
+            xs = numpy.round(centre[0] * PLANE_PX_PER_MM + dx).astype(numpy.intp).ravel()
+            ys = numpy.round(centre[1] * PLANE_PX_PER_MM + dy).astype(numpy.intp).ravel()
+            ring.append(lab[ys[core[ys, xs]], xs[core[ys, xs]]])
+            background.append(lab[ys[clear[ys, xs]], xs[clear[ys, xs]]])
+    return {
+        "ring": _kmeans(numpy.concatenate(ring), PROTOTYPES_PER_CLASS),
+        "background": _kmeans(numpy.concatenate(background), PROTOTYPES_PER_CLASS),
+    }
+
+
+class TossRecogniser:
+    game = GAME
+
+    def __init__(self) -> None:
+        self._palette_for: Profile | None = None
+        self._palette: RingPalette | None = None
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return toss_layout(options)
+
+    def _colours(self, profile: Profile | None) -> RingPalette:
+        if self._palette is None or self._palette_for is not profile:
+            colours = dict(default_colours())
+            if profile is not None:
+                colours.update(
+                    {k: v for k, v in profile.colours.items() if k in ("ring", "background") and v}
+                )
+            self._palette, self._palette_for = RingPalette.of(colours), profile
+        return self._palette
+
+    def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
+        palette = self._colours(profile)
+        lab = plane_lab(plane)
+        items: dict[str, str] = {}
+        confidence: dict[str, float] = {}
+        for item, region in layout.items.items():
+            gap = widest_gap_deg(palette, lab, region.centre_mm)
+            items[item] = "ring" if gap <= MAX_GAP_DEG else "clear"
+            # Sure when the gap is far from the threshold, either way.
+            confidence[item] = round(min(1.0, 0.5 + abs(gap - MAX_GAP_DEG) / 180.0), 3)
+        return Reading(items, confidence)
+
+    def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        """Learn the ring's and the figure's colours from a shot with known horns ("ring" or "clear").
+
+        Around a clear horn every sampled pixel is background. Around a ringed horn the ring is what
+        is unlike the background: those pixels become the ring's prototypes.
+        """
+        bad = {
+            item: label
+            for item, label in labels.items()
+            if item not in layout.items or label not in ("ring", "clear")
+        }
+        if bad:
+            raise TossVisionError(f"toss labels are horn:left/horn:right → ring|clear, not {bad}")
+        lab = plane_lab(plane)
+        samples = {item: ray_samples(lab, layout.items[item].centre_mm).reshape(-1, 3) for item in labels}
+        clear = [samples[item] for item, label in labels.items() if label == "clear"]
+        ringed = [samples[item] for item, label in labels.items() if label == "ring"]
+        colours = {k: [list(p) for p in v] for k, v in profile.colours.items()}
+        background = list(colours.get("background", []))
+        if clear:
+            background = (background + _kmeans(numpy.concatenate(clear), 6))[-TEACH_KEEP:]
+        if ringed:
+            reference = background or default_colours()["background"]
+            pixels = numpy.concatenate(ringed)
+            weighted = _weighted(pixels)
+            nearest = (
+                ((weighted[:, None, :] - _weighted(numpy.array(reference, numpy.float32))[None]) ** 2)
+                .sum(axis=2)
+                .min(axis=1)
+            )
+            unlike = pixels[nearest > numpy.percentile(nearest, 90)]  # the cord is ~13% of the samples
+            colours["ring"] = (list(colours.get("ring", [])) + _kmeans(unlike, 4))[-TEACH_KEEP:]
+        if background:
+            colours["background"] = background
+        return dataclasses.replace(profile, colours=colours, shots=profile.shots + 1)
+
+
+register_recogniser(GAME, TossRecogniser)
