@@ -122,16 +122,28 @@ def _hornochsen(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
 
 
 def _asterion(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
-    from companion.games.asterion.tiles import DESIGNS
+    from companion.games.asterion.tiles import COLOURS, DESIGNS
 
-    cell = _first(layout, "cell:")
-    steps = [TeachStep(f"Leave {_spot(cell)} empty.", {cell: "empty"})]
+    cells = [item for item in layout.items if item.startswith("cell:") and item != "cell:0,0"]
+    if not cells:
+        raise TeachError("the layout has no cell beside the Minotaur's: cannot plan the lessons")
+    cell, spot = cells[0], _spot(cells[0])
+    upright = "upright (its printed top to the far side)"
+    steps = [TeachStep(f"Leave {spot} empty.", {cell: "empty"})]
+    if "cell:0,0" in layout.items:
+        steps.append(TeachStep("Lay the Minotaur tile on cell 0,0.", {"cell:0,0": "minotaur@0"}))
+    # Every design in the first set's colour, then one tile of each other set for its colour.
+    first, others = COLOURS[0], COLOURS[1:]
+    steps += [
+        TeachStep(f"Lay a {first} {d.name} tile on {spot}, {upright}.", {cell: f"{first}:{d.name}@0"})
+        for d in DESIGNS
+    ]
     steps += [
         TeachStep(
-            f"Lay a {design.name} tile on {_spot(cell)}, upright (its printed top to the far side).",
-            {cell: f"{design.name}@0"},
+            f"Lay a {colour} {DESIGNS[0].name} tile on {spot}, {upright}.",
+            {cell: f"{colour}:{DESIGNS[0].name}@0"},
         )
-        for design in DESIGNS
+        for colour in others
     ]
     return steps
 

@@ -11,6 +11,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from companion.games.asterion.tiles import COLOURS as ASTERION_COLOURS
+from companion.games.asterion.tiles import DESIGNS
 from companion.games.minotaurus import COLOURS, HORNS, SETUPS
 from companion.table.referee import Referee
 from companion.vision import base
@@ -80,7 +82,11 @@ def test_every_game_has_lessons_for_every_kind_of_piece() -> None:
     hornochsen = teach_plan("hornochsen", _layout("row:0:square:0", "played:seat0"), {})
     digits = {d for step in hornochsen for d in step.labels["played:seat0"] if d.isdigit()}
     assert digits == set("0123456789")
-    assert teach_plan("asterion", _layout("cell:0,0"), {})[1].labels["cell:0,0"].endswith("@0")
+    asterion = teach_plan("asterion", _layout("cell:0,0", "cell:1,0"), {})
+    assert asterion[1].labels == {"cell:0,0": "minotaur@0"}
+    tiles = [step.labels["cell:1,0"] for step in asterion[2:]]
+    assert {label.split(":")[0] for label in tiles} == set(ASTERION_COLOURS)
+    assert {label.split(":")[1] for label in tiles} == {f"{d.name}@0" for d in DESIGNS}
     assert {s.labels["line:0"] for s in teach_plan("minoa", _layout("line:0"), {})} >= {"empty", "stick"}
     with pytest.raises(TeachError, match="no lessons"):
         teach_plan("chess", _layout("a1"), {})
