@@ -31,6 +31,8 @@ from companion.vision.stability import SceneChecker, Stabiliser, StabilitySettin
 from companion.vision.tosscheck import TossConfirmer, TossLook
 from companion.vision.watcher import CHANNEL, CameraWatcher, WatcherSettings
 
+from . import scenes
+
 SEQUENCES = Path(__file__).parent / "data" / "sequences"
 REVEALED = 4  # the position the committed reveal sequence turns over (sequences/make.py)
 
@@ -387,3 +389,33 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
     assert (
         event.source == "sensor" and event.evidence is not None and event.evidence["camera"]["ring"] is None
     )
+
+
+class HornsRecogniser(scenes.SquaresRecogniser):
+    """The toss recogniser's labels from the toy scene: a red square on a spot is a ring over that horn."""
+
+    def read(self, plane: Any, layout: Any, profile: Any) -> Reading:
+        squares = super().read(plane, layout, profile)
+        horns = {"spot:0": "horn:left", "spot:1": "horn:right"}
+        items = {horns[item]: "ring" if label == "red" else "clear" for item, label in squares.items.items()}
+        return Reading(items, {horns[item]: c for item, c in squares.confidence.items()})
+
+
+def test_the_toss_camera_reports_a_stable_reading_or_why_it_cannot(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.vision import base
+    from companion.vision.tosscheck import TossCamera
+
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "toss", HornsRecogniser)
+    ring = scenes.frame({"spot:0": "red"})
+    look = TossCamera(ListSource([ring] * 3)).look(timeout=5.0)
+    assert (look.ring, look.horns) == (True, {"horn:left": "ring", "horn:right": "clear"})
+    clear = TossCamera(ListSource([scenes.frame({})] * 3)).look(timeout=5.0)
+    assert (clear.ring, clear.horns) == (False, {"horn:left": "clear", "horn:right": "clear"})
+    unsettled = TossCamera(ListSource([ring, scenes.frame({}), ring])).look(timeout=5.0)
+    assert unsettled.ring is None and "has ended" in unsettled.why
+    blank = numpy.full((720, 1280, 3), 128, numpy.uint8)
+    ticks = iter(range(10_000))
+    unseen = TossCamera(ListSource([blank] * 100), clock=lambda: next(ticks) * 0.1).look(timeout=1.0)
+    assert (unseen.ring, unseen.why) == (None, "calibrating: looking for the corner markers")
+    assert TossCamera(FailingSource()).look(timeout=1.0).why == "camera lost: cannot open the webcam 9"
