@@ -74,7 +74,7 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
         expect(host.locator("#controls")).to_be_visible()
 
         # A new game from Minotaurus' own options: three players, seat order changed once.
-        host.locator("#new-game-box summary").click()
+        expect(host.locator("#new-game-box")).to_have_attribute("open", "")  # no game yet: the setup is open
         host.select_option("#new-game-name", "minotaurus")
         host.fill('[data-option="players"]', "3")
         names = host.locator("#new-game-names input")

@@ -210,7 +210,14 @@
     return box;
   }
 
+  // Redrawn only when the choices change: a device's status update must not wipe a half-typed filter.
+  let movesKey = null;
+
   function renderMoves() {
+    const key = JSON.stringify([view.game ? view.game.id : null, view.seq, view.legal, answers.key,
+      view.table.autoplay, Boolean(view.ranking)]);
+    if (key === movesKey) return;
+    movesKey = key;
     const moves = $("moves");
     const bySeat = new Map();
     for (const legal of view.legal) {
@@ -240,6 +247,7 @@
 
   function renderControls() {
     $("host-waiting").textContent = statusText(view);
+    if (!view.game) $("new-game-box").open = true;
     renderVerdict();
     renderMoves();
     renderTableControls();
