@@ -145,21 +145,10 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
         )
     if kind == "node" and not args.simulate:
         fault("node", "sensor node not connected yet")
-    self_test = kind == "gpio" and not args.simulate  # the node tests its beams itself at boot
-    if self_test:
-        fault("self_test", "beam self-test running")  # no toss is armed while the emitters blink
+    if kind == "gpio" and not args.simulate:
+        # Blink the emitters before each toss (the node tests its beams itself, at boot).
+        runner.check_beams = source.dead_receivers
     link.start()
-    if self_test:
-        results = source.self_test()
-        dead = [name for name, result in results.items() if result == "stuck_clear"]
-        log.info("beam self-test: %s", ", ".join(f"{n} {r}" for n, r in results.items()))
-        fault(
-            "self_test",
-            f"{', '.join(dead)} stayed clear with the emitters off: receiver unplugged or dead "
-            "(fix the wiring and restart)"
-            if dead
-            else None,
-        )
     return SensorSetup(link, cleanup)
 
 

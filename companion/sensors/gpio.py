@@ -172,6 +172,10 @@ class GpioBeams:
             name: "stuck_clear" if not dark[name] else "blocked" if lit[name] else "ok" for name in self.beams
         }
 
+    def dead_receivers(self) -> list[str]:
+        """The beams whose receivers fail the self-test (blocked ones are the arming check's business)."""
+        return [name for name, result in self.self_test().items() if result == "stuck_clear"]
+
     def beam_states(self) -> dict[str, bool]:
         return {name: bool(beam.is_broken) for name, beam in self.beams.items()}
 

@@ -35,6 +35,8 @@ class TossRunner:
         self.judge = judge
         self.on_verdict = on_verdict
         self.faults: dict[str, str] = {}
+        self.check_beams: Callable[[], list[str]] | None = None
+        """If set, run before each arming: the names of beams that failed a self-test."""
         """Open faults by key (e.g. "node", "left_tip"): what is wrong, for the scoreboard."""
         self._cond = threading.Condition()
         self._stopping = False
@@ -49,6 +51,7 @@ class TossRunner:
         self._thread = threading.Thread(target=self._run, name="toss-judge", daemon=True)
         self._thread.start()
         self.source.start(self.on_edge)
+        self._check_beams()  # at once, so a dead receiver shows before the first toss is asked for
 
     def stop(self, timeout: float = 5.0) -> None:
         self.source.stop()
@@ -62,6 +65,9 @@ class TossRunner:
 
     def arm(self, seat: int) -> None:
         """Judge the next toss as `seat`'s (HornNotClearError or SensorFaultError if it cannot be judged)."""
+        # Before every toss: a receiver that died since the last one would miss the ring unseen.
+        # (Its fault stays open, and arming refused, until a check finds it working again.)
+        self._check_beams()
         # Read before locking: a source may hold its own lock while it hands us an edge.
         states = self.source.beam_states()
         with self._cond:
@@ -69,6 +75,13 @@ class TossRunner:
                 raise SensorFaultError(f"the sensors report a fault: {'; '.join(self.faults.values())}")
             self.judge.arm(seat, states)
             self._cond.notify_all()
+
+    def _check_beams(self) -> None:
+        if self.check_beams is None:
+            return
+        dead = self.check_beams()
+        message = f"{', '.join(dead)} stayed clear with the emitters off: receiver unplugged or dead"
+        self.fault("self_test", message if dead else None)
 
     def cancel(self) -> None:
         """Forget the toss in progress without a verdict (the host decided it, or the game moved on)."""

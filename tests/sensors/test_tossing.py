@@ -90,3 +90,16 @@ def test_a_cancelled_toss_gives_no_verdict(
     runner.kick()
     runner.arm(2)  # the judge is free again
     assert verdicts == []
+
+
+def test_a_beam_check_before_each_toss_holds_arming_until_the_receiver_works_again(
+    runner: TossRunner, verdicts: list[Verdict]
+) -> None:
+    dead = ["left_tip"]
+    runner.check_beams = lambda: list(dead)
+    with pytest.raises(SensorFaultError, match="left_tip stayed clear with the emitters off"):
+        runner.arm(0)
+    assert "self_test" in runner.faults
+    dead.clear()  # the maker plugged it back in
+    runner.arm(0)
+    assert runner.armed_seat == 0 and not runner.faults
