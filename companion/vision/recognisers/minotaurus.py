@@ -68,13 +68,18 @@ GLYPH_PX_PER_MM = 1.5
 GLYPH_SLACK_PX = 2
 HORN_SLACK_PX = 8
 """The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
-TEACH_KEEP = 8
 TRAINING_PLANES = 60
+"""Generated shots the built-in prototypes are learned from."""
 PROTOTYPES_PER_LABEL = 24
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5)
 """Weights of the cell features (L, a, b, their differences from the table's, texture) in distances:
 lightness varies with the light far more than hue; the difference from the table tells a piece."""
+TEACH_KEEP = 24
 """Taught prototypes kept per label (the most recent)."""
+TEACH_LIGHTS = 8
+"""Made-up lights each taught shot is also seen under."""
+TEACH_PROTOTYPES = 6
+"""Prototypes one taught shot adds per label."""
 
 
 FloatArray = numpy.typing.NDArray[numpy.float32]
@@ -437,21 +442,35 @@ class MinotaurusRecogniser:
         return Reading(items, confidence)
 
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        """Learn from a shot with known cells: each label's colour prototypes (from the shot under a few
+        made-up lights too, so that one shot stands for the table at other hours), and for face-up pieces
+        their glyph's template. A taught label's prototypes replace the built-in ones."""
+        from companion.vision.generate import effects
+
         unknown = sorted(set(labels) - set(layout.items))
         if unknown:
             raise MinotaurusVisionError(f"no such cells in this layout: {', '.join(unknown)}")
-        ids, features = cell_features(plane, layout)
+        for label in labels.values():
+            if label not in ("empty", "down"):
+                parse_piece(label)
+        rng = numpy.random.default_rng(profile.shots)
+        shots = [plane] + [
+            effects.decode_jpeg(effects.spoil(plane, rng, hard=False)) for _ in range(TEACH_LIGHTS)
+        ]
+        samples: dict[str, list[FloatArray]] = {}
+        for shot in shots:
+            ids, features = cell_features(shot, layout)
+            for item, row in zip(ids, features, strict=True):
+                if item in labels:
+                    samples.setdefault(_colour_class(labels[item]), []).append(row)
         taught: dict[str, list[list[float]]] = {
             k: [list(v) for v in rows] for k, rows in profile.params.get("cell_prototypes", {}).items()
         }
+        for label, learned in _learn_prototypes(samples, TEACH_PROTOTYPES).items():
+            taught[label] = [*taught.get(label, []), *learned][-TEACH_KEEP:]
         templates = dict(profile.templates)
-        for item, row in zip(ids, features, strict=True):
-            if item not in labels:
-                continue
-            label = labels[item]
-            colour = _colour_class(label)
-            taught[colour] = ([*taught.get(colour, []), [round(float(v), 2) for v in row]])[-TEACH_KEEP:]
-            if colour != label:
+        for item, label in labels.items():
+            if label not in ("empty", "down"):
                 _, value, horn = parse_piece(label)
                 templates[f"{value}-{horn}"] = encode_template(_upright_face(plane, layout.items[item]))
         params = {**profile.params, "cell_prototypes": taught}
