@@ -77,6 +77,30 @@ def test_a_viewer_without_the_pin_can_never_act(
     assert (event_count(db_path), viewer.get("/api/state").get_json()["seq"]) == before
 
 
+OPEN_TO_EVERYONE = {"auth.sign_in"}
+"""The one request that changes something without a host session: signing in."""
+
+
+def test_every_request_that_changes_anything_in_the_app_refuses_a_viewer(
+    app: Flask, viewer: FlaskClient, db_path: Path
+) -> None:
+    changing = [
+        rule
+        for rule in app.url_map.iter_rules()
+        if rule.methods
+        and rule.methods & {"POST", "PUT", "PATCH", "DELETE"}
+        and rule.endpoint not in OPEN_TO_EVERYONE
+    ]
+    assert len(changing) >= len(control_urls(app)) + 1  # the control blueprint, sign-out, and any later one
+    for rule in changing:
+        built = rule.build({name: 1 for name in rule.arguments})
+        assert built is not None
+        method = sorted((rule.methods or set()) & {"POST", "PUT", "PATCH", "DELETE"})[0]
+        response = viewer.open(built[1], method=method, json={})
+        assert response.status_code == 403, f"{method} {built[1]} ({rule.endpoint}) acts for a viewer"
+    assert event_count(db_path) == 0
+
+
 def test_reading_needs_no_pin(viewer: FlaskClient) -> None:
     assert viewer.get("/api/state").status_code == 200
     assert viewer.get("/api/games").status_code == 200
