@@ -56,15 +56,18 @@ def _detector(window: int | None, constant: float) -> Any:
     return cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
 
 
-DETECTION_PASSES: tuple[tuple[int, int | None, float], ...] = (
-    (2, 7, 20.0),
-    (2, None, 7.0),
-    (1, None, 7.0),
+DETECTION_PASSES: tuple[tuple[int, int | None, float, int], ...] = (
+    (2, 5, 20.0, 4),
+    (2, 7, 20.0, 4),
+    (2, None, 7.0, 4),
+    (1, None, 7.0, 4),
 )
-"""(downscale, threshold window or None for OpenCV's three, threshold constant), tried in turn until all
-four markers are found. The first pass finds them in most frames in 2-3 ms: a high threshold constant
-keeps only strong black-on-white edges, so the texture of pieces and table gives few candidates. The
-later ones (OpenCV's defaults at half and full size) catch markers in dim light, glare or blur."""
+"""(downscale, threshold window or None for OpenCV's three, threshold constant, run while fewer than this
+many markers are found), tried in turn. The first passes find the markers in most frames in 1-3 ms: a
+high threshold constant keeps only strong black-on-white edges, so the texture of pieces and table gives
+few candidates. OpenCV's defaults at half and at full size (10-20 ms) catch markers in dim light, glare
+or blur. All four are looked for even when three would do: with lens distortion, three markers' corners
+extrapolate the fourth corner poorly (up to 20 mm off on a large board)."""
 
 
 def _grey(frame: Frame) -> numpy.typing.NDArray[numpy.uint8]:
@@ -77,15 +80,19 @@ class MarkerFinder:
     """Finds the corner markers in a frame: id → its 4 corners (x, y) in frame pixels, clockwise from
     the marker's own top-left."""
 
-    def __init__(self, passes: tuple[tuple[int, int | None, float], ...] = DETECTION_PASSES) -> None:
-        self.passes = [(scale, _detector(window, constant)) for scale, window, constant in passes]
+    def __init__(self, passes: tuple[tuple[int, int | None, float, int], ...] = DETECTION_PASSES) -> None:
+        self.passes = [
+            (scale, _detector(window, constant), wanted) for scale, window, constant, wanted in passes
+        ]
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
 
     def find(self, frame: Frame) -> dict[int, Points]:
         grey = _grey(frame)
         found: dict[int, Points] = {}
         smaller: dict[int, Any] = {}
-        for scale, detector in self.passes:
+        for scale, detector, wanted in self.passes:
+            if len(found) >= wanted:
+                continue
             if scale not in smaller:
                 height, width = grey.shape[:2]
                 smaller[scale] = (
@@ -95,8 +102,6 @@ class MarkerFinder:
                 )
             for marker_id, points in self._detect(detector, smaller[scale], scale).items():
                 found.setdefault(marker_id, points)
-            if len(found) == len(CORNER_MARKER_IDS):
-                break
         if found:
             stacked = numpy.concatenate(list(found.values())).reshape(-1, 1, 2)
             # A corner found at half size may be off by a pixel or two here: search 7x7 around it.

@@ -23,6 +23,8 @@ class FrameReading:
     reading: Reading | None
     seconds: float
     """Time for the whole pipeline on this frame."""
+    stages: dict[str, float] = dataclasses.field(default_factory=dict)
+    """Seconds per stage: "markers" (detection and homography), "warp", "recogniser"."""
 
 
 class PlaneReader:
@@ -49,6 +51,13 @@ class PlaneReader:
 
     def read(self, frame: Frame) -> FrameReading:
         started = time.perf_counter()
-        calibration, plane = self.plane(frame)
+        calibration = self.calibrator.update(frame)
+        calibrated = time.perf_counter()
+        plane = None
+        if calibration.homography is not None:
+            plane = warp_plane(frame, calibration.homography, self.layout)
+        warped = time.perf_counter()
         reading = self.recogniser.read(plane, self.layout, self.profile) if plane is not None else None
-        return FrameReading(calibration, plane, reading, time.perf_counter() - started)
+        done = time.perf_counter()
+        stages = {"markers": calibrated - started, "warp": warped - calibrated, "recogniser": done - warped}
+        return FrameReading(calibration, plane, reading, done - started, stages)
