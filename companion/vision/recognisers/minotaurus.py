@@ -37,8 +37,6 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
-from companion.vision.recognisers._ncc import scores as ncc_scores
-from companion.vision.recognisers._ncc import unit_rows
 
 GAME = "minotaurus"
 _SEED = load_seed("minotaurus")
@@ -197,14 +195,15 @@ class Prototypes:
     def classify(self, features: numpy.typing.NDArray[numpy.float32]) -> tuple[list[str], list[float]]:
         """Nearest prototype's label per row, with a confidence from how much nearer it is than the next."""
         distances = numpy.sqrt(((features[:, None, :] - self.vectors[None, :, :]) ** 2).sum(axis=2))
-        labels, confidence = [], []
-        for row in distances:
-            best = int(row.argmin())
-            other = row[self.owner != self.owner[best]]
-            runner_up = float(other.min()) if other.size else float("inf")
-            labels.append(self.labels[self.owner[best]])
-            confidence.append(float(runner_up / (runner_up + float(row[best]) + 1e-6)))
-        return labels, confidence
+        # Nearest prototype of each label (prototypes are grouped by label, in label order).
+        starts = numpy.flatnonzero(numpy.r_[True, self.owner[1:] != self.owner[:-1]])
+        per_label = numpy.minimum.reduceat(distances, starts, axis=1)
+        if per_label.shape[1] == 1:
+            return [self.labels[int(self.owner[0])]] * len(features), [1.0] * len(features)
+        nearest_two = numpy.partition(per_label, 1, axis=1)[:, :2]
+        best = per_label.argmin(axis=1)
+        confidence = nearest_two[:, 1] / (nearest_two.sum(axis=1) + 1e-6)
+        return [self.labels[int(self.owner[starts[b]])] for b in best.tolist()], confidence.tolist()
 
 
 # ---------------------------------------------------------------- glyphs
@@ -260,15 +259,21 @@ def _templates(profile: Profile | None) -> Glyphs:
             faces[name] = (decode_template(text), PLANE_PX_PER_MM)
     horns: dict[str, list[GreyImage]] = {}
     values: dict[str, list[GreyImage]] = {}
-    for name, (face, scale) in faces.items():
-        value, _, horn = name.partition("-")
-        for turn in TURNS_DEG:
-            values.setdefault(value, []).append(_glyph_crop(face, scale, turn, VALUE_BOX_MM))
-    # Each horn from one face: the upper part is the same whatever the value (and fewer rows match faster).
+    taught = set(profile.templates) if profile is not None else set()
+
+    def preference(name: str) -> tuple[bool, str]:
+        return (name not in taught, name)  # the user's own pieces first
+
+    # Each value from one face and each horn from one face: the lower part is the same whatever the horn,
+    # the upper part whatever the value (and fewer templates match faster).
+    for value in sorted({name.partition("-")[0] for name in faces}):
+        chosen = next(n for n in sorted(faces, key=preference) if n.startswith(f"{value}-"))
+        face, scale = faces[chosen]
+        values[value] = [_glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG]
     for horn in HORNS:
-        chosen = next((n for n in sorted(faces) if n.endswith(f"-{horn}")), None)
-        if chosen is not None:
-            face, scale = faces[chosen]
+        with_horn = next((n for n in sorted(faces, key=preference) if n.endswith(f"-{horn}")), None)
+        if with_horn is not None:
+            face, scale = faces[with_horn]
             horns[horn] = [_glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
     return Glyphs(GlyphTemplates.of(horns), GlyphTemplates.of(values))
 
@@ -294,22 +299,20 @@ def locate_piece(small: Frame, centre_px: tuple[float, float], table_bgr: FloatA
 
 @dataclasses.dataclass(frozen=True)
 class GlyphTemplates:
-    """Templates of some classes, each turned a few ways, zero-mean and of unit length, as matrix rows."""
+    """Templates of some classes, each turned a few ways."""
 
     names: tuple[str, ...]
-    owner: numpy.typing.NDArray[numpy.intp]
-    rows: FloatArray
+    owner: tuple[int, ...]
+    images: tuple[GreyImage, ...]
     shape: tuple[int, int]
 
     @staticmethod
     def of(templates: Mapping[str, list[GreyImage]]) -> GlyphTemplates:
         names = tuple(sorted(templates))
         shape = templates[names[0]][0].shape[:2]
-        owner = [n for n, name in enumerate(names) for _ in templates[name]]
-        stacked = numpy.array([t for name in names for t in templates[name]], numpy.float32)
-        return GlyphTemplates(
-            names, numpy.array(owner, numpy.intp), unit_rows(stacked.reshape(len(owner), -1)), shape
-        )
+        owner = tuple(n for n, name in enumerate(names) for _ in templates[name])
+        images = tuple(numpy.ascontiguousarray(t) for name in names for t in templates[name])
+        return GlyphTemplates(names, owner, images, (shape[0], shape[1]))
 
 
 def best_match(
@@ -323,8 +326,8 @@ def best_match(
     """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
     its confidence, and where the piece's centre is by that match.
 
-    Normalised cross-correlation of every template at every shift of up to `slack` pixels, in one
-    product; the confidence grows with the lead of the best class over the next.
+    Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
+    confidence grows with the lead of the best class over the next.
     """
     height, width = templates.shape
     top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
@@ -337,22 +340,19 @@ def best_match(
         window = numpy.asarray(
             cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
         )
-    matches = ncc_scores(window, templates.rows, (height, width))
     per_class = dict.fromkeys(classes, -1.0)
-    best_shift, best_score = 0, -2.0
-    for index, (shift, score) in enumerate(
-        zip(matches.argmax(axis=0).tolist(), matches.max(axis=0).tolist(), strict=True)
-    ):
-        name = templates.names[templates.owner[index]]
-        if name in per_class:
-            per_class[name] = max(per_class[name], score)
-            if score > best_score:
-                best_shift, best_score = shift, score
+    best_at, best_score = (slack, slack), -2.0
+    for owner, template in zip(templates.owner, templates.images, strict=True):
+        name = templates.names[owner]
+        if name not in per_class:
+            continue
+        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+        per_class[name] = max(per_class[name], score)
+        if score > best_score:
+            best_at, best_score = (int(at[0]), int(at[1])), score
     ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
     margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
-    shifts_across = 2 * slack + 1
-    dy, dx = divmod(best_shift, shifts_across)
-    found = (piece_px[0] + dx - slack, piece_px[1] + dy - slack)
+    found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
     return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
 
 

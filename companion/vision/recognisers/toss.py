@@ -90,17 +90,33 @@ def _ray_offsets() -> tuple[FloatArray, FloatArray]:
 
 def plane_lab(plane: Frame) -> FloatArray:
     """The plane in 8-bit Lab (float), lightly smoothed against sensor noise."""
-    smooth = cv2.blur(plane, (3, 3))
-    return numpy.asarray(cv2.cvtColor(smooth, cv2.COLOR_BGR2LAB), numpy.float32)
+    return numpy.asarray(cv2.cvtColor(smooth(plane), cv2.COLOR_BGR2LAB), numpy.float32)
 
 
-def ray_samples(lab: FloatArray, centre_mm: tuple[float, float]) -> FloatArray:
-    """The Lab pixels along every ray from a horn's base, shape (RAYS, samples, 3)."""
+def smooth(plane: Frame) -> Frame:
+    """The plane lightly smoothed against sensor noise (as `plane_lab` does before converting)."""
+    return numpy.asarray(cv2.blur(plane, (3, 3)), numpy.uint8)
+
+
+def ray_samples(smoothed: Frame, centre_mm: tuple[float, float]) -> FloatArray:
+    """The Lab pixels along every ray from a horn's base, shape (RAYS, samples, 3).
+
+    Only the sampled pixels are converted to Lab: a few thousand instead of the whole plane.
+    """
     dx, dy = _ray_offsets()
-    height, width = lab.shape[:2]
+    height, width = smoothed.shape[:2]
     xs = numpy.clip(numpy.round(centre_mm[0] * PLANE_PX_PER_MM + dx).astype(numpy.intp), 0, width - 1)
     ys = numpy.clip(numpy.round(centre_mm[1] * PLANE_PX_PER_MM + dy).astype(numpy.intp), 0, height - 1)
-    return numpy.asarray(lab[ys, xs], numpy.float32)
+    pixels = numpy.ascontiguousarray(smoothed[ys, xs]).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).astype(numpy.float32)
+    return numpy.asarray(lab.reshape(*xs.shape, 3), numpy.float32)
+
+
+def _nearest_squared(points: FloatArray, prototypes: FloatArray) -> FloatArray:
+    """Squared distance from each point to its nearest prototype (|x|^2 - 2 x.p + |p|^2, as one product)."""
+    cross = numpy.einsum("ij,kj->ik", points, prototypes)
+    squared = (points**2).sum(axis=1)[:, None] - 2 * cross + (prototypes**2).sum(axis=1)[None, :]
+    return numpy.asarray(numpy.maximum(squared.min(axis=1), 0.0), numpy.float32)
 
 
 def _weighted(pixels: FloatArray) -> FloatArray:
@@ -126,17 +142,17 @@ class RingPalette:
     def is_ring(self, rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
         """Which samples (rays, samples, 3) are ring: unlike their ray's median, and ring-coloured."""
         flat = _weighted(rays)
-        to_ring = ((flat[:, None, :] - self.ring[None]) ** 2).sum(axis=2).min(axis=1)
-        to_background = ((flat[:, None, :] - self.background[None]) ** 2).sum(axis=2).min(axis=1)
+        to_ring = _nearest_squared(flat, self.ring)
+        to_background = _nearest_squared(flat, self.background)
         medians = _weighted(numpy.median(rays, axis=1))
         to_median = ((flat.reshape(rays.shape) - medians[:, None, :]) ** 2).sum(axis=2).ravel()
         ring = (to_median > STAND_OUT**2) & (to_ring < to_background * RING_NOT_BACKGROUND)
         return numpy.asarray(ring).reshape(rays.shape[:-1])
 
 
-def widest_gap_deg(palette: RingPalette, lab: FloatArray, centre_mm: tuple[float, float]) -> float:
+def widest_gap_deg(palette: RingPalette, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
     """The widest run of rays from this horn's base that cross no ring, in degrees (360: none crosses)."""
-    crossing = palette.is_ring(ray_samples(lab, centre_mm)).sum(axis=1) >= HITS_PER_RAY
+    crossing = palette.is_ring(ray_samples(smoothed, centre_mm)).sum(axis=1) >= HITS_PER_RAY
     if not crossing.any():
         return 360.0
     # Start just after a crossing ray so that no gap wraps around the end.
@@ -209,11 +225,11 @@ class TossRecogniser:
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         palette = self._colours(profile)
-        lab = plane_lab(plane)
+        smoothed = smooth(plane)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for item, region in layout.items.items():
-            gap = widest_gap_deg(palette, lab, region.centre_mm)
+            gap = widest_gap_deg(palette, smoothed, region.centre_mm)
             items[item] = "ring" if gap <= MAX_GAP_DEG else "clear"
             # Sure when the gap is far from the threshold, either way.
             confidence[item] = round(min(1.0, 0.5 + abs(gap - MAX_GAP_DEG) / 180.0), 3)
@@ -232,8 +248,10 @@ class TossRecogniser:
         }
         if bad:
             raise TossVisionError(f"toss labels are horn:left/horn:right → ring|clear, not {bad}")
-        lab = plane_lab(plane)
-        samples = {item: ray_samples(lab, layout.items[item].centre_mm).reshape(-1, 3) for item in labels}
+        smoothed = smooth(plane)
+        samples = {
+            item: ray_samples(smoothed, layout.items[item].centre_mm).reshape(-1, 3) for item in labels
+        }
         clear = [samples[item] for item, label in labels.items() if label == "clear"]
         ringed = [samples[item] for item, label in labels.items() if label == "ring"]
         colours = {k: [list(p) for p in v] for k, v in profile.colours.items()}
@@ -243,12 +261,7 @@ class TossRecogniser:
         if ringed:
             reference = background or default_colours()["background"]
             pixels = numpy.concatenate(ringed)
-            weighted = _weighted(pixels)
-            nearest = (
-                ((weighted[:, None, :] - _weighted(numpy.array(reference, numpy.float32))[None]) ** 2)
-                .sum(axis=2)
-                .min(axis=1)
-            )
+            nearest = _nearest_squared(_weighted(pixels), _weighted(numpy.array(reference, numpy.float32)))
             unlike = pixels[nearest > numpy.percentile(nearest, 90)]  # the cord is ~13% of the samples
             colours["ring"] = (list(colours.get("ring", [])) + _kmeans(unlike, 4))[-TEACH_KEEP:]
         if background:
