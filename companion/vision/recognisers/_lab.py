@@ -40,6 +40,8 @@ def bgr_to_lab(bgr: tuple[int, int, int]) -> list[float]:
 
 SHADING = (0.45, 0.6, 0.78, 1.0, 1.2)
 """Each prototype also stands for itself under this much less or more light (shadow, lamp)."""
+GLARE = (0.3, 0.5)
+"""... and washed this far towards white (a lamp's reflection on a glossy piece)."""
 
 
 def neutral_gains(plane: Frame, corner_px: int) -> FloatArray:
@@ -72,22 +74,28 @@ def balanced(image: Frame, gains: FloatArray) -> Frame:
     return numpy.asarray(scaled, dtype=numpy.uint8)
 
 
-def _shaded(proto: Sequence[float]) -> list[list[float]]:
+def _shaded(proto: Sequence[float], washed: bool) -> list[list[float]]:
     lab = numpy.array([[list(proto)]], numpy.float32).clip(0, 255).astype(numpy.uint8)
     bgr = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR).astype(numpy.float32)
-    variants = numpy.concatenate([numpy.clip(bgr * k, 0, 255) for k in SHADING], axis=1).astype(numpy.uint8)
+    shaded = [numpy.clip(bgr * k, 0, 255) for k in SHADING]
+    if washed:
+        shaded += [bgr + g * (255 - bgr) for g in GLARE]
+    variants = numpy.concatenate(shaded, axis=1).astype(numpy.uint8)
     return [[float(v) for v in p] for p in to_lab(variants)[0]]
 
 
 class Palette:
     """Prototypes of several labels, ready to label pixels by the nearest one."""
 
-    def __init__(self, colours: Mapping[str, Sequence[Sequence[float]]], labels: Sequence[str]) -> None:
+    def __init__(
+        self, colours: Mapping[str, Sequence[Sequence[float]]], labels: Sequence[str], washed: bool = True
+    ) -> None:
+        """`washed`: prototypes also stand for themselves under glare (not where white itself is a label)."""
         names: list[str] = []
         rows: list[list[float]] = []
         for label in labels:
             for proto in colours.get(label, ()):
-                for variant in _shaded(proto):
+                for variant in _shaded(proto, washed):
                     names.append(label)
                     rows.append([variant[0] * LIGHTNESS_WEIGHT, variant[1], variant[2]])
         if not rows:
@@ -128,15 +136,17 @@ class Palette:
 
 @functools.lru_cache(maxsize=16)
 def _cached_palette(
-    key: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...], labels: tuple[str, ...]
+    key: tuple[tuple[str, tuple[tuple[float, ...], ...]], ...], labels: tuple[str, ...], washed: bool
 ) -> Palette:
-    return Palette({label: [list(p) for p in protos] for label, protos in key}, labels)
+    return Palette({label: [list(p) for p in protos] for label, protos in key}, labels, washed)
 
 
-def palette_for(colours: Mapping[str, Sequence[Sequence[float]]], labels: Sequence[str]) -> Palette:
+def palette_for(
+    colours: Mapping[str, Sequence[Sequence[float]]], labels: Sequence[str], washed: bool = True
+) -> Palette:
     """The palette of these colours, built once (its lookup table takes a moment) and then reused."""
     key = tuple(sorted((k, tuple(tuple(float(x) for x in p) for p in v)) for k, v in colours.items()))
-    return _cached_palette(key, tuple(labels))
+    return _cached_palette(key, tuple(labels), washed)
 
 
 def learn_colour(

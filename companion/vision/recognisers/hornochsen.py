@@ -324,7 +324,7 @@ class HornochsenRecogniser:
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         profile = self._profile(profile)
         plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
-        palette = palette_for(profile.colours, SURFACES)
+        palette = palette_for(profile.colours, SURFACES, washed=False)
         templates = self._templates(profile)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
@@ -370,7 +370,7 @@ class HornochsenRecogniser:
             if taught_digits[d] and f"digit:{d}:taught" in base.templates
         }
         aspects = numpy.asarray(base.params["digit_aspect"], numpy.float64)
-        palette = palette_for(colours, SURFACES)
+        palette = palette_for(colours, SURFACES, washed=False)
         samples: dict[str, list[FloatArray]] = {FACE: [], BACK: [], BOARD_PRINT: []}
         for item_id, label in labels.items():
             if item_id not in layout.items:

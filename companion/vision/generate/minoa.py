@@ -1,0 +1,135 @@
+"""Minoa scenes: the hexagonal board on a felt table, black sticks inside, coloured pieces on the edge.
+
+The board's geometry is the game's (companion/games/minoa/board.py), drawn by the
+recogniser's layout: a light card with the lattice printed in thin lines. Sticks
+and pieces lie a little off their line and a little turned, with soft shadows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy
+
+from companion.games.minoa import BOARD, COLOURS
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.generate import Rng, SceneRenderer, register_renderer
+from companion.vision.generate._sprites import (
+    blank_plane,
+    jitter,
+    mm,
+    new_sprite,
+    paste,
+    rounded_rect_mask,
+    shade,
+    texture,
+)
+from companion.vision.recognisers.minoa import (
+    EMPTY,
+    GAME,
+    PIECE_WIDTH_MM,
+    STICK,
+    STICK_WIDTH_MM,
+    vertex_mm,
+)
+
+TABLE_BGR = (60, 64, 58)
+BOARD_BGR = (185, 212, 228)
+PRINT_BGR = (95, 105, 115)
+STICK_BGR = (32, 32, 34)
+PIECE_BGR: dict[str, tuple[int, int, int]] = {
+    "red": (45, 45, 200),
+    "blue": (180, 100, 30),
+    "yellow": (40, 205, 235),
+    "green": (60, 160, 55),
+}
+STICK_LENGTH_MM = 30.0
+PIECE_LENGTH_MM = 24.0
+
+
+def _px(point: tuple[float, float]) -> tuple[int, int]:
+    return (round(point[0] * PLANE_PX_PER_MM * 16), round(point[1] * PLANE_PX_PER_MM * 16))
+
+
+def _draw_board(plane: Frame, rng: Rng) -> None:
+    corners = [vertex_mm((x, y)) for x, y in _hexagon_corners()]
+    polygon = numpy.array([_px(c) for c in corners], numpy.int32)
+    mask = numpy.zeros(plane.shape[:2], numpy.uint8)
+    cv2.fillPoly(mask, [polygon], 255, cv2.LINE_AA, shift=4)
+    card = numpy.empty(plane.shape, numpy.float32)
+    card[:] = shade(BOARD_BGR, rng, 5)
+    card += texture(plane.shape[:2], rng, 4.0)[..., None]
+    cover = (mask.astype(numpy.float32) / 255)[..., None]
+    plane[:] = numpy.clip(plane * (1 - cover) + card * cover, 0, 255).astype(numpy.uint8)
+    for number, (a, b) in enumerate(BOARD.lines):
+        thickness = round(2.0 * PLANE_PX_PER_MM) if BOARD.is_edge[number] else round(0.9 * PLANE_PX_PER_MM)
+        cv2.line(plane, _px(vertex_mm(a)), _px(vertex_mm(b)), PRINT_BGR, thickness, cv2.LINE_AA, shift=4)
+
+
+def _hexagon_corners() -> list[tuple[int, int]]:
+    side = BOARD.side
+    return [(-side, 0), (side, 0), (2 * side, side), (side, 2 * side), (-side, 2 * side), (-2 * side, side)]
+
+
+def _stick_sprite() -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
+    sprite, alpha = new_sprite(STICK_LENGTH_MM, STICK_WIDTH_MM)
+    rounded_rect_mask(alpha, STICK_WIDTH_MM / 2)
+    sprite[:] = STICK_BGR
+    height = sprite.shape[0]
+    cv2.line(
+        sprite,
+        (round(mm(1.5)), height // 3),
+        (sprite.shape[1] - round(mm(1.5)), height // 3),
+        (70, 70, 74),
+        2,
+    )
+    return sprite, alpha
+
+
+def _piece_sprite(colour: str, rng: Rng) -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
+    sprite, alpha = new_sprite(PIECE_LENGTH_MM, PIECE_WIDTH_MM)
+    rounded_rect_mask(alpha, 1.5)
+    base = shade(PIECE_BGR[colour], rng, 5)
+    sprite[:] = base
+    light = tuple(min(255, round(c * 1.25 + 15)) for c in base)
+    cv2.rectangle(
+        sprite,
+        (round(mm(1.5)), round(mm(1.2))),
+        (sprite.shape[1] - round(mm(1.5)), round(mm(2.5))),
+        light,
+        -1,
+    )
+    return sprite, alpha
+
+
+def render_plane(labels: Mapping[str, str], layout: Layout, rng: Rng) -> Frame:
+    plane = blank_plane(layout.plane_size_px(), shade(TABLE_BGR, rng, 5), rng)
+    _draw_board(plane, rng)
+    stick = _stick_sprite()
+    for item_id, label in labels.items():
+        if label == EMPTY:
+            continue
+        region = layout.items[item_id]
+        sprite, alpha = stick if label == STICK else _piece_sprite(label, rng)
+        dx, dy, turn = jitter(rng, 1.2, 4.0)
+        x, y = region.centre_mm
+        paste(plane, sprite, alpha, (x + dx, y + dy), region.rotation_deg + turn, shadow=0.35)
+    return plane
+
+
+def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
+    """Sticks on some interior lines, pieces of every colour on some edge lines."""
+    sticks = rng.uniform(0.25, 0.5) if hard else rng.uniform(0.05, 0.35)
+    pieces = rng.uniform(0.4, 0.9) if hard else rng.uniform(0.1, 0.6)
+    labels = {}
+    for item_id in layout.items:
+        number = int(item_id.split(":")[1])
+        if BOARD.is_edge[number]:
+            labels[item_id] = COLOURS[int(rng.integers(len(COLOURS)))] if rng.random() < pieces else EMPTY
+        else:
+            labels[item_id] = STICK if rng.random() < sticks else EMPTY
+    return labels
+
+
+register_renderer(SceneRenderer(GAME, render_plane, sample_labels, default_options={"players": 4}))

@@ -1,0 +1,490 @@
+"""Asterion: the labyrinth tiles on the grid, their design, colour and rotation.
+
+Items: "cell:X,Y" for every cell of a grid of `columns` x `rows` cells (options,
+default 9 x 7) around the Minotaur tile at (0, 0), x growing eastwards and y
+southwards as in the game. Labels: "<colour>:<design>@<rotation>" (a player's
+tile: its set's colour, the design's name from seeds/asterion.toml, quarter turns
+clockwise 0-3), "minotaur@0", or "empty". A tile that looks the same turned (a
+crossroads, a corridor) gets the smallest rotation that shows the same paths, as
+the game counts them (`distinct_rotations`).
+
+How: the four corners of a tile show its set's colour (paths never reach a
+corner), so each cell's corners, labelled by the nearest colour prototype in
+CIELAB, tell an empty cell from a tile and give its colour. The tile is then
+matched by normalised correlation against templates of every design and rotation
+in that colour; the built-in templates are rendered from the seed's designs, and
+teaching adds the user's own tiles (seen at every rotation).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX, DESIGNS, MINOTAUR_DESIGN, turned_paths
+from companion.vision.base import (
+    MARKER_SIDE_MM,
+    PLANE_PX_PER_MM,
+    Frame,
+    ItemRegion,
+    Layout,
+    Profile,
+    Reading,
+    decode_template,
+    encode_template,
+    register_recogniser,
+)
+from companion.vision.recognisers._lab import (
+    FloatArray,
+    balanced,
+    bgr_to_lab,
+    learn_colour,
+    neutral_gains,
+    palette_for,
+    to_lab,
+)
+
+GAME = "asterion"
+EMPTY = "empty"
+MINOTAUR = "minotaur"
+TABLE = "table"
+
+CELL_MM = 44.0
+TILE_MM = 41.0
+MARGIN_MM = 36.0
+"""Clear of the 30 mm corner markers."""
+CORNER_INSET_MM = 3.5
+"""Where a tile's corners are sampled: this far inside the tile's edge, in its coloured frame."""
+CORNER_PATCH_MM = 2.0
+TEMPLATE_PX = 40
+"""A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
+SHIFT_PX = 2
+"""How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
+CLOSE_CALL = 0.0
+"""Templates scoring within this of the best are told apart by the pixels where they differ."""
+TILE_VOTE = 0.4
+"""A cell holds a tile when this share of its corner pixels shows one tile colour."""
+
+FRAME_LABELS = (*COLOURS, MINOTAUR)
+"""The colours a tile's frame can have: each set's, and the Minotaur tile's."""
+OTHER_LABELS = (TABLE, "stone", "path")
+"""Surfaces a corner sample may also see when a tile lies off its cell: table, a wall, a path."""
+
+_CELL = re.compile(r"^cell:(-?\d+),(-?\d+)$")
+
+
+def parse_cell(item_id: str) -> tuple[int, int]:
+    match = _CELL.match(item_id)
+    if not match:
+        raise ValueError(f"asterion: {item_id!r} is not a cell item (cell:X,Y)")
+    return int(match.group(1)), int(match.group(2))
+
+
+def canonical_rotation(design: int, rotation: int) -> int:
+    """The smallest rotation showing the same paths as `rotation` (the game's notion of the same)."""
+    look = frozenset(turned_paths(design, rotation % 4))
+    return next(r for r in range(4) if frozenset(turned_paths(design, r)) == look)
+
+
+def tile_label(colour: str | None, design: int, rotation: int) -> str:
+    """The label of a placed tile; colour None (and design MINOTAUR_DESIGN) for the Minotaur tile."""
+    if design == MINOTAUR_DESIGN:
+        return f"{MINOTAUR}@0"
+    return f"{colour}:{DESIGNS[design].name}@{canonical_rotation(design, rotation)}"
+
+
+def parse_label(label: str) -> tuple[str, int, int] | None:
+    """(frame colour, design number, rotation) of a tile label; None for "empty"."""
+    if label == EMPTY:
+        return None
+    if label == f"{MINOTAUR}@0":
+        return MINOTAUR, MINOTAUR_DESIGN, 0
+    head, _, turn = label.rpartition("@")
+    colour, _, name = head.partition(":")
+    if colour not in COLOURS or name not in DESIGN_INDEX or turn not in ("0", "1", "2", "3"):
+        raise ValueError(
+            f"asterion: {label!r} is not a tile label: use '<colour>:<design>@<0-3>', 'minotaur@0' or 'empty'"
+        )
+    return colour, DESIGN_INDEX[name], int(turn)
+
+
+def asterion_layout(columns: int, rows: int) -> Layout:
+    if not (1 <= columns <= 25 and 1 <= rows <= 25):
+        raise ValueError(f"asterion layout: columns and rows must be 1 to 25, not {columns} x {rows}")
+    x_min, y_min = -(columns // 2), -(rows // 2)
+    items = {
+        f"cell:{x},{y}": ItemRegion(
+            (MARGIN_MM + (x - x_min + 0.5) * CELL_MM, MARGIN_MM + (y - y_min + 0.5) * CELL_MM),
+            (CELL_MM, CELL_MM),
+        )
+        for y in range(y_min, y_min + rows)
+        for x in range(x_min, x_min + columns)
+    }
+    return Layout((2 * MARGIN_MM + columns * CELL_MM, 2 * MARGIN_MM + rows * CELL_MM), items)
+
+
+# ---------------------------------------------------------------- templates
+
+
+CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
+"""Weights of CIELAB's L, a and b in a template: colour tells a chest from a prisoner, a wing from a path."""
+
+
+def _features(window: FloatArray) -> FloatArray:
+    """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all."""
+    parts = []
+    for channel, weight in enumerate(CHANNEL_WEIGHTS):
+        plane = window[..., channel].ravel()
+        centred = plane - plane.mean()
+        parts.append(centred * (weight / (float(numpy.linalg.norm(centred)) + 1.0)))
+    return _normalised(numpy.concatenate(parts))
+
+
+def _lab_small(image: Frame, side: int) -> FloatArray:
+    small = numpy.asarray(cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
+    return to_lab(small)
+
+
+def _template_image(cell: Frame) -> FloatArray:
+    """A cell's picture (BGR, one cell at plane scale) as a template vector."""
+    return _features(_lab_small(cell, TEMPLATE_PX))
+
+
+TURNS_DEG = (-3.0, -1.5, 0.0, 1.5, 3.0)
+"""Turns tried when lining a cell up with a template: hands leave tiles a little askew."""
+
+
+def _cell_windows(plane: Frame, region: ItemRegion) -> list[Frame]:
+    """The cell at template scale, turned by each of TURNS_DEG, SHIFT_PX pixels to spare each side (BGR)."""
+    crop, x0, y0 = _cell_crop(plane, region)
+    cx, cy = region.centre_px()
+    cx, cy = cx - x0, cy - y0
+    scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
+    side = TEMPLATE_PX + 2 * SHIFT_PX
+    smooth = cv2.GaussianBlur(crop, (0, 0), 0.45 / scale)
+    windows = []
+    for turn in TURNS_DEG:
+        matrix = cv2.getRotationMatrix2D((cx, cy), turn, scale)
+        matrix[0, 2] += side / 2 - cx
+        matrix[1, 2] += side / 2 - cy
+        window = cv2.warpAffine(
+            smooth, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        windows.append(numpy.asarray(window, numpy.uint8))
+    return windows
+
+
+def _lined_up(windows: list[Frame], template: FloatArray) -> FloatArray:
+    """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness."""
+    size = TEMPLATE_PX
+    light_template = _normalised(template[: size * size])
+    best, chosen = -2.0, (0, 0, 0)
+    for index, window in enumerate(windows):
+        light = numpy.asarray(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), numpy.float32)
+        shifted = _normalised_rows(
+            numpy.lib.stride_tricks.sliding_window_view(light, (size, size)).reshape(-1, size * size)
+        )
+        scores = shifted @ light_template
+        at = int(numpy.argmax(scores))
+        if scores[at] > best:
+            best, chosen = float(scores[at]), (index, *divmod(at, 2 * SHIFT_PX + 1))
+    index, dy, dx = chosen
+    return to_lab(numpy.ascontiguousarray(windows[index][dy : dy + size, dx : dx + size]))
+
+
+def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
+    """The cell with a few millimetres to spare (a tile off its place), and the crop's origin."""
+    cx, cy = region.centre_px()
+    half = (CELL_MM / 2 + 3.0) * PLANE_PX_PER_MM
+    x0, y0 = max(0, round(cx - half)), max(0, round(cy - half))
+    return plane[y0 : round(cy + half), x0 : round(cx + half)], x0, y0
+
+
+def _turned(vector: FloatArray, quarter_turns: int) -> FloatArray:
+    """A template vector of a tile turned clockwise by quarter turns."""
+    image = vector.reshape(3, TEMPLATE_PX, TEMPLATE_PX)
+    return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(1, 2)).ravel())
+
+
+TEMPLATE_BLUR_PX = 1.6
+"""Built-in templates are blurred (plane pixels) as a camera blurs: a sharp template under-rates a chest."""
+
+
+def _as_seen(cell: Frame) -> Frame:
+    return numpy.asarray(cv2.GaussianBlur(cell, (0, 0), TEMPLATE_BLUR_PX), numpy.uint8)
+
+
+@functools.cache
+def _built_in_templates() -> dict[str, tuple[float, ...]]:
+    """Template per "<frame colour>:<design number>": the renderer's tile, unturned, on the table."""
+    from companion.vision.generate.asterion import draw_cell
+
+    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
+    return {
+        f"{colour}:{d}": tuple(_template_image(_as_seen(draw_cell(colour, d))).tolist())
+        for colour, d in shapes
+    }
+
+
+def _built_in_look(colour: str, design: int, rotation: int) -> FloatArray:
+    """The built-in template of a tile turned as it lies (to line a taught shot up with)."""
+    return _turned(numpy.asarray(_built_in_templates()[f"{colour}:{design}"], numpy.float32), rotation)
+
+
+class Templates:
+    """Per frame colour: a matrix of templates (every design at every rotation) and what each shows."""
+
+    def __init__(self, by_colour: dict[str, tuple[FloatArray, list[tuple[int, int]]]]) -> None:
+        self.by_colour = by_colour
+
+    def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
+        """(design, rotation, margin over the best other look) of the template the cell shows.
+
+        `windows` are the cell at template scale, a little turned each way (`_cell_windows`).
+        The cell as it lies picks the best template; the turn and shift that match it best
+        line the cell up; the best templates for the lined-up cell are then told apart
+        where they differ only.
+        """
+        matrix, looks = self.by_colour[colour]
+        middle = windows[TURNS_DEG.index(0.0)][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
+        first = int(numpy.argmax(matrix @ _features(to_lab(numpy.ascontiguousarray(middle)))))
+        cell = _features(_lined_up(windows, matrix[first]))
+        scores = matrix @ cell
+        order = [int(i) for i in numpy.argsort(scores)[::-1][:8] if scores[i] >= scores.max() - CLOSE_CALL]
+        champion = order[0]
+        label = tile_label(colour, *looks[champion])
+        margin = 1.0
+        for challenger in order[1:]:
+            other = tile_label(colour, *looks[challenger])
+            if other == label:
+                continue
+            # Only around where the two differ (a chest, a wing, a path's end) says which one this is.
+            lead = _local_lead(cell, matrix[champion], matrix[challenger])
+            if lead < 0:
+                champion, label, lead = challenger, other, -lead
+            margin = min(margin, lead)
+        return looks[champion][0], looks[champion][1], margin
+
+    @classmethod
+    def from_profile(cls, profile: Profile) -> Templates:
+        by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
+        for name, encoded in sorted(profile.templates.items()):
+            if not name.startswith("tile:"):
+                continue
+            _, colour, design_text = name.split(":")[:3]
+            design = int(design_text)
+            base = _normalised(_from_png(decode_template(encoded)))
+            rows, looks = by_colour.setdefault(colour, ([], []))
+            for rotation in range(1 if design == MINOTAUR_DESIGN else 4):
+                rows.append(_turned(base, rotation))
+                looks.append((design, rotation))
+        return cls({c: (numpy.stack(rows), looks) for c, (rows, looks) in by_colour.items()})
+
+
+_INSIDE = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.float32)
+_INSIDE[7:-7, 7:-7] = 1.0
+"""The tile inside its frame: the two templates' scales differ most on the frame's strong edges."""
+
+
+def _local_lead(cell: FloatArray, mine: FloatArray, theirs: FloatArray) -> float:
+    """How much better `mine` than `theirs` matches the cell around the pixels where the two differ.
+
+    Correlation over that neighbourhood alone, so that a small chest or wing is not drowned by
+    the whole tile, and a gain or a slight turn of the whole tile does not decide it.
+    """
+    shape = (3, TEMPLATE_PX, TEMPLATE_PX)
+    difference = numpy.abs(mine - theirs).reshape(shape).sum(axis=0) * _INSIDE
+    core = difference > 0.4 * float(difference.max())
+    near = core
+
+    def patch(vector: FloatArray) -> FloatArray:
+        # Each channel centred on its own: the channels' different levels must not look like a pattern.
+        parts = vector.reshape(shape)[:, near]
+        return _normalised((parts - parts.mean(axis=1, keepdims=True)).ravel())
+
+    seen = patch(cell)
+    return float(seen @ patch(mine) - seen @ patch(theirs))
+
+
+def _normalised_rows(matrix: FloatArray) -> FloatArray:
+    centred = matrix - matrix.mean(axis=1, keepdims=True)
+    return numpy.asarray(centred / (numpy.linalg.norm(centred, axis=1, keepdims=True) + 1e-6), numpy.float32)
+
+
+def _normalised(vector: FloatArray) -> FloatArray:
+    flat = vector - vector.mean()
+    norm = float(numpy.linalg.norm(flat))
+    return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
+
+
+def _to_png(vector: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
+    """A template vector as an 8-bit picture: its three channels side by side."""
+    channels = vector.reshape(3, TEMPLATE_PX, TEMPLATE_PX)
+    image = numpy.clip(numpy.hstack(list(channels)) * 255 * 4 + 128, 0, 255)
+    return image.astype(numpy.uint8)
+
+
+def _from_png(image: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
+    values = (image.astype(numpy.float32) - 128) / (255 * 4)
+    channels = numpy.stack(numpy.hsplit(values, 3))
+    return numpy.asarray(channels.ravel(), dtype=numpy.float32)
+
+
+# ---------------------------------------------------------------- the recogniser
+
+
+def default_colours() -> dict[str, list[list[float]]]:
+    from companion.vision.generate import asterion as scene
+
+    colours = {name: [bgr_to_lab(bgr)] for name, bgr in scene.FRAME_BGR.items()}
+    colours[TABLE] = [bgr_to_lab(scene.TABLE_BGR)]
+    colours["stone"] = [bgr_to_lab(scene.STONE_BGR)]
+    colours["path"] = [bgr_to_lab(scene.PATH_BGR)]
+    return colours
+
+
+class AsterionRecogniser:
+    game = GAME
+
+    def __init__(self) -> None:
+        self._default: Profile | None = None
+        self._templates: tuple[Profile, Templates] | None = None
+        self._corners: (
+            tuple[Layout, numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]] | None
+        ) = None
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return asterion_layout(int(options.get("columns", 9)), int(options.get("rows", 7)))
+
+    def default_profile(self) -> Profile:
+        """The built-in edition: the renderer's colours and tiles."""
+        return Profile(
+            game=GAME,
+            colours=default_colours(),
+            templates={
+                f"tile:{shape}": encode_template(_to_png(numpy.asarray(vector, numpy.float32)))
+                for shape, vector in _built_in_templates().items()
+            },
+            params={"taught_colours": []},
+        )
+
+    def _profile(self, profile: Profile | None) -> Profile:
+        if self._default is None:
+            self._default = self.default_profile()
+        if profile is None:
+            return self._default
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours={**self._default.colours, **profile.colours},
+            templates={**self._default.templates, **profile.templates},
+            params={**self._default.params, **profile.params},
+            shots=profile.shots,
+        )
+
+    def _templates_for(self, profile: Profile) -> Templates:
+        if self._templates is None or self._templates[0] is not profile:
+            self._templates = (profile, Templates.from_profile(profile))
+        return self._templates[1]
+
+    def _corner_pixels(
+        self, layout: Layout
+    ) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
+        """Row and column indices of every cell's four corner patches: (cells, pixels) each."""
+        if self._corners is not None and self._corners[0] is layout:
+            return self._corners[1], self._corners[2]
+        reach = (TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM
+        half = CORNER_PATCH_MM * PLANE_PX_PER_MM / 2
+        offsets = numpy.arange(-half, half + 0.01, 1.0)
+        rows, cols = [], []
+        for region in layout.items.values():
+            cx, cy = region.centre_px()
+            ys, xs = [], []
+            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+                gy, gx = numpy.meshgrid(cy + sy * reach + offsets, cx + sx * reach + offsets, indexing="ij")
+                ys.append(gy.ravel())
+                xs.append(gx.ravel())
+            rows.append(numpy.concatenate(ys))
+            cols.append(numpy.concatenate(xs))
+        width, height = layout.plane_size_px()
+        row_index = numpy.clip(numpy.round(rows), 0, height - 1).astype(numpy.intp)
+        col_index = numpy.clip(numpy.round(cols), 0, width - 1).astype(numpy.intp)
+        self._corners = (layout, row_index, col_index)
+        return row_index, col_index
+
+    def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
+        profile = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        labels = (*FRAME_LABELS, *OTHER_LABELS)
+        palette = palette_for(profile.colours, labels)
+        rows, cols = self._corner_pixels(layout)
+        owners = palette.classify_bgr(plane[rows, cols])  # (cells, corner pixels)
+        votes = numpy.stack([(owners == i).mean(axis=1) for i in range(len(FRAME_LABELS))], axis=1)
+        templates = self._templates_for(profile)
+        items: dict[str, str] = {}
+        confidence: dict[str, float] = {}
+        for index, item_id in enumerate(layout.items):
+            colour_index = int(votes[index].argmax())
+            share = float(votes[index, colour_index])
+            if share < TILE_VOTE:
+                items[item_id] = EMPTY
+                confidence[item_id] = 1.0 - share / TILE_VOTE * 0.7
+                continue
+            colour = FRAME_LABELS[colour_index]
+            design, rotation, margin = templates.match(colour, _cell_windows(plane, layout.items[item_id]))
+            items[item_id] = tile_label(colour, design, rotation)
+            confidence[item_id] = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))
+        return Reading(items, confidence)
+
+    def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        """Learn the frame colours, the table, and each shown tile's look (at every rotation)."""
+        base = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        rows, cols = self._corner_pixels(layout)
+        index_of = {item_id: i for i, item_id in enumerate(layout.items)}
+        samples: dict[str, list[FloatArray]] = {}
+        templates = dict(base.templates)
+        counts: dict[str, int] = dict(base.params.get("taught_tiles", {}))
+        for item_id, label in labels.items():
+            if item_id not in index_of:
+                raise ValueError(f"asterion teach: no item {item_id!r} in the layout")
+            shown = parse_label(label)
+            corners = to_lab(plane[rows[index_of[item_id]], cols[index_of[item_id]]][None, ...])[0]
+            if shown is None:
+                samples.setdefault(TABLE, []).append(corners)
+                continue
+            colour, design, rotation = shown
+            samples.setdefault(colour, []).append(corners)
+            # The cell turned back to the printed orientation: what the unturned tile looks like here.
+            windows = _cell_windows(plane, layout.items[item_id])
+            look = _turned(
+                _features(_lined_up(windows, _built_in_look(colour, design, rotation))), -rotation % 4
+            )
+            name = f"tile:{colour}:{design}:taught"
+            seen = counts.get(name, 0)
+            if seen:
+                previous = _from_png(decode_template(templates[name]))
+                look = _normalised(numpy.asarray((previous * seen + look) / (seen + 1), numpy.float32))
+            templates[name] = encode_template(_to_png(look))
+            counts[name] = seen + 1
+        colours = base.colours
+        taught = list(base.params.get("taught_colours", []))
+        for label, groups in samples.items():
+            colours, taught = learn_colour(colours, taught, label, groups)
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours=colours,
+            templates=templates,
+            params={**base.params, "taught_colours": taught, "taught_tiles": counts},
+            shots=profile.shots + 1,
+        )
+
+
+register_recogniser(GAME, AsterionRecogniser)

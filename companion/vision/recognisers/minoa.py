@@ -1,0 +1,238 @@
+"""Minoa: black sticks on the interior lines and coloured pieces on the edge lines of the hexagon.
+
+Items: "line:N" for every line of the board, numbered as in the game
+(companion/games/minoa/board.py: reading order of the midpoints). Labels:
+"stick", a colour of seeds/minoa.toml ("red", "blue", "yellow", "green") or
+"empty". The board lies with a side at the top, as the game numbers it.
+
+How: a strip across each line's middle is sampled (one remap for all lines)
+and its pixels labelled by their nearest colour prototype in CIELAB; a line holds
+a stick or a piece when a band of the strip as wide as that piece is mostly of
+its colour. Only the middle of each line is looked at, where no other line's
+stick reaches. Teaching replaces the built-in colours by the user's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.minoa import BOARD, COLOURS
+from companion.vision.base import (
+    MARKER_SIDE_MM,
+    PLANE_PX_PER_MM,
+    Frame,
+    ItemRegion,
+    Layout,
+    Profile,
+    Reading,
+    register_recogniser,
+)
+from companion.vision.recognisers._lab import (
+    FloatArray,
+    balanced,
+    bgr_to_lab,
+    learn_colour,
+    neutral_gains,
+    palette_for,
+    to_lab,
+)
+
+GAME = "minoa"
+EMPTY = "empty"
+STICK = "stick"
+BOARD_PRINT, TABLE = "board", "table"
+
+UNIT_MM = 36.0
+"""Length of one line of the lattice."""
+MARGIN_MM = 25.0
+ROW_MM = UNIT_MM * math.sqrt(3) / 2
+STICK_WIDTH_MM = 4.0
+PIECE_WIDTH_MM = 9.0
+
+ALONG = numpy.linspace(-0.3, 0.3, 13)
+"""Where along a line (share of its length from the middle) it is sampled: clear of the vertices."""
+ACROSS_MM = numpy.arange(-6.0, 6.01, 1.0)
+"""Where across a line it is sampled, in millimetres."""
+STICK_WINDOW_ROWS = 7
+"""Rows (millimetres) across a line over which a stick's darkening is summed."""
+STICK_DIP_MM = 1.2
+"""Least summed darkening (millimetres of black) of a stick: on hard generated frames sticks give
+1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
+HOLDS = 0.55
+"""A line holds a stick or piece when this share of the best band is of its colour."""
+
+PIECE_LABELS = (STICK, *COLOURS)
+ALL_LABELS = (*PIECE_LABELS, BOARD_PRINT, TABLE)
+
+
+def vertex_mm(vertex: tuple[int, int]) -> tuple[float, float]:
+    """A lattice vertex (board.py's doubled coordinates) in plane millimetres."""
+    x, y = vertex
+    return (MARGIN_MM + (x + 2 * BOARD.side) * UNIT_MM / 2, MARGIN_MM + y * ROW_MM)
+
+
+def minoa_layout() -> Layout:
+    items: dict[str, ItemRegion] = {}
+    for number, (a, b) in enumerate(BOARD.lines):
+        (x1, y1), (x2, y2) = vertex_mm(a), vertex_mm(b)
+        angle = -math.degrees(math.atan2(y2 - y1, x2 - x1))
+        items[f"line:{number}"] = ItemRegion(((x1 + x2) / 2, (y1 + y2) / 2), (UNIT_MM, PIECE_WIDTH_MM), angle)
+    width = 2 * MARGIN_MM + 2 * BOARD.side * UNIT_MM
+    height = 2 * MARGIN_MM + 2 * BOARD.side * ROW_MM
+    return Layout((width, height), items)
+
+
+def default_colours() -> dict[str, list[list[float]]]:
+    from companion.vision.generate import minoa as scene
+
+    colours = {name: [bgr_to_lab(bgr)] for name, bgr in scene.PIECE_BGR.items()}
+    colours[STICK] = [bgr_to_lab(scene.STICK_BGR)]
+    colours[BOARD_PRINT] = [bgr_to_lab(scene.BOARD_BGR), bgr_to_lab(scene.PRINT_BGR)]
+    colours[TABLE] = [bgr_to_lab(scene.TABLE_BGR)]
+    return colours
+
+
+class MinoaRecogniser:
+    game = GAME
+
+    def __init__(self) -> None:
+        self._maps: tuple[Layout, FloatArray, FloatArray] | None = None
+        self._default: Profile | None = None
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        return minoa_layout()
+
+    def default_profile(self) -> Profile:
+        return Profile(game=GAME, colours=default_colours(), params={"taught_colours": []})
+
+    def _profile(self, profile: Profile | None) -> Profile:
+        if self._default is None:
+            self._default = self.default_profile()
+        if profile is None:
+            return self._default
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours={**self._default.colours, **profile.colours},
+            params={**self._default.params, **profile.params},
+            shots=profile.shots,
+        )
+
+    def _strip_maps(self, layout: Layout) -> tuple[FloatArray, FloatArray]:
+        """remap() coordinates: per line, ACROSS_MM rows by ALONG columns, stacked line after line."""
+        if self._maps is not None and self._maps[0] is layout:
+            return self._maps[1], self._maps[2]
+        xs, ys = [], []
+        for region in layout.items.values():
+            cx, cy = region.centre_px()
+            turn = math.radians(region.rotation_deg)
+            along = numpy.array([math.cos(turn), -math.sin(turn)]) * region.size_mm[0] * PLANE_PX_PER_MM
+            across = numpy.array([math.sin(turn), math.cos(turn)]) * PLANE_PX_PER_MM
+            grid = (
+                numpy.array([cx, cy])[None, None, :]
+                + ALONG[None, :, None] * along[None, None, :]
+                + ACROSS_MM[:, None, None] * across[None, None, :]
+            )
+            xs.append(grid[..., 0])
+            ys.append(grid[..., 1])
+        map_x = numpy.concatenate(xs).astype(numpy.float32)
+        map_y = numpy.concatenate(ys).astype(numpy.float32)
+        self._maps = (layout, map_x, map_y)
+        return map_x, map_y
+
+    def _strips(self, plane: Frame, layout: Layout) -> Frame:
+        """Every line's strip, (lines, across, along, 3) BGR."""
+        map_x, map_y = self._strip_maps(layout)
+        sampled = cv2.remap(plane, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return numpy.asarray(sampled, numpy.uint8).reshape(len(layout.items), len(ACROSS_MM), len(ALONG), 3)
+
+    def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
+        profile = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        palette = palette_for(profile.colours, ALL_LABELS)
+        strips = self._strips(plane, layout)
+        owners = palette.classify_bgr(strips)  # (lines, across, along)
+        # A stick darkens the card across its width; glare and blur lessen and widen the dip but
+        # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
+        grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
+        reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
+        darkness = 1.0 - grey.mean(axis=2) / reference  # (lines, across)
+        # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
+        ends = numpy.linspace(0.0, 1.0, len(ACROSS_MM), dtype=numpy.float32)[None, :]
+        left, right = (
+            darkness[:, :2].mean(axis=1, keepdims=True),
+            darkness[:, -2:].mean(axis=1, keepdims=True),
+        )
+        above = numpy.clip(darkness - (left + (right - left) * ends), 0.0, 1.0)
+        kernel = numpy.ones(STICK_WINDOW_ROWS, numpy.float32)
+        dip = numpy.array([numpy.convolve(row, kernel, mode="valid").max() for row in above])
+        items: dict[str, str] = {}
+        confidence: dict[str, float] = {}
+        for index, item_id in enumerate(layout.items):
+            number = int(item_id.split(":")[1])
+            best_label, best_share = EMPTY, 0.0
+            if BOARD.is_edge[number]:
+                for label in COLOURS:
+                    share = _best_band(owners[index] == ALL_LABELS.index(label), round(PIECE_WIDTH_MM * 0.7))
+                    if share > best_share:
+                        best_label, best_share = label, share
+            else:  # sticks go inside only; beside an edge line the dark table would look like one
+                share = float(dip[index]) / STICK_DIP_MM * HOLDS
+                if share > best_share:
+                    best_label, best_share = STICK, min(1.0, share)
+            if best_share >= HOLDS:
+                items[item_id] = best_label
+                confidence[item_id] = min(1.0, (best_share - HOLDS) / (1 - HOLDS) + 0.5)
+            else:
+                items[item_id] = EMPTY
+                confidence[item_id] = min(1.0, (HOLDS - best_share) / HOLDS + 0.5)
+        return Reading(items, confidence)
+
+    def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
+        """Learn the sticks', pieces' and board's colours from a shot with known contents."""
+        base = self._profile(profile)
+        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        lab = to_lab(self._strips(plane, layout).reshape(-1, len(ALONG), 3)).reshape(
+            len(layout.items), len(ACROSS_MM), len(ALONG), 3
+        )
+        index_of = {item_id: i for i, item_id in enumerate(layout.items)}
+        middle = numpy.abs(ACROSS_MM) <= 1.0
+        groups: dict[str, list[FloatArray]] = {}
+        for item_id, label in labels.items():
+            if item_id not in index_of:
+                raise ValueError(f"minoa teach: no item {item_id!r} in the layout")
+            if label not in (*PIECE_LABELS, EMPTY):
+                raise ValueError(f"minoa teach: {item_id} label {label!r} is not stick, a colour or empty")
+            strip = lab[index_of[item_id]]
+            if label == EMPTY:
+                # Away from the printed line: the board (and, beside an edge, the table).
+                groups.setdefault(BOARD_PRINT, []).append(strip[numpy.abs(ACROSS_MM) >= 3.0].reshape(-1, 3))
+                continue
+            groups.setdefault(label, []).append(strip[middle].reshape(-1, 3))
+        colours = base.colours
+        taught = list(base.params.get("taught_colours", []))
+        for label, group in groups.items():
+            colours, taught = learn_colour(colours, taught, label, group)
+        return Profile(
+            game=GAME,
+            edition=profile.edition,
+            colours=colours,
+            params={**base.params, "taught_colours": taught},
+            shots=profile.shots + 1,
+        )
+
+
+def _best_band(hits: numpy.typing.NDArray[numpy.bool_], rows: int) -> float:
+    """The largest share of hits in any `rows` adjacent rows of a strip (across x along)."""
+    per_row = hits.mean(axis=1)
+    window = numpy.convolve(per_row, numpy.ones(max(1, rows)) / max(1, rows), mode="valid")
+    return float(window.max()) if window.size else 0.0
+
+
+register_recogniser(GAME, MinoaRecogniser)
