@@ -69,9 +69,15 @@ HORN_SLACK_PX = 8
 TRAINING_PLANES = 60
 """Generated shots the built-in prototypes are learned from."""
 PROTOTYPES_PER_LABEL = 24
-FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5)
-"""Weights of the cell features (L, a, b, their differences from the table's, texture) in distances:
-lightness varies with the light far more than hue; the difference from the table tells a piece."""
+FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0)
+"""Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
+piece's back) in distances: lightness varies with the light far more than hue; the difference from the
+table tells a piece; the back's pattern tells a face-down piece even under glare."""
+BACK_MM = 20.0
+"""Side of the middle of a piece's back that is matched."""
+BACK_SLACK_MM = 4
+BACK_TEMPLATE = "back"
+"""Name of the taught back in Profile.templates (the others are "<value>-<horn>" faces)."""
 TEACH_KEEP = 24
 """Taught prototypes kept per label (the most recent)."""
 TEACH_LIGHTS = 8
@@ -137,14 +143,18 @@ def _offsets(half: int, reach: int, ring: int) -> tuple[numpy.typing.NDArray[num
     return middle_y, middle_x, grid_y[outer], grid_x[outer]
 
 
-def cell_features(plane: Frame, layout: Layout) -> tuple[list[str], numpy.typing.NDArray[numpy.float32]]:
+def cell_features(
+    plane: Frame, layout: Layout, back: GreyImage | None = None
+) -> tuple[list[str], numpy.typing.NDArray[numpy.float32]]:
     """Per cell: the middle's Lab and its difference from the table's, both scaled to the table's brightness,
     and how much the middle's brightness varies (its pattern)."""
-    ids, features, _small_plane, _tables = _cell_colours(plane, layout)
+    ids, features, _small_plane, _tables = _cell_colours(plane, layout, back)
     return ids, features
 
 
-def _cell_colours(plane: Frame, layout: Layout) -> tuple[list[str], FloatArray, Frame, FloatArray]:
+def _cell_colours(
+    plane: Frame, layout: Layout, back: GreyImage | None = None
+) -> tuple[list[str], FloatArray, Frame, FloatArray]:
     """cell_features, with the plane at COARSE_PX_PER_MM and each cell's table colour (BGR) there.
 
     Read at COARSE_PX_PER_MM: that averages sensor noise away, and leaves a quarter of the pixels to sort.
@@ -173,10 +183,44 @@ def _cell_colours(plane: Frame, layout: Layout) -> tuple[list[str], FloatArray, 
     both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
     lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
     body, table = lab[: len(ids)], lab[len(ids) :]
-    features = numpy.concatenate([body, body - table, texture], axis=1) * numpy.array(
+    backs = _back_likeness(small, cx, cy, default_back() if back is None else back)
+    features = numpy.concatenate([body, body - table, texture, backs], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
     return ids, features.astype(numpy.float32), small, tables
+
+
+def _back_likeness(
+    small: Frame, cx: numpy.typing.NDArray[numpy.intp], cy: numpy.typing.NDArray[numpy.intp], back: GreyImage
+) -> FloatArray:
+    """Per cell, how well the middle matches a piece's back (normalised cross-correlation, best within a few
+    mm): a pattern's likeness survives glare and shadow, which wash out its colours."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    reach = back.shape[0] // 2 + round(BACK_SLACK_MM * COARSE_PX_PER_MM)
+    padded = cv2.copyMakeBorder(grey, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    scores = numpy.empty((len(cx), 1), numpy.float32)
+    for n, (x, y) in enumerate(zip(cx.tolist(), cy.tolist(), strict=True)):
+        window = padded[y : y + 2 * reach, x : x + 2 * reach]
+        scores[n, 0] = float(cv2.matchTemplate(window, back, cv2.TM_CCOEFF_NORMED).max())
+    return scores
+
+
+@functools.cache
+def default_back() -> GreyImage:
+    """The built-in edition's back, grey, at COARSE_PX_PER_MM (from the generator)."""
+    from companion.vision.generate.minotaurus import piece_face
+
+    return _back_template(piece_face("down", 4.0), 4.0)
+
+
+def _back_template(face: Frame, px_per_mm: float) -> GreyImage:
+    """The middle BACK_MM square of an upright piece's face, grey, at COARSE_PX_PER_MM."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
+    half = round(BACK_MM * px_per_mm / 2)
+    middle = grey.shape[0] // 2
+    crop = grey[middle - half : middle + half, middle - half : middle + half]
+    side = round(BACK_MM * COARSE_PX_PER_MM)
+    return numpy.asarray(cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -252,11 +296,19 @@ class Glyphs:
     values: GlyphTemplates
 
 
+def profile_back(profile: Profile | None) -> GreyImage:
+    """The back template: the user's (taught) or the built-in one."""
+    if profile is None or BACK_TEMPLATE not in profile.templates:
+        return default_back()
+    return _back_template(decode_template(profile.templates[BACK_TEMPLATE]), PLANE_PX_PER_MM)
+
+
 def _templates(profile: Profile | None) -> Glyphs:
     faces: dict[str, tuple[Frame, float]] = {name: (face, 4.0) for name, face in default_faces().items()}
     if profile is not None:
         for name, text in profile.templates.items():
-            faces[name] = (decode_template(text), PLANE_PX_PER_MM)
+            if name != BACK_TEMPLATE:
+                faces[name] = (decode_template(text), PLANE_PX_PER_MM)
     horns: dict[str, list[GreyImage]] = {}
     values: dict[str, list[GreyImage]] = {}
     taught = set(profile.templates) if profile is not None else set()
@@ -413,7 +465,7 @@ class MinotaurusRecogniser:
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         prototypes = self._prototypes(profile)
-        ids, features, small, tables = _cell_colours(plane, layout)
+        ids, features, small, tables = _cell_colours(plane, layout, self._prepare(profile)[2])
         classes, confidences = prototypes.classify(features)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
@@ -453,13 +505,18 @@ class MinotaurusRecogniser:
         for label in labels.values():
             if label not in ("empty", "down"):
                 parse_piece(label)
+        templates = dict(profile.templates)
+        down = sorted(item for item, label in labels.items() if label == "down")
+        if down:  # the user's back, as the pattern every face-down piece is compared with
+            templates[BACK_TEMPLATE] = encode_template(_upright_face(plane, layout.items[down[0]]))
+        back = profile_back(dataclasses.replace(profile, templates=templates))
         rng = numpy.random.default_rng(profile.shots)
         shots = [plane] + [
             effects.decode_jpeg(effects.spoil(plane, rng, hard=False)) for _ in range(TEACH_LIGHTS)
         ]
         samples: dict[str, list[FloatArray]] = {}
         for shot in shots:
-            ids, features = cell_features(shot, layout)
+            ids, features = cell_features(shot, layout, back)
             for item, row in zip(ids, features, strict=True):
                 if item in labels:
                     samples.setdefault(_colour_class(labels[item]), []).append(row)
@@ -468,7 +525,6 @@ class MinotaurusRecogniser:
         }
         for label, learned in _learn_prototypes(samples, TEACH_PROTOTYPES).items():
             taught[label] = [*taught.get(label, []), *learned][-TEACH_KEEP:]
-        templates = dict(profile.templates)
         for item, label in labels.items():
             if label not in ("empty", "down"):
                 _, value, horn = parse_piece(label)
@@ -479,14 +535,14 @@ class MinotaurusRecogniser:
     def __init__(self) -> None:
         # A watcher reads frame after frame with the same profile: prepare it once.
         self._prepared_for: Profile | None = None
-        self._prepared: tuple[Prototypes, Glyphs] | None = None
+        self._prepared: tuple[Prototypes, Glyphs, GreyImage] | None = None
 
-    def _prepare(self, profile: Profile | None) -> tuple[Prototypes, Glyphs]:
+    def _prepare(self, profile: Profile | None) -> tuple[Prototypes, Glyphs, GreyImage]:
         if self._prepared is None or self._prepared_for is not profile:
             table = dict(default_prototypes())
             if profile is not None:
                 table.update(profile.params.get("cell_prototypes", {}))
-            self._prepared = (Prototypes.of(table), _templates(profile))
+            self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
             self._prepared_for = profile
         return self._prepared
 
