@@ -27,10 +27,12 @@ def enter_move(page: Any, seat_name: str, label: str) -> None:
     """Choose `label` among the moves of `seat_name` (a button, or the long list's Enter)."""
     group = page.locator(".moves-group", has=page.locator("h3", has_text=seat_name))
     button = group.get_by_role("button", name=label, exact=True)
+    listed = group.locator("select").filter(has=page.get_by_role("option", name=label, exact=True))
+    expect(button.or_(listed)).to_be_visible()  # the page may still be drawing the move before
     if button.count():
         button.click()
         return
-    group.locator("select").select_option(label=label)
+    listed.select_option(label=label)
     group.get_by_role("button", name="Enter").click()
 
 
