@@ -45,7 +45,7 @@ lint: venv
 	$(BIN)/ruff format --check companion tests firmware/tools hardware
 
 typecheck: venv
-	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py
+	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py companion/vision companion/web/teach.py
 
 # The browser tests drive Debian's chromium through Playwright (never a downloaded browser): installed once.
 browser:
