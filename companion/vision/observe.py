@@ -8,7 +8,11 @@ its observation confirms, and nothing when none or several are confirmed
 - Minotaurus `reveal`: the flipped cell shows that piece ("blue-3-left");
 - Minos `die`: the die shows that symbol, in an observation made after the
   roll was asked for (a die that shows the same symbol as before must have
-  been rolled again, not merely left lying);
+  been rolled again, not merely left lying). The camera reads the tray's dice
+  left to right; dice are alike, so when the tray holds just the dice of this
+  roll, the first it shows is the lowest-numbered of them, and so on; when it
+  holds all six, each place is its own die. (The game takes the roll die by
+  die, so "this roll" is the dice still rolling when the roll was asked for.)
 - Tanz der Hornochsen `reveal`: the seat's played tile shows that number;
   `place`: the tile lies in that row;
 - Asterion `place`: the cell shows a tile at that rotation;
@@ -76,6 +80,25 @@ CONFIRMS: dict[tuple[str, str], Confirms] = {
 }
 
 
+def _minos_tray(asked: State, seen: Items) -> Items:
+    """The tray's dice, left to right, as the game numbers them (see the module's notes)."""
+    shown = [seen.get(f"die:{n}", "empty") for n in range(6)]
+    visible = [label for label in shown if label != "empty"]
+    conflict: Any = getattr(asked, "conflict", None)
+    rolling: Any = conflict if getattr(asked, "phase", None) == "conflict" and conflict is not None else asked
+    roll: tuple[int, ...] = tuple(getattr(rolling, "pending", ()))
+    if len(visible) == 6:
+        return {f"die:{n}": label for n, label in enumerate(shown)}
+    if roll and len(visible) == len(roll):
+        return {f"die:{die}": label for die, label in zip(roll, visible, strict=True)}
+    return {}  # some dice still out of the tray, or one too many: the host enters the roll
+
+
+SEEN_AS: dict[str, Callable[[State, Items], Items]] = {"minos": _minos_tray}
+"""Per game: the observation's items as the game's actions name them, when they differ (given the
+position at which the question was first asked)."""
+
+
 def asks_camera(game: str, state: State) -> set[str]:
     """The kinds of the legal actions the camera could answer in this position."""
     if state.is_over():
@@ -83,13 +106,18 @@ def asks_camera(game: str, state: State) -> set[str]:
     return {a.kind for a in state.legal_actions() if (game, a.kind) in CONFIRMS}
 
 
-def camera_answer(game: str, state: State, seen: Items, *, fresh: bool) -> Action | None:
+def camera_answer(
+    game: str, state: State, seen: Items, *, fresh: bool, asked: State | None = None
+) -> Action | None:
     """The one legal action the observation confirms, or None (none, or more than one: ambiguous).
 
-    `fresh`: the observation was made after the question was asked (see FRESH_KINDS).
+    `fresh`: the observation was made after the question was asked (see FRESH_KINDS); `asked`: the
+    position at which the camera's question was first asked (default: this one).
     """
     if state.is_over():
         return None
+    if game in SEEN_AS:
+        seen = SEEN_AS[game](asked if asked is not None else state, seen)
     confirmed: list[Action] = []
     for action in state.legal_actions():
         confirms = CONFIRMS.get((game, action.kind))

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.games import State
 from companion.table.inputs import SetTableStatus, SubmitAction
 from companion.table.referee import Referee, Snapshot
 from companion.vision.base import Frame, Profile, Reading, VisionError, load_profile, recogniser_for
@@ -139,6 +140,8 @@ class CameraWatcher:
         self._unsupported: str | None = None
         self._question: tuple[int | None, frozenset[str]] = (None, frozenset())
         self._asked_at = 0.0
+        self._asked_state: State | None = None
+        """The position at which the present question was first asked (a roll's dice are its then)."""
         self._answered: tuple[int, int] | None = None
         self._errors = 0
         self._faults: dict[str, str] = {}
@@ -231,13 +234,16 @@ class CameraWatcher:
         kinds = frozenset(asks_camera(snapshot.game, snapshot.state))
         if self._question != (snapshot.game_id, kinds):
             self._question, self._asked_at = (snapshot.game_id, kinds), self.clock()
+            self._asked_state = snapshot.state
         if not kinds or not step.stable or reader.current is None:
             return None
         position = (snapshot.game_id, snapshot.seq)
         if self._answered == position:
             return None  # already answered at this event; the referee has not taken it yet
         fresh = step.run_started is not None and step.run_started > self._asked_at
-        action = camera_answer(snapshot.game, snapshot.state, reader.current.items, fresh=fresh)
+        action = camera_answer(
+            snapshot.game, snapshot.state, reader.current.items, fresh=fresh, asked=self._asked_state
+        )
         if action is None:
             return None
         evidence = {

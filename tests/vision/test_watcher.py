@@ -150,6 +150,33 @@ def test_the_camera_answers_only_unambiguously_and_dice_only_after_the_question(
     )
 
 
+def test_the_minos_tray_is_read_die_by_die_as_the_game_numbers_the_dice() -> None:
+    from companion.games.minos.actions import DieShows, RollAgain, SetAside
+
+    roll = get_game("minos").setup({})
+    faces = ["Pfeil", "Joker", "Stern", "Gebaeude", "Moewe", "Waage"]
+    tray = {f"die:{n}": face for n, face in enumerate(faces)}
+    # All six dice in the tray: each place is its own die, read one after the other as the game asks.
+    state = roll
+    for die, face in enumerate(faces):
+        assert observe.camera_answer("minos", state, tray, fresh=False, asked=roll) is None  # seen before
+        answer = observe.camera_answer("minos", state, tray, fresh=True, asked=roll)
+        assert answer == DieShows(CHANCE, die, face)
+        state = state.apply(answer)
+    # Dice 0 and 1 set aside (out of the tray), the other four rolled again: the tray's four are dice 2-5.
+    seat = state.to_act().seats[0]
+    reroll = state.apply(SetAside(seat, 0)).apply(SetAside(seat, 1)).apply(RollAgain(seat))
+    four = {"die:0": "Stern", "die:1": "Stern", "die:2": "Joker", "die:3": "Waage", "die:4": "empty"}
+    state = reroll
+    for die, face in zip((2, 3, 4, 5), ("Stern", "Stern", "Joker", "Waage"), strict=True):
+        answer = observe.camera_answer("minos", state, four, fresh=True, asked=reroll)
+        assert answer == DieShows(CHANCE, die, face)
+        state = state.apply(answer)
+    # Three dice in the tray for a roll of four: one still rolling off the table, the host enters it.
+    three = {"die:0": "Stern", "die:1": "Stern", "die:2": "Joker"}
+    assert observe.camera_answer("minos", reroll, three, fresh=True, asked=reroll) is None
+
+
 # ---------------------------------------------------------------- bad input
 
 
