@@ -82,8 +82,10 @@ CONFIRMS: dict[tuple[str, str], Confirms] = {
 
 def _minos_tray(asked: State, seen: Items) -> Items:
     """The tray's dice, left to right, as the game numbers them (see the module's notes)."""
-    shown = [seen.get(f"die:{n}", "empty") for n in range(6)]
-    visible = [label for label in shown if label != "empty"]
+    from companion.games.minos.data import FACES
+
+    shown = [seen.get(f"die:{n}", "unseen") for n in range(6)]
+    visible = [label for label in shown if label in FACES]  # not "unseen" (or "empty"): no die there
     conflict: Any = getattr(asked, "conflict", None)
     rolling: Any = conflict if getattr(asked, "phase", None) == "conflict" and conflict is not None else asked
     roll: tuple[int, ...] = tuple(getattr(rolling, "pending", ()))

@@ -166,7 +166,7 @@ def test_the_minos_tray_is_read_die_by_die_as_the_game_numbers_the_dice() -> Non
     # Dice 0 and 1 set aside (out of the tray), the other four rolled again: the tray's four are dice 2-5.
     seat = state.to_act().seats[0]
     reroll = state.apply(SetAside(seat, 0)).apply(SetAside(seat, 1)).apply(RollAgain(seat))
-    four = {"die:0": "Stern", "die:1": "Stern", "die:2": "Joker", "die:3": "Waage", "die:4": "empty"}
+    four = {"die:0": "Stern", "die:1": "Stern", "die:2": "Joker", "die:3": "Waage", "die:4": "unseen"}
     state = reroll
     for die, face in zip((2, 3, 4, 5), ("Stern", "Stern", "Joker", "Waage"), strict=True):
         answer = observe.camera_answer("minos", state, four, fresh=True, asked=reroll)
