@@ -159,6 +159,11 @@ def test_a_simulated_game_shows_the_challenge_and_the_sensors_as_the_tosses_happ
         expect(watcher.locator("#challenge .toss.hit, #challenge .toss.miss").first).to_be_visible(
             timeout=60_000
         )
+        # Whatever the simulated table did, no payload carried the state's full record of the table.
+        received = payloads(watcher)
+        assert any("/api/events" in chunk["url"] for chunk in received)
+        for chunk in received:
+            assert '"seen":' not in chunk["text"] and '"flipped":' not in chunk["text"], chunk
     finally:
         context.close()
         server.stop()
