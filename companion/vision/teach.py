@@ -113,7 +113,10 @@ HORNOCHSEN_LESSONS = (10, 23, 45, 67, 89, 1, 34, 56, 78, 92, 55)
 def _hornochsen(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
     played = [item for item in layout.items if item.startswith("played:")]
     spot = played[0] if played else next(iter(layout.items))
-    steps = [TeachStep(f"Leave the place of {_spot(spot)} empty.", {spot: "empty"})]
+    steps = [
+        TeachStep(f"Leave the place of {_spot(spot)} empty.", {spot: "empty"}),
+        TeachStep(f"Lay any tile face down in the place of {_spot(spot)}.", {spot: "down"}),
+    ]
     steps += [
         TeachStep(f"Lay tile {tile} face up in the place of {_spot(spot)}.", {spot: str(tile)})
         for tile in HORNOCHSEN_LESSONS
