@@ -37,10 +37,10 @@ SampleLabels = Callable[[Layout, Rng, bool], dict[str, str]]
 
 FRAME_SIZE = (1280, 720)
 FRAME_INTERVAL_S = 0.2
-HAND_SHARE = 0.08
-"""Share of generated frames with a hand over the table (labelled hand=true, to be skipped)."""
-MOTION_SHARE = 0.04
-"""Share of generated frames smeared by motion (labelled motion=true, to be skipped)."""
+HAND_SHARE = {False: 0.08, True: 0.12}
+"""Share of generated frames with a hand over the table (labelled hand=true, to be skipped), by hard."""
+MOTION_SHARE = {False: 0.04, True: 0.06}
+"""Share of generated frames smeared by motion (labelled motion=true, to be skipped), by hard."""
 
 
 class GeneratorError(VisionError):
@@ -121,8 +121,8 @@ def generate_frame(
     table = camera.lay_on_table(plane, layout, rng)
     pose = camera.random_pose(table, rng, hard=hard, frame_size=FRAME_SIZE)
     image = camera.project(table, pose)
-    with_hand = bool(rng.random() < HAND_SHARE) if hand is None else hand
-    with_motion = bool(rng.random() < MOTION_SHARE) if motion is None else motion
+    with_hand = bool(rng.random() < HAND_SHARE[hard]) if hand is None else hand
+    with_motion = bool(rng.random() < MOTION_SHARE[hard]) if motion is None else motion
     if with_hand:
         image = effects.hand(image, pose.plane_quad, rng)
     jpeg = effects.spoil(image, rng, hard=hard, motion=with_motion)
