@@ -114,7 +114,9 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
             expect(watcher.locator("#pieces .cell").nth(0)).to_have_class("cell down")
 
         # Bo turns over the same position: the table knows what it must show, the phones must not.
-        enter_move(host, "Bo", "turn over position 0")
+        bo = host.locator(".moves-group", has=host.locator("h3", has_text="Bo may"))
+        bo.get_by_placeholder("Filter").fill("over position 0")  # the first choice left is taken
+        bo.get_by_role("button", name="Enter").click()
         watchers_see(watchers, "Waiting for the table to show the piece at position 0.")
         expect(host.locator("#host-waiting")).to_have_text(
             "Waiting for the table to show the piece at position 0."

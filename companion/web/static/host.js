@@ -172,9 +172,15 @@
         for (const option of select.options) {
           option.hidden = !words.every((word) => option.textContent.toLowerCase().includes(word));
         }
+        // Enter takes the selected choice: never one the filter hides.
+        const selected = select.selectedOptions[0];
+        if (!selected || selected.hidden) {
+          const first = [...select.options].find((option) => !option.hidden);
+          select.value = first ? first.value : "";
+        }
       } });
     const enter = el("button", { type: "button", onclick: () => {
-      const chosen = actions[Number(select.value)];
+      const chosen = select.value === "" ? undefined : actions[Number(select.value)];
       if (chosen) submitAction(chosen.action);
       else $("error").textContent = "Choose one first.";
     } }, "Enter");
