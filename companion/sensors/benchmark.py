@@ -29,7 +29,7 @@ from companion.sensors.edges import BeamEdge, EdgeHandler, EdgeSource
 from companion.sensors.judge import TossJudge, TossSettings, Verdict
 from companion.sensors.pinmap import PinMap, default_pinmap_path, load_pinmap
 from companion.sensors.simhorn import FOREVER, SimToss, SimulatedHorn
-from companion.sensors.tossing import TossRunner
+from companion.sensors.tossing import TossRunner, realtime_priority
 
 APPROACH_US = 3000
 """The last stretch before each judge deadline, passed in real time."""
@@ -117,7 +117,7 @@ def bench_source(
         verdicts.append(verdict)
         decided.set()
 
-    runner = TossRunner(path.tap, TossJudge(pinmap, settings, clock), on_verdict)
+    runner = TossRunner(path.tap, TossJudge(pinmap, settings, clock), on_verdict, realtime=True)
     runner.start()
     if kind == "node":
         _wait_until_ready(runner)
@@ -126,40 +126,43 @@ def bench_source(
     latencies: list[float] = []
     occlusions = missed = glitches = 0
     started = time.monotonic()
-    try:
-        for toss in tosses:
-            decided.clear()
-            verdicts.clear()
-            runner.arm(0)
-            base = clock() + 1000
-            edges = toss.edges(offset_us=base, source=kind)
-            first = len(path.tap.received)
-            start = toss.settle_start_us(pinmap)
-            settle_end = (
-                base + start + settings.settle_ms * 1000 if toss.success and start is not None else None
-            )
-            _play(runner, path, clock, edges, decided, settle_end)
-            decided.wait(DELIVERY_TIMEOUT_S)
-            verdict = verdicts[0]
-            received = {(e.beam, e.blocked, e.t_us) for e in path.tap.received[first:]}
-            for o in toss.occlusions:
-                if o.end_us - o.start_us < 1000:
-                    continue
-                occlusions += 1
-                wanted = [(o.beam, True, path.to_source_time(base + o.start_us))]
-                if o.end_us != FOREVER:
-                    wanted.append((o.beam, False, path.to_source_time(base + o.end_us)))
-                missed += sum(1 for w in wanted if w not in received)
-            glitches += len(toss.glitches)
-            outcome = _score(toss, verdict)
-            counts[outcome] += 1
-            by_kind[toss.kind][outcome] += 1
-            if outcome == "right" and settle_end is not None:
-                latencies.append((verdict.decided_us - settle_end) / 1000)
-            _lift(path, clock)
-    finally:
-        runner.stop()
-        path.close()
+    # This thread plays the hardware (the beams, the node's firmware): it must send each edge on
+    # time, as a microcontroller would, whatever else runs on this machine.
+    with realtime_priority() as realtime:
+        try:
+            for toss in tosses:
+                decided.clear()
+                verdicts.clear()
+                runner.arm(0)
+                base = clock() + 1000
+                edges = toss.edges(offset_us=base, source=kind)
+                first = len(path.tap.received)
+                start = toss.settle_start_us(pinmap)
+                settle_end = (
+                    base + start + settings.settle_ms * 1000 if toss.success and start is not None else None
+                )
+                _play(runner, path, clock, edges, decided, settle_end)
+                decided.wait(DELIVERY_TIMEOUT_S)
+                verdict = verdicts[0]
+                received = {(e.beam, e.blocked, e.t_us) for e in path.tap.received[first:]}
+                for o in toss.occlusions:
+                    if o.end_us - o.start_us < 1000:
+                        continue
+                    occlusions += 1
+                    wanted = [(o.beam, True, path.to_source_time(base + o.start_us))]
+                    if o.end_us != FOREVER:
+                        wanted.append((o.beam, False, path.to_source_time(base + o.end_us)))
+                    missed += sum(1 for w in wanted if w not in received)
+                glitches += len(toss.glitches)
+                outcome = _score(toss, verdict)
+                counts[outcome] += 1
+                by_kind[toss.kind][outcome] += 1
+                if outcome == "right" and settle_end is not None:
+                    latencies.append((verdict.decided_us - settle_end) / 1000)
+                _lift(path, clock)
+        finally:
+            runner.stop()
+            path.close()
     wall = time.monotonic() - started
     decidable = sum(1 for t in tosses if t.decidable)
     p99 = _percentile(latencies, 0.99)
@@ -187,6 +190,7 @@ def bench_source(
             "mean": statistics.fmean(latencies) if latencies else None,
         },
         "node_faults": len(path.faults),
+        "realtime_priority": realtime,
         "goals": {
             "every_decidable_verdict_right": counts["right"] == decidable,
             "no_false_success": counts["false_success"] == 0,

@@ -127,7 +127,7 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
             expected_pinmap_crc=pinmap_crc(pinmap_path),
         )
     judge = TossJudge(pinmap, settings)
-    runner = TossRunner(source, judge, on_verdict=lambda verdict: None)
+    runner = TossRunner(source, judge, on_verdict=lambda verdict: None, realtime=True)
     runner_box.append(runner)
     link = SensorTosses(referee, runner, source_name=kind)
     if args.simulate and play is not None and lift is not None:

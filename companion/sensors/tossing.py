@@ -13,9 +13,11 @@ edges could be wrong, and a wrong verdict is worse than a re-toss.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from companion.sensors.edges import BeamEdge, EdgeSource
 from companion.sensors.judge import TossError, TossJudge, Verdict
@@ -30,8 +32,12 @@ class SensorFaultError(TossError):
 
 
 class TossRunner:
-    def __init__(self, source: EdgeSource, judge: TossJudge, on_verdict: VerdictHandler) -> None:
+    def __init__(
+        self, source: EdgeSource, judge: TossJudge, on_verdict: VerdictHandler, *, realtime: bool = False
+    ) -> None:
         self.source = source
+        self.realtime = realtime
+        """Give the timer thread, and each thread that delivers edges, real-time priority (the daemon)."""
         self.judge = judge
         self.on_verdict = on_verdict
         self.faults: dict[str, str] = {}
@@ -41,6 +47,7 @@ class TossRunner:
         self._cond = threading.Condition()
         self._stopping = False
         self._thread: threading.Thread | None = None
+        self._raised: set[int] = set()
         self.last_poll_us: int | None = None
         """When the thread last looked at the judge (on the judge's clock): the benchmark waits on it."""
 
@@ -101,6 +108,11 @@ class TossRunner:
     # ------------------------------------------------------------ the source's side
 
     def on_edge(self, edge: BeamEdge) -> None:
+        if self.realtime and threading.get_ident() not in self._raised:
+            # The thread that delivers edges (lgpio's alerts, the node reader) is part of the judge's
+            # timing too: an edge it holds back shifts the verdict by as much.
+            self._raised.add(threading.get_ident())
+            raise_priority()
         with self._cond:
             verdict = self.judge.feed(edge)
             self._cond.notify_all()
@@ -135,6 +147,8 @@ class TossRunner:
     # ------------------------------------------------------------ timeouts
 
     def _run(self) -> None:
+        if self.realtime:
+            raise_priority()
         while True:
             with self._cond:
                 if self._stopping:
@@ -162,3 +176,38 @@ class TossRunner:
             self.on_verdict(verdict)
         except Exception:
             log.exception("the verdict %s of seat %d was not delivered", verdict.outcome, verdict.seat)
+
+
+REALTIME_PRIORITY = 10
+"""SCHED_FIFO priority of the thread that wakes the judge (1-99; the systemd unit allows up to 10)."""
+
+
+def raise_priority() -> bool:
+    """Make the calling thread wake on time even while the camera or a browser keeps the CPUs busy.
+
+    For threads that sleep almost always and run for microseconds (the judge's timer, edge
+    delivery), so real-time priority costs the rest of the system nothing. Where it is not
+    allowed (no LimitRTPRIO, not Linux) the thread runs as usual; the answer says which.
+    """
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(REALTIME_PRIORITY))
+    except (AttributeError, OSError) as error:
+        log.debug("the toss judge's thread keeps normal priority: %s", error)
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def realtime_priority() -> Iterator[bool]:
+    """Real-time priority for the calling thread for a while, then its old policy back."""
+    try:
+        policy, param = os.sched_getscheduler(0), os.sched_getparam(0)
+    except (AttributeError, OSError):
+        yield False
+        return
+    raised = raise_priority()
+    try:
+        yield raised
+    finally:
+        if raised:
+            os.sched_setscheduler(0, policy, param)

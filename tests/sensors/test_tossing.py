@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from companion.sensors.clock import ManualClock
 from companion.sensors.judge import HornNotClearError, TossJudge, TossSettings, Verdict
 from companion.sensors.pinmap import PinMap
-from companion.sensors.tossing import SensorFaultError, TossRunner
+from companion.sensors.tossing import SensorFaultError, TossRunner, realtime_priority
 
 from .fakes import FakeSource, eventually
 
@@ -103,3 +104,15 @@ def test_a_beam_check_before_each_toss_holds_arming_until_the_receiver_works_aga
     dead.clear()  # the maker plugged it back in
     runner.arm(0)
     assert runner.armed_seat == 0 and not runner.faults
+
+
+def test_real_time_priority_is_given_back(runner: TossRunner, source: FakeSource, clock: ManualClock) -> None:
+    before = os.sched_getscheduler(0)
+    with realtime_priority() as raised:
+        if raised:
+            assert os.sched_getscheduler(0) == os.SCHED_FIFO
+    assert os.sched_getscheduler(0) == before
+    # A runner left at its default never touches the priority of a thread that hands it edges.
+    runner.arm(0)
+    source.edge("left_tip", True, clock.now)
+    assert os.sched_getscheduler(0) == before
