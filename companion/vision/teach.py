@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -152,14 +153,20 @@ def _asterion(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
 
 
 def _minoa(layout: Layout, options: Mapping[str, Any]) -> list[TeachStep]:
-    from companion.games.minoa import COLOURS
+    from companion.games.minoa import BOARD, COLOURS
 
-    line = _first(layout, "line:")
+    # Sticks lie on interior lines, pieces on the edge: each is taught where it is played.
+    interior = next((f"line:{n}" for n in BOARD.interior_lines if f"line:{n}" in layout.items), None)
+    edge = next((f"line:{n}" for n in BOARD.edge_lines if f"line:{n}" in layout.items), None)
+    if interior is None or edge is None:
+        raise TeachError("the layout lacks an interior or an edge line: cannot plan the lessons")
     steps = [
-        TeachStep(f"Leave {_spot(line)} empty.", {line: "empty"}),
-        TeachStep(f"Lay a black stick on {_spot(line)}.", {line: "stick"}),
+        TeachStep(f"Leave {_spot(interior)} empty.", {interior: "empty"}),
+        TeachStep(f"Lay a black stick on {_spot(interior)}.", {interior: "stick"}),
     ]
-    steps += [TeachStep(f"Lay a {colour} piece on {_spot(line)}.", {line: colour}) for colour in COLOURS]
+    steps += [
+        TeachStep(f"Lay a {colour} piece on {_spot(edge)} (the edge).", {edge: colour}) for colour in COLOURS
+    ]
     return steps
 
 
@@ -195,6 +202,8 @@ class TeachSession:
         *,
         profiles_root: Path | None = None,
         recogniser: Recogniser | None = None,
+        settle_seconds: float = 0.3,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.game = game
         self.options = dict(options)
@@ -208,8 +217,9 @@ class TeachSession:
         self.index = 0
         self.taught = 0
         self.last_check: dict[str, Any] | None = None
-        self._checker = SceneChecker(self.layout)
-        """Compares each shot with the previous one: a hand reaching in is refused."""
+        self.settle_seconds = settle_seconds
+        """A shot is two frames this far apart that must agree: a hand or a piece still moving is refused."""
+        self.sleep = sleep
         self._lock = threading.Lock()
 
     @property
@@ -234,16 +244,26 @@ class TeachSession:
 
     def plane(self) -> Frame:
         """The camera's present top-down plane (TeachError if there is no frame or no markers)."""
-        frame = self.grab()
-        if frame is None:
-            raise TeachError("the camera gives no picture: is it connected?")
-        calibrator = Calibrator(self.layout.plane_mm)
-        result = calibrator.update(frame)
-        if result.homography is None:
-            raise TeachError(
-                f"cannot see the table: {result.message or 'the corner markers are not in view'}"
-            )
-        return warp_plane(frame, result.homography, self.layout)
+        return self._planes(1)[0]
+
+    def _planes(self, count: int) -> list[Frame]:
+        """`count` planes of frames `settle_seconds` apart, all under the first frame's homography."""
+        planes: list[Frame] = []
+        homography = None
+        for n in range(count):
+            if n:
+                self.sleep(self.settle_seconds)
+            frame = self.grab()
+            if frame is None:
+                raise TeachError("the camera gives no picture: is it connected?")
+            if homography is None:
+                result = Calibrator(self.layout.plane_mm).update(frame)
+                if result.homography is None:
+                    why = result.message or "the corner markers are not in view"
+                    raise TeachError(f"cannot see the table: {why}")
+                homography = result.homography
+            planes.append(warp_plane(frame, homography, self.layout))
+        return planes
 
     def shot(self) -> dict[str, Any]:
         """Learn the present step from the camera's frame, save the profile, and go on to the next step."""
@@ -251,9 +271,11 @@ class TeachSession:
             if self.done:
                 raise TeachError("every lesson is done: start again to teach more shots")
             step = self.steps[self.index]
-            plane = self.plane()
-            if self._checker.check(plane).hand:
-                raise TeachError("a hand is over the table: take it away and tap shot again")
+            first, plane = self._planes(2)
+            checker = SceneChecker(self.layout)
+            checker.check(first, previous=True)
+            if checker.check(plane, previous=True).motion:
+                raise TeachError("something moves over the table: take your hand away and tap shot again")
             profile = self.recogniser.teach(plane, self.layout, step.labels, self.profile)
             # One more shot, whether or not the recogniser counted it already.
             shots = max(profile.shots, self.profile.shots + 1)
@@ -266,7 +288,6 @@ class TeachSession:
                 "right": all(reading.items.get(item) == label for item, label in step.labels.items()),
             }
             self.profile = profile
-            self._checker.accept(plane)
             self.index += 1
             self.taught += 1
             return self.to_json()

@@ -13,6 +13,8 @@ from flask.testing import FlaskClient
 
 from companion.games.asterion.tiles import COLOURS as ASTERION_COLOURS
 from companion.games.asterion.tiles import DESIGNS
+from companion.games.minoa import BOARD as MINOA_BOARD
+from companion.games.minoa import COLOURS as MINOA_COLOURS
 from companion.games.minotaurus import COLOURS, HORNS, SETUPS
 from companion.table.referee import Referee
 from companion.vision import base
@@ -41,13 +43,17 @@ def squares(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class Camera:
-    """What the camera shows now; the test changes it between shots."""
+    """What the camera shows now; the test changes it between shots (`then`: what it shows a moment later)."""
 
     def __init__(self) -> None:
         self.image: numpy.typing.NDArray[numpy.uint8] | None = None
+        self.then: numpy.typing.NDArray[numpy.uint8] | None = None
 
     def __call__(self) -> numpy.typing.NDArray[numpy.uint8] | None:
-        return self.image
+        image = self.image
+        if self.then is not None:
+            self.image, self.then = self.then, None
+        return image
 
 
 def _layout(*items: str) -> Layout:
@@ -87,14 +93,17 @@ def test_every_game_has_lessons_for_every_kind_of_piece() -> None:
     tiles = [step.labels["cell:1,0"] for step in asterion[2:]]
     assert {label.split(":")[0] for label in tiles} == set(ASTERION_COLOURS)
     assert {label.split(":")[1] for label in tiles} == {f"{d.name}@0" for d in DESIGNS}
-    assert {s.labels["line:0"] for s in teach_plan("minoa", _layout("line:0"), {})} >= {"empty", "stick"}
+    interior, edge = f"line:{MINOA_BOARD.interior_lines[0]}", f"line:{MINOA_BOARD.edge_lines[0]}"
+    minoa = teach_plan("minoa", _layout(edge, interior), {})
+    assert [step.labels for step in minoa[:2]] == [{interior: "empty"}, {interior: "stick"}]
+    assert [step.labels for step in minoa[2:]] == [{edge: colour} for colour in MINOA_COLOURS]
     with pytest.raises(TeachError, match="no lessons"):
         teach_plan("chess", _layout("a1"), {})
 
 
 def test_shots_teach_the_profile_and_save_it_for_the_edition(squares: None, tmp_path: Path) -> None:
     camera = Camera()
-    session = TeachSession("squares", {}, "my-set", camera, profiles_root=tmp_path)
+    session = TeachSession("squares", {}, "my-set", camera, profiles_root=tmp_path, sleep=lambda s: None)
     assert session.to_json()["prompt"] == "Lay the red square on spot 0."
     # This edition's red is darker than the built-in prototype: taught, it is still read as red.
     dark_red = scenes.frame({"spot:0": "red"}, noise=2)
@@ -119,7 +128,7 @@ def test_shots_teach_the_profile_and_save_it_for_the_edition(squares: None, tmp_
 
 def test_a_shot_without_the_table_in_view_or_with_a_hand_is_refused(squares: None, tmp_path: Path) -> None:
     camera = Camera()
-    session = TeachSession("squares", {}, "default", camera, profiles_root=tmp_path)
+    session = TeachSession("squares", {}, "default", camera, profiles_root=tmp_path, sleep=lambda s: None)
     with pytest.raises(TeachError, match="no picture"):
         session.shot()
     camera.image = numpy.full((720, 1280, 3), 128, numpy.uint8)
@@ -127,10 +136,11 @@ def test_a_shot_without_the_table_in_view_or_with_a_hand_is_refused(squares: Non
         session.shot()
     camera.image = scenes.frame({"spot:0": "red"})
     session.shot()
-    hand = scenes.frame({"spot:0": "green"})
-    cv2.line(hand, (0, 700), (640, 360), (90, 120, 190), 90)  # an arm reaching in from the table's edge
-    camera.image = hand
-    with pytest.raises(TeachError, match="hand is over the table"):
+    reaching, withdrawn = scenes.frame({"spot:0": "green"}), scenes.frame({"spot:0": "green"})
+    cv2.line(reaching, (0, 700), (640, 360), (90, 120, 190), 90)  # an arm reaching in from the table's edge
+    cv2.line(withdrawn, (0, 700), (300, 530), (90, 120, 190), 90)  # ...and drawing back
+    camera.image, camera.then = reaching, withdrawn
+    with pytest.raises(TeachError, match="take your hand away"):
         session.shot()
     assert session.index == 1 and load_profile("squares", "default", tmp_path) is not None
     assert session.back()["step"] == 0 and session.skip()["step"] == 1
@@ -140,7 +150,9 @@ def test_the_minotaurus_recogniser_learns_from_a_shot_of_the_table(tmp_path: Pat
     frames = [image for entry, image in load_recording(SEQUENCES / "reveal").images() if not entry.hand]
     camera = Camera()
     camera.image = frames[-1]  # cell 4 shows the blue 3 (left horn)
-    session = TeachSession("minotaurus", {"players": 3}, "default", camera, profiles_root=tmp_path)
+    session = TeachSession(
+        "minotaurus", {"players": 3}, "default", camera, profiles_root=tmp_path, sleep=lambda s: None
+    )
     session.steps = [TeachStep("Lay the blue 3 (left horn) face up on cell 4.", {"cell:4": "blue-3-left"})]
     state = session.shot()
     assert state["done"] and state["last_check"] == {
@@ -205,3 +217,22 @@ def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path) -> None
     assert load_profile("squares", "club-set", tmp_path) is not None
     bad = host.post("/api/teach/start", json={"game": "squares", "edition": "../../etc"})
     assert bad.status_code == 400
+
+
+@pytest.mark.parametrize("game", ["asterion", "hornochsen", "minoa", "minos", "minotaurus", "toss"])
+def test_each_games_recogniser_learns_its_first_lessons(game: str, tmp_path: Path) -> None:
+    from companion.vision.base import recogniser_for
+    from companion.vision.generate import generate_frame, renderer_for
+
+    renderer = renderer_for(game)
+    options = dict(renderer.default_options)
+    layout = recogniser_for(game).layout(options)
+    camera = Camera()
+    session = TeachSession(game, options, "default", camera, profiles_root=tmp_path, sleep=lambda s: None)
+    rng = numpy.random.default_rng(1)
+    for step in session.steps[:2]:
+        labels = {**renderer.sample_labels(layout, rng, False), **step.labels}
+        camera.image = generate_frame(game, layout, rng, labels=labels, hand=False, motion=False).image
+        assert session.shot()["last_check"]["right"], step.prompt
+    saved = load_profile(game, "default", tmp_path)
+    assert saved is not None and saved.shots == 2
