@@ -314,6 +314,10 @@ const Companion = (() => {
     let state = "idle";
     const rank = { idle: 0, armed: 1, void: 2, blocked: 2, fault: 3 };
     for (const [channel, status] of Object.entries((view.table && view.table.status) || {})) {
+      // A report about one event (the host confirmed a verdict) holds only while the table stands there.
+      if (status.seq !== undefined && (!view.game || status.game_id !== view.game.id || status.seq !== view.seq)) {
+        continue;
+      }
       const faults = status.faults || [];
       const text = [status.message, ...faults.filter((fault) => !(status.message || "").includes(fault))]
         .filter(Boolean).join(" · ");
