@@ -248,3 +248,30 @@ def test_a_phone_that_loses_the_network_or_the_server_reconnects_and_catches_up(
         assert watcher.evaluate("window.__loaded_once") is True, "the page reloaded"
     finally:
         context.close()
+
+
+def test_a_host_whose_session_ended_is_asked_for_the_pin_again_and_nothing_changes(
+    browser: Any, table: TableServer
+) -> None:
+    context = phone(browser)
+    try:
+        page = context.new_page()
+        page.goto(f"{table.url}/host")
+        page.fill("#pin", PIN)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.locator("#controls")).to_be_visible()
+        # The session ends behind the page's back (signed out in another tab, or expired).
+        page.evaluate(
+            """async () => {
+                const session = await (await fetch("/api/host/session")).json();
+                await fetch("/api/host/sign-out", { method: "POST", body: "{}",
+                  headers: { "Content-Type": "application/json", "X-CSRF-Token": session.csrf_token } });
+            }"""
+        )
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator("#sign-in-section")).to_be_visible()
+        expect(page.locator("#sign-in-reason")).to_contain_text("sign in with the table PIN")
+        expect(page.locator("#controls")).to_be_hidden()
+        expect(page.locator("#waiting")).to_have_text("No game yet: the host starts one.")
+    finally:
+        context.close()
