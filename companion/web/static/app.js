@@ -272,7 +272,7 @@ const Companion = (() => {
   }
 
   function chip(label, value, attributes = {}) {
-    return el("span", { class: "chip", ...attributes }, `${label} `, el("b", {}, value === null ? "–" : value));
+    return el("span", { class: "chip", ...attributes }, `${label} `, el("b", {}, value === null || value === undefined ? "–" : value));
   }
 
   function swatch(colour) {
