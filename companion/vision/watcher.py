@@ -137,7 +137,6 @@ class CameraWatcher:
         self.clock = clock
         self.reader: StableReader | None = None
         self._following: _Following | None = None
-        self._unsupported: str | None = None
         self._question: tuple[int | None, frozenset[str]] = (None, frozenset())
         self._asked_at = 0.0
         self._asked_state: State | None = None
@@ -145,6 +144,7 @@ class CameraWatcher:
         self._answered: tuple[int, int] | None = None
         self._errors = 0
         self._faults: dict[str, str] = {}
+        self._state, self._message = "idle", ""
         self._last_status: dict[str, Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -272,7 +272,7 @@ class CameraWatcher:
         following = _Following(snapshot.game_id, snapshot.game, repr(sorted(options.items())))
         if following == self._following:
             return self.reader
-        self._following, self.reader, self._unsupported = following, None, None
+        self._following, self.reader = following, None
         try:
             profile = load_profile(snapshot.game, self.settings.edition, self.profiles_root)
             recogniser_for(snapshot.game)
@@ -280,7 +280,6 @@ class CameraWatcher:
                 snapshot.game, options, profile, self.settings.stability, clock=self.clock
             )
         except VisionError as error:
-            self._unsupported = str(error)
             self._status("idle", f"the camera cannot read {snapshot.game}: {error}; enter moves by hand")
             return None
         self._status("calibrating", "looking for the table's corner markers")
@@ -307,9 +306,6 @@ class CameraWatcher:
     def _status(self, state: str, message: str) -> None:
         self._state, self._message = state, message
         self._publish()
-
-    _state = "idle"
-    _message = ""
 
     def _publish(self) -> None:
         faults = sorted(self._faults.values())
