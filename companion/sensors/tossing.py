@@ -61,10 +61,13 @@ class TossRunner:
         self._check_beams()  # at once, so a dead receiver shows before the first toss is asked for
 
     def stop(self, timeout: float = 5.0) -> None:
-        self.source.stop()
         with self._cond:
             self._stopping = True
+            # A toss in progress ends with the daemon, without a verdict: not voided by the source
+            # going away below, which would tell the table a fault that is only a shutdown.
+            self.judge.void("the daemon stopped")
             self._cond.notify_all()
+        self.source.stop()
         if self._thread is not None:
             self._thread.join(timeout)
 
