@@ -47,9 +47,13 @@ lint: venv
 typecheck: venv
 	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py companion/vision companion/web/teach.py
 
-# The browser tests drive Debian's chromium through Playwright (never a downloaded browser): installed once.
+# Debian packages the tests use, installed once when missing: the browser tests drive Debian's chromium
+# through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad.
+SYSTEM_PACKAGES := /usr/bin/chromium:chromium /usr/bin/openscad:openscad
 browser:
-	@test -x /usr/bin/chromium || ($(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+	@missing="$(foreach p,$(SYSTEM_PACKAGES),$(if $(wildcard $(word 1,$(subst :, ,$(p)))),,$(word 2,$(subst :, ,$(p)))))"; \
+	if [ -n "$$(echo $$missing)" ]; then \
+		$(SUDO) apt-get update && $(SUDO) DEBIAN_FRONTEND=noninteractive apt-get install -y $$missing; fi
 
 pytest: venv firmware-deps browser
 	$(BIN)/python -m pytest -q
