@@ -273,3 +273,15 @@ def test_toss_learns_a_ring_and_tells_a_ring_beside_a_horn_from_one_around_it() 
         assert recogniser.read(plane, layout, profile).items == labels
     with pytest.raises(VisionError, match=r"ring\|clear"):
         recogniser.teach(shot, layout, {"horn:left": "maybe"}, profile)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_plane_showing_nothing_of_the_game_still_reads_every_item(game: str) -> None:
+    """A covered camera or a blank table must not stop the reader: every item gets a label."""
+    recogniser = recogniser_for(game)
+    layout = recogniser.layout(renderer_for(game).default_options)
+    width, height = layout.plane_size_px()
+    noise = numpy.random.default_rng(1).integers(0, 256, (height, width, 3), dtype=numpy.uint8)
+    for plane in (numpy.zeros((height, width, 3), numpy.uint8), noise):
+        reading = recogniser.read(plane, layout, None)
+        assert set(reading.items) == set(layout.items) == set(reading.confidence)
