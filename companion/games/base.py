@@ -103,6 +103,9 @@ class Action:
     """
 
     kind: ClassVar[str] = "action"
+    fades: ClassVar[bool] = False
+    """True when what this action shows can be hidden again at the table (a piece turned face
+    down again): logs and replays shown to players must not keep it past its moment."""
     by: int
 
     def label(self) -> str:

@@ -68,6 +68,7 @@ class Reveal(Action):
     """The table shows what the flipped piece is (camera, host or simulator)."""
 
     kind: ClassVar[str] = "reveal"
+    fades: ClassVar[bool] = True  # returned face down, it is the players' memory, not the scoreboard's
     position: int
     colour: str
     value: int

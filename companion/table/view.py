@@ -2,10 +2,10 @@
 
 Only `state.public_view()` leaves the companion, never `state.to_json()`,
 which remembers face-down pieces. The event log follows the same rule: what
-the table showed (a reveal, a toss) is shown in the log only while it is the
-latest event; older table answers keep only the question they answered,
-because a log that remembers revealed pieces would play the memory game for
-the players.
+an action showed that can be hidden again at the table (`Action.fades`, a
+revealed piece) is shown in the log only while it is the latest event; after
+that the entry keeps only the question it answered, because a log that
+remembers revealed pieces would play the memory game for the players.
 """
 
 from __future__ import annotations
@@ -32,11 +32,12 @@ class LogEntry:
     label: str
     asked: str
     """What the table waited for when this event came (the question a table answer answers)."""
+    fades: bool = False
     undone: bool = False
 
     def to_json(self, *, latest: bool) -> JsonDict:
         label = self.label
-        if self.by == CHANCE and not latest:
+        if self.fades and not latest:
             label = f"answered {self.asked} (hidden now)"
         return {
             "seq": self.seq,
@@ -75,12 +76,14 @@ class GameLog:
         """Add `event`; `action` is what it applied (None for an undo), `before` the state it met."""
         asked = before.to_act().waiting_for
         if action is not None:
-            entry = LogEntry(event.seq, event.at, event.kind, event.source, action.by, action.label(), asked)
+            entry = LogEntry(
+                event.seq, event.at, event.kind, event.source, action.by, action.label(), asked, action.fades
+            )
             self._effective.append(entry)
         else:
             undone = self._effective.pop()
             undone.undone = True
-            what = f"the answer to {undone.asked}" if undone.by == CHANCE else undone.label
+            what = f"the answer to {undone.asked}" if undone.fades else undone.label
             entry = LogEntry(event.seq, event.at, event.kind, event.source, None, f"undo: {what}", asked)
         self.entries.append(entry)
 

@@ -31,6 +31,7 @@ class Step(Action):
 @dataclasses.dataclass(frozen=True)
 class Coin(Action):
     kind: ClassVar[str] = "coin"
+    fades: ClassVar[bool] = True  # like a piece turned face down again
     heads: bool
 
     def label(self) -> str:
