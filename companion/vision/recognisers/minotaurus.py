@@ -1,16 +1,20 @@
 """Minotaurus: which cells of the matrix hold a piece face down, none, or which piece face up.
 
-Each cell is read in two steps. Its colour: the median colour of the cell's
-middle, seen relative to the bare table just around the cell (so that a
-shadow or a brighter lamp changes both alike), goes to the nearest learned
-prototype of "empty", "down" or one of the colours. A face-up piece's glyph
-(the value and the horn's side) is then matched against a template per
-(value, horn), turned a little either way, near the cell's centre.
+Each cell is read in two steps. First what lies there: the median colour of
+the cell's middle, seen relative to the bare table just around the cell (so
+that a shadow or a brighter lamp changes both alike), how patterned the
+middle is, and how well it matches a piece's back (a pattern survives glare
+that washes colours out) go to the nearest learned prototype of "empty",
+"down" or one of the colours. Then, for a face-up piece, its glyph: the horn
+template, turned a little either way, finds the piece and its side (a horn
+looks like itself only where it is), and the row of pips below it, matched
+there, gives the value.
 
 Built-in prototypes are learned from generated shots the first time they are
-needed (a second or so); templates are drawn by the generator. `teach` adds a
-user's shots: the cells' colours become that label's prototypes, and a face-up
-piece's glyph becomes the template of its value and horn.
+needed (a few seconds, once); templates are drawn by the generator. `teach`
+learns a user's shot: each label's prototypes (from the shot seen under a few
+made-up lights as well), a face-down cell's back, and a face-up piece's glyph
+as the template of its value and horn (so numerals do as well as pips).
 """
 
 from __future__ import annotations
@@ -57,7 +61,7 @@ HORN_BOX_MM = (-12.0, -14.5, 12.0, 1.5)
 VALUE_BOX_MM = (-14.0, 3.0, 14.0, 11.0)
 """Where the value (a row of pips) lies on an upright face."""
 SLACK_MM = 7
-"""How far off the cell's centre (and the plane's warp) a piece's glyph is looked for."""
+"""How far off the cell's centre (and the plane's warp) a piece is looked for."""
 TURNS_DEG = (-7.0, 0.0, 7.0)
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
