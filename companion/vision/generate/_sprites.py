@@ -44,8 +44,12 @@ def texture(shape: tuple[int, int], rng: numpy.random.Generator, strength: float
 
 
 def new_sprite(width_mm: float, height_mm: float) -> tuple[Frame, FloatImage]:
-    """An empty sprite (black BGR) and its alpha mask (all transparent)."""
-    width, height = math.ceil(mm(width_mm)), math.ceil(mm(height_mm))
+    """An empty sprite (black BGR) and its alpha mask (all transparent).
+
+    Its sides are odd, so that its middle is a pixel: what is drawn round the middle is symmetric,
+    and a sprite turned half round looks the same as one drawn turned.
+    """
+    width, height = math.ceil(mm(width_mm)) | 1, math.ceil(mm(height_mm)) | 1
     return numpy.zeros((height, width, 3), numpy.uint8), numpy.zeros((height, width), numpy.float32)
 
 
@@ -79,9 +83,10 @@ def paste(
     reach = math.ceil(math.hypot(width, height) * scale / 2) + 4
     x0, y0 = math.floor(cx) - reach, math.floor(cy) - reach
     side = 2 * reach
-    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), angle_deg, scale)
-    matrix[0, 2] += cx - width / 2 - x0
-    matrix[1, 2] += cy - height / 2 - y0
+    middle = ((width - 1) / 2, (height - 1) / 2)  # pixel centres are at whole coordinates
+    matrix = cv2.getRotationMatrix2D(middle, angle_deg, scale)
+    matrix[0, 2] += cx - middle[0] - x0
+    matrix[1, 2] += cy - middle[1] - y0
     patch = cv2.warpAffine(sprite, matrix, (side, side), flags=cv2.INTER_AREA).astype(numpy.float32)
     cover = cv2.warpAffine(alpha, matrix, (side, side), flags=cv2.INTER_LINEAR)
     # Clip the patch to the plane.

@@ -19,7 +19,7 @@ import numpy
 import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN, PathSpec, design
-from companion.vision.base import Frame, Layout
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
 from companion.vision.generate import Rng, SceneRenderer, register_renderer
 from companion.vision.generate._sprites import (
     blank_plane,
@@ -81,7 +81,7 @@ def _pt(x_mm: float, y_mm: float, centre: float) -> tuple[int, int]:
 def _draw_path(sprite: Frame, path: PathSpec, crowded: bool) -> list[tuple[float, float]]:
     """Draw one path; returns anchor points (mm from the centre) for what lies on it, best first."""
     half = TILE_MM / 2
-    centre = sprite.shape[0] / 2
+    centre = (sprite.shape[0] - 1) / 2
     width = round(mm(PATH_MM))
     sides = _sides(path)
     if not _through_middle(path):  # a bend: a quarter circle round the corner between its sides
@@ -120,7 +120,7 @@ def _draw_path(sprite: Frame, path: PathSpec, crowded: bool) -> list[tuple[float
 def _draw_items(
     sprite: Frame, path: PathSpec, anchors: list[tuple[float, float]], colour: tuple[int, int, int]
 ) -> None:
-    centre = sprite.shape[0] / 2
+    centre = (sprite.shape[0] - 1) / 2
     things = ["prisoner"] * path.prisoners + ["coin"] * path.coins + ["wing"] * path.wings
     things += ["horns"] * path.horns + ["asterion"] * int(path.asterion)
     for thing, (x, y) in zip(things, anchors, strict=False):
@@ -218,7 +218,8 @@ def draw_cell(colour: str, number: int) -> Frame:
     rng = numpy.random.default_rng(0)
     cell = blank_plane((round(CELL_MM * 2), round(CELL_MM * 2)), TABLE_BGR, rng)
     sprite, alpha = draw_tile(colour, number)
-    paste(cell, sprite, alpha, (CELL_MM / 2, CELL_MM / 2), 0.0, shadow=0.0)
+    middle = (cell.shape[0] - 1) / 2 / PLANE_PX_PER_MM  # the middle pixel, so that the cell is symmetric
+    paste(cell, sprite, alpha, (middle, middle), 0.0, shadow=0.0)
     return cell
 
 

@@ -66,7 +66,7 @@ TEMPLATE_PX = 40
 """A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
 SHIFT_PX = 2
 """How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
-CLOSE_CALL = 0.0
+CLOSE_CALL = 0.08
 """Templates scoring within this of the best are told apart by the pixels where they differ."""
 TILE_VOTE = 0.4
 """A cell holds a tile when this share of its corner pixels shows one tile colour."""
@@ -136,14 +136,15 @@ CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
 """Weights of CIELAB's L, a and b in a template: colour tells a chest from a prisoner, a wing from a path."""
 
 
+_WEIGHTS = numpy.array(CHANNEL_WEIGHTS, numpy.float32)
+
+
 def _features(window: FloatArray) -> FloatArray:
     """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all."""
-    parts = []
-    for channel, weight in enumerate(CHANNEL_WEIGHTS):
-        plane = window[..., channel].ravel()
-        centred = plane - plane.mean()
-        parts.append(centred * (weight / (float(numpy.linalg.norm(centred)) + 1.0)))
-    return _normalised(numpy.concatenate(parts))
+    channels = window.reshape(-1, 3)
+    centred = channels - channels.mean(axis=0)
+    scaled = centred * (_WEIGHTS / (numpy.sqrt((centred * centred).sum(axis=0)) + 1.0))
+    return _normalised(numpy.ascontiguousarray(scaled.T).ravel())
 
 
 def _lab_small(image: Frame, side: int) -> FloatArray:
@@ -151,12 +152,15 @@ def _lab_small(image: Frame, side: int) -> FloatArray:
     return to_lab(small)
 
 
-def _template_image(cell: Frame) -> FloatArray:
-    """A cell's picture (BGR, one cell at plane scale) as a template vector."""
-    return _features(_lab_small(cell, TEMPLATE_PX))
+def _template_image(cell: Frame) -> Frame:
+    """A cell's picture (BGR, one cell at plane scale) as a template: 8-bit Lab at template scale."""
+    small = numpy.asarray(
+        cv2.resize(cell, (TEMPLATE_PX, TEMPLATE_PX), interpolation=cv2.INTER_AREA), numpy.uint8
+    )
+    return numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), numpy.uint8)
 
 
-TURNS_DEG = (-3.0, -1.5, 0.0, 1.5, 3.0)
+TURNS_DEG = (-2.5, 0.0, 2.5)
 """Turns tried when lining a cell up with a template: hands leave tiles a little askew."""
 
 
@@ -167,14 +171,16 @@ def _cell_windows(plane: Frame, region: ItemRegion) -> list[Frame]:
     cx, cy = cx - x0, cy - y0
     scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
     side = TEMPLATE_PX + 2 * SHIFT_PX
-    smooth = cv2.GaussianBlur(crop, (0, 0), 0.45 / scale)
+    # Shrink first (area averaging, no aliasing), then turn the small picture.
+    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cx, cy = (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5  # pixel centres, before and after shrinking
     windows = []
     for turn in TURNS_DEG:
-        matrix = cv2.getRotationMatrix2D((cx, cy), turn, scale)
-        matrix[0, 2] += side / 2 - cx
-        matrix[1, 2] += side / 2 - cy
+        matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
+        matrix[0, 2] += (side - 1) / 2 - cx
+        matrix[1, 2] += (side - 1) / 2 - cy
         window = cv2.warpAffine(
-            smooth, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            small, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         windows.append(numpy.asarray(window, numpy.uint8))
     return windows
@@ -183,17 +189,14 @@ def _cell_windows(plane: Frame, region: ItemRegion) -> list[Frame]:
 def _lined_up(windows: list[Frame], template: FloatArray) -> FloatArray:
     """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness."""
     size = TEMPLATE_PX
-    light_template = _normalised(template[: size * size])
+    light_template = numpy.ascontiguousarray(template[..., 0])
     best, chosen = -2.0, (0, 0, 0)
     for index, window in enumerate(windows):
         light = numpy.asarray(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), numpy.float32)
-        shifted = _normalised_rows(
-            numpy.lib.stride_tricks.sliding_window_view(light, (size, size)).reshape(-1, size * size)
-        )
-        scores = shifted @ light_template
-        at = int(numpy.argmax(scores))
-        if scores[at] > best:
-            best, chosen = float(scores[at]), (index, *divmod(at, 2 * SHIFT_PX + 1))
+        scores = cv2.matchTemplate(light, light_template, cv2.TM_CCOEFF_NORMED)
+        _, top, _, (dx, dy) = cv2.minMaxLoc(scores)
+        if top > best:
+            best, chosen = float(top), (index, dy, dx)
     index, dy, dx = chosen
     return to_lab(numpy.ascontiguousarray(windows[index][dy : dy + size, dx : dx + size]))
 
@@ -206,10 +209,9 @@ def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
     return plane[y0 : round(cy + half), x0 : round(cx + half)], x0, y0
 
 
-def _turned(vector: FloatArray, quarter_turns: int) -> FloatArray:
-    """A template vector of a tile turned clockwise by quarter turns."""
-    image = vector.reshape(3, TEMPLATE_PX, TEMPLATE_PX)
-    return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(1, 2)).ravel())
+def _turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
+    """A template (rows, columns, channels) of a tile turned clockwise by quarter turns."""
+    return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(0, 1)))
 
 
 TEMPLATE_BLUR_PX = 1.6
@@ -221,42 +223,37 @@ def _as_seen(cell: Frame) -> Frame:
 
 
 @functools.cache
-def _built_in_templates() -> dict[str, tuple[float, ...]]:
+def _built_in_templates() -> dict[str, Frame]:
     """Template per "<frame colour>:<design number>": the renderer's tile, unturned, on the table."""
     from companion.vision.generate.asterion import draw_cell
 
     shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
-    return {
-        f"{colour}:{d}": tuple(_template_image(_as_seen(draw_cell(colour, d))).tolist())
-        for colour, d in shapes
-    }
-
-
-def _built_in_look(colour: str, design: int, rotation: int) -> FloatArray:
-    """The built-in template of a tile turned as it lies (to line a taught shot up with)."""
-    return _turned(numpy.asarray(_built_in_templates()[f"{colour}:{design}"], numpy.float32), rotation)
+    return {f"{colour}:{d}": _template_image(_as_seen(draw_cell(colour, d))) for colour, d in shapes}
 
 
 class Templates:
-    """Per frame colour: a matrix of templates (every design at every rotation) and what each shows."""
+    """Per frame colour: every design at every rotation, as Lab pictures and as feature vectors."""
 
-    def __init__(self, by_colour: dict[str, tuple[FloatArray, list[tuple[int, int]]]]) -> None:
-        self.by_colour = by_colour
+    def __init__(self, by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]]) -> None:
+        self.by_colour = {
+            colour: (numpy.stack([_features(p) for p in pictures]), pictures, looks)
+            for colour, (pictures, looks) in by_colour.items()
+        }
 
     def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
         """(design, rotation, margin over the best other look) of the template the cell shows.
 
         `windows` are the cell at template scale, a little turned each way (`_cell_windows`).
         The cell as it lies picks the best template; the turn and shift that match it best
-        line the cell up; the best templates for the lined-up cell are then told apart
-        where they differ only.
+        line the cell up; the templates scoring close to the best for the lined-up cell are
+        then told apart where they differ only (a chest, a wing, a path's end).
         """
-        matrix, looks = self.by_colour[colour]
+        matrix, pictures, looks = self.by_colour[colour]
         middle = windows[TURNS_DEG.index(0.0)][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
         first = int(numpy.argmax(matrix @ _features(to_lab(numpy.ascontiguousarray(middle)))))
-        cell = _features(_lined_up(windows, matrix[first]))
-        scores = matrix @ cell
-        order = [int(i) for i in numpy.argsort(scores)[::-1][:8] if scores[i] >= scores.max() - CLOSE_CALL]
+        view = _lined_up(windows, pictures[first])
+        scores = matrix @ _features(view)
+        order = [int(i) for i in numpy.argsort(scores)[::-1][:6] if scores[i] >= scores.max() - CLOSE_CALL]
         champion = order[0]
         label = tile_label(colour, *looks[champion])
         margin = 1.0
@@ -264,8 +261,8 @@ class Templates:
             other = tile_label(colour, *looks[challenger])
             if other == label:
                 continue
-            # Only around where the two differ (a chest, a wing, a path's end) says which one this is.
-            lead = _local_lead(cell, matrix[champion], matrix[challenger])
+            where = _differ(*looks[champion], *looks[challenger])
+            lead = _local_lead(view, pictures[champion], pictures[challenger], where)
             if lead < 0:
                 champion, label, lead = challenger, other, -lead
             margin = min(margin, lead)
@@ -274,42 +271,60 @@ class Templates:
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
         by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
-        for name, encoded in sorted(profile.templates.items()):
-            if not name.startswith("tile:"):
-                continue
+        names = [name for name in profile.templates if name.startswith("tile:")]
+        for name in sorted(names):
             _, colour, design_text = name.split(":")[:3]
+            if not name.endswith(":taught") and f"{name}:taught" in profile.templates:
+                continue  # the user's own tile stands for this design, not the built-in drawing
             design = int(design_text)
-            base = _normalised(_from_png(decode_template(encoded)))
-            rows, looks = by_colour.setdefault(colour, ([], []))
+            picture = decode_template(profile.templates[name]).astype(numpy.float32)
+            pictures, looks = by_colour.setdefault(colour, ([], []))
             for rotation in range(1 if design == MINOTAUR_DESIGN else 4):
-                rows.append(_turned(base, rotation))
+                pictures.append(_turned(picture, rotation))
                 looks.append((design, rotation))
-        return cls({c: (numpy.stack(rows), looks) for c, (rows, looks) in by_colour.items()})
+        return cls(by_colour)
 
 
-_INSIDE = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.float32)
-_INSIDE[7:-7, 7:-7] = 1.0
-"""The tile inside its frame: the two templates' scales differ most on the frame's strong edges."""
+DIFFERENT = 18.0
+"""Lab distance (8-bit scale) from which two templates' pixels count as different."""
 
 
-def _local_lead(cell: FloatArray, mine: FloatArray, theirs: FloatArray) -> float:
-    """How much better `mine` than `theirs` matches the cell around the pixels where the two differ.
+@functools.cache
+def _differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy.typing.NDArray[numpy.bool_]:
+    """Where two designs (turned) differ, from the seed's drawings in one colour.
 
-    Correlation over that neighbourhood alone, so that a small chest or wing is not drowned by
-    the whole tile, and a gain or a slight turn of the whole tile does not decide it.
+    The drawings are exact, so the mask holds what tells them apart (a chest, a wing, a path's
+    end) and no noise; a taught picture of a real tile is compared there.
     """
-    shape = (3, TEMPLATE_PX, TEMPLATE_PX)
-    difference = numpy.abs(mine - theirs).reshape(shape).sum(axis=0) * _INSIDE
-    core = difference > 0.4 * float(difference.max())
-    near = core
+    pictures = _built_in_templates()
+    colour = COLOURS[0] if design != MINOTAUR_DESIGN and other != MINOTAUR_DESIGN else MINOTAUR
+    mine = _turned(pictures[f"{colour if design != MINOTAUR_DESIGN else MINOTAUR}:{design}"], rotation)
+    theirs = _turned(pictures[f"{colour if other != MINOTAUR_DESIGN else MINOTAUR}:{other}"], other_rotation)
+    difference = ((mine.astype(numpy.float32) - theirs.astype(numpy.float32)) ** 2).sum(axis=2)
+    return numpy.asarray(difference > DIFFERENT**2)
 
-    def patch(vector: FloatArray) -> FloatArray:
-        # Each channel centred on its own: the channels' different levels must not look like a pattern.
-        parts = vector.reshape(shape)[:, near]
-        return _normalised((parts - parts.mean(axis=1, keepdims=True)).ravel())
 
-    seen = patch(cell)
-    return float(seen @ patch(mine) - seen @ patch(theirs))
+def _local_lead(
+    view: FloatArray, mine: FloatArray, theirs: FloatArray, differ: numpy.typing.NDArray[numpy.bool_]
+) -> float:
+    """How much better `mine` than `theirs` fits the lined-up cell where the two designs differ.
+
+    The cell's light is first matched to the template (a gain and offset per channel, fitted
+    where the designs agree), then compared pixel by pixel where they differ: a small chest or
+    wing decides, not the whole tile.
+    """
+    count = int(differ.sum())
+    if count < 3 or count > differ.size - 16:
+        return 0.0
+    same = ~differ
+    seen, reference = view[same], mine[same]  # (pixels, 3)
+    seen_mean, reference_mean = seen.mean(axis=0), reference.mean(axis=0)
+    spread = numpy.maximum(seen.var(axis=0), 1e-3)
+    gain = ((seen - seen_mean) * (reference - reference_mean)).mean(axis=0) / spread
+    adjusted = (view[differ] - seen_mean) * gain + reference_mean
+    mine_sq = float(((adjusted - mine[differ]) ** 2).sum())
+    theirs_sq = float(((adjusted - theirs[differ]) ** 2).sum())
+    return (theirs_sq - mine_sq) / (theirs_sq + mine_sq + 1e-9)
 
 
 def _normalised_rows(matrix: FloatArray) -> FloatArray:
@@ -321,19 +336,6 @@ def _normalised(vector: FloatArray) -> FloatArray:
     flat = vector - vector.mean()
     norm = float(numpy.linalg.norm(flat))
     return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
-
-
-def _to_png(vector: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
-    """A template vector as an 8-bit picture: its three channels side by side."""
-    channels = vector.reshape(3, TEMPLATE_PX, TEMPLATE_PX)
-    image = numpy.clip(numpy.hstack(list(channels)) * 255 * 4 + 128, 0, 255)
-    return image.astype(numpy.uint8)
-
-
-def _from_png(image: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
-    values = (image.astype(numpy.float32) - 128) / (255 * 4)
-    channels = numpy.stack(numpy.hsplit(values, 3))
-    return numpy.asarray(channels.ravel(), dtype=numpy.float32)
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -368,8 +370,7 @@ class AsterionRecogniser:
             game=GAME,
             colours=default_colours(),
             templates={
-                f"tile:{shape}": encode_template(_to_png(numpy.asarray(vector, numpy.float32)))
-                for shape, vector in _built_in_templates().items()
+                f"tile:{shape}": encode_template(picture) for shape, picture in _built_in_templates().items()
             },
             params={"taught_colours": []},
         )
@@ -463,15 +464,25 @@ class AsterionRecogniser:
             samples.setdefault(colour, []).append(corners)
             # The cell turned back to the printed orientation: what the unturned tile looks like here.
             windows = _cell_windows(plane, layout.items[item_id])
-            look = _turned(
-                _features(_lined_up(windows, _built_in_look(colour, design, rotation))), -rotation % 4
-            )
+            built_in = _built_in_templates()[f"{colour}:{design}"].astype(numpy.float32)
+            # The label names one of the turns that look alike to the game (a chest corridor turned
+            # half round); the drawing tells which one lies here.
+            turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
+            view = _lined_up(windows, _turned(built_in, turns[0]))
+            turn = turns[0]
+            for other in turns[1:]:
+                where = _differ(design, turn, design, other)
+                if _local_lead(view, _turned(built_in, turn), _turned(built_in, other), where) < 0:
+                    turn = other
+            look = _turned(_lined_up(windows, _turned(built_in, turn)), -turn % 4)
+            # Smoothed a little: the stone's grain and the sensor's noise are not the design.
+            look = numpy.asarray(cv2.GaussianBlur(look, (0, 0), 0.8), numpy.float32)
             name = f"tile:{colour}:{design}:taught"
             seen = counts.get(name, 0)
             if seen:
-                previous = _from_png(decode_template(templates[name]))
-                look = _normalised(numpy.asarray((previous * seen + look) / (seen + 1), numpy.float32))
-            templates[name] = encode_template(_to_png(look))
+                previous = decode_template(templates[name]).astype(numpy.float32)
+                look = (previous * seen + look) / (seen + 1)
+            templates[name] = encode_template(numpy.clip(numpy.round(look), 0, 255).astype(numpy.uint8))
             counts[name] = seen + 1
         colours = base.colours
         taught = list(base.params.get("taught_colours", []))

@@ -64,8 +64,11 @@ SLOTS_GAP_MM = 14.0
 
 GLYPH_SIZE = (16, 24)
 """(width, height) a digit is scaled to before it is compared with the templates."""
+STRAIGHT_MARGIN_MM = 3.0
 MIN_GLYPH_SCORE = 0.75
 """Least correlation of a digit with its best template (digits score above 0.9, prints below 0.6)."""
+JUNK_SCORE = 0.45
+"""Shapes correlating less than this with every digit are not digits at all and are left out."""
 FACE, BACK, INK, BOARD_PRINT = "face", "back", "ink", "board"
 SURFACES = (FACE, BACK, INK, BOARD_PRINT)
 TILE_SHARE = 0.4
@@ -119,13 +122,20 @@ def board_box_mm(layout: Layout) -> tuple[float, float, float, float]:
 
 
 def _ink_image(tile_lightness: FloatArray) -> FloatArray | None:
-    """0 (face) .. 1 (ink) over a straightened tile's inside, or None when it shows no ink."""
-    inset = round(2.0 * PLANE_PX_PER_MM)
-    inner = tile_lightness[inset:-inset, inset:-inset]
-    ordered = numpy.partition(inner.ravel(), (inner.size // 50, inner.size * 3 // 4))
-    face, ink = float(ordered[inner.size * 3 // 4]), float(ordered[inner.size // 50])
+    """0 (face) .. 1 (ink) over a straightened tile, or None when it shows no ink.
+
+    Face and ink levels come from the tile's middle (the number, no edge or board); the
+    scale then applies to the whole picture, whatever lies round the tile.
+    """
+    height, width = tile_lightness.shape
+    keep = round((TILE_MM - 4.0) * PLANE_PX_PER_MM) // 2
+    middle = tile_lightness[height // 2 - keep : height // 2 + keep, width // 2 - keep : width // 2 + keep]
+    ordered = numpy.partition(middle.ravel(), (middle.size // 50, middle.size * 3 // 4))
+    face, ink = float(ordered[middle.size * 3 // 4]), float(ordered[middle.size // 50])
     if face - ink < 25:
         return None
+    inset = round(1.0 * PLANE_PX_PER_MM)
+    inner = tile_lightness[inset:-inset, inset:-inset]
     return numpy.asarray(numpy.clip((face - inner) / (face - ink), 0.0, 1.0), dtype=numpy.float32)
 
 
@@ -137,12 +147,20 @@ def _glyphs(tile_lightness: FloatArray) -> list[tuple[FloatArray, float]]:
     mask = (inkness > 0.5).astype(numpy.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
-    width = mask.shape[1]
+    height, width = mask.shape
+    reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
     boxes = [
         [int(x), int(y), int(x + w), int(y + h)]
-        for x, y, w, h, _area in stats[1:count]
-        # A digit is tall and not a sliver (the tile's frame line, a shadow's edge).
-        if h >= min_height and 0.2 * h <= w < 0.8 * width
+        for x, y, w, h, area in stats[1:count]
+        # A digit is tall, not a sliver, fills some of its box (a tile's frame line does not),
+        # stands in the tile's middle and touches no side (the board or a neighbour round it).
+        if min_height <= h < 0.8 * height
+        and 0.2 * h <= w < 0.8 * width
+        and 0 < x < x + w < width
+        and 0 < y < y + h < height
+        and area >= 0.15 * w * h
+        and abs(x + w / 2 - width / 2) < reach
+        and abs(y + h / 2 - height / 2) < reach
     ]
     boxes.sort()
     merged: list[list[int]] = []
@@ -434,7 +452,7 @@ def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
 
 
 def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> FloatArray | None:
-    """The tile's lightness, turned upright and centred, TILE_MM square; None when no tile is found."""
+    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found."""
     light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     # The face is the brightest thing in its square: a table of a similar hue is darker.
     bright = light > 0.65 * float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
@@ -448,7 +466,8 @@ def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> Fl
     if not 0.75 * TILE_MM * PLANE_PX_PER_MM < min(w, h) <= max(w, h) < 1.45 * TILE_MM * PLANE_PX_PER_MM:
         return None
     angle = ((angle + 45) % 90) - 45  # the nearest upright: tiles lie roughly square to the board
-    side = round(TILE_MM * PLANE_PX_PER_MM)
+    # A margin round the tile: a tile found a little off centre still has its digits clear of the sides.
+    side = round((TILE_MM + 2 * STRAIGHT_MARGIN_MM) * PLANE_PX_PER_MM)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
     matrix[0, 2] += side / 2 - cx
     matrix[1, 2] += side / 2 - cy
@@ -459,20 +478,17 @@ def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> Fl
 
 
 def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | None, float]:
-    glyphs = _glyphs(tile)
-    if not 1 <= len(glyphs) <= 2:
-        return None, 0.0
-    digits, margins = [], []
-    for glyph, aspect in glyphs:
-        digit, score, margin = templates.read(glyph, aspect)
-        if score < MIN_GLYPH_SCORE:
-            return None, 0.0  # a print on the board or a smudge, not a digit
-        digits.append(digit)
-        margins.append(margin)
+    """The tile's number and how sure (the smallest digit margin); None when it shows no number."""
+    readings = [templates.read(glyph, aspect) for glyph, aspect in _glyphs(tile)]
+    # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
+    readings = [r for r in readings if r[1] >= JUNK_SCORE]
+    if not 1 <= len(readings) <= 2 or any(score < MIN_GLYPH_SCORE for _, score, _ in readings):
+        return None, 0.0  # a print on the board or a smudge, not a number
+    digits = [digit for digit, _, _ in readings]
     number = int("".join(map(str, digits)))
     if not 1 <= number <= BOARD.tiles or (len(digits) == 2 and digits[0] == 0):
         return None, 0.0
-    return number, min(margins)
+    return number, min(margin for _, _, margin in readings)
 
 
 def _to_png(glyph: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:

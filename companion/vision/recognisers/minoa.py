@@ -162,7 +162,7 @@ class MinoaRecogniser:
         # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
         grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
         reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
-        darkness = 1.0 - grey.mean(axis=2) / reference  # (lines, across)
+        darkness = 1.0 - grey.mean(axis=2) / numpy.maximum(reference, 1.0)  # (lines, across)
         # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
         ends = numpy.linspace(0.0, 1.0, len(ACROSS_MM), dtype=numpy.float32)[None, :]
         left, right = (
