@@ -85,6 +85,7 @@ class MarkerFinder:
             (scale, _detector(window, constant), wanted) for scale, window, constant, wanted in passes
         ]
         self._criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 0.05)
+        self._near_detector = _detector(None, 7.0)
 
     def find(self, frame: Frame) -> dict[int, Points]:
         grey = _grey(frame)
@@ -109,6 +110,48 @@ class MarkerFinder:
             for n, key in enumerate(found):
                 found[key] = numpy.asarray(refined[4 * n : 4 * n + 4], dtype=numpy.float32).reshape(4, 2)
         return found
+
+    def find_near(self, frame: Frame, marker_id: int, expected: Points) -> Points | None:
+        """Look for one marker where the others say it is (`expected`: its corners in frame pixels, roughly),
+        enlarged: a far marker is small and blurred. When its code cannot be read but a dark square of
+        its size lies right there, that square is taken: its place is all the homography needs. Its corners
+        in frame pixels (in the order of `expected`), or None."""
+        grey = _grey(frame)
+        height, width = grey.shape[:2]
+        centre = expected.mean(axis=0)
+        side = float(numpy.mean([numpy.linalg.norm(expected[k] - expected[(k + 1) % 4]) for k in range(4)]))
+        half = max(12.0, 2.0 * side)
+        x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+        x1, y1 = min(width, int(centre[0] + half)), min(height, int(centre[1] + half))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        zoom = 3
+        crop = cv2.resize(grey[y0:y1, x0:x1], None, fx=zoom, fy=zoom, interpolation=cv2.INTER_CUBIC)
+        corners, ids, rejected = self._near_detector.detectMarkers(crop)
+        candidates = [
+            quad.reshape(4, 2)
+            for marker, quad in zip([] if ids is None else ids.ravel().tolist(), corners, strict=True)
+            if marker == marker_id
+        ]
+        candidates += [quad.reshape(4, 2) for quad in rejected]
+        offset = numpy.array([x0, y0], dtype=numpy.float32)
+        best: Points | None = None
+        for quad in candidates:
+            points = ((quad.astype(numpy.float32) + 0.5) / zoom - 0.5 + offset).astype(numpy.float32)
+            size = float(numpy.mean([numpy.linalg.norm(points[k] - points[(k + 1) % 4]) for k in range(4)]))
+            if not 0.6 * side <= size <= 1.6 * side:
+                continue
+            if float(numpy.linalg.norm(points.mean(axis=0) - centre)) > 0.4 * side:
+                continue
+            # Put its corners in the expected order: each expected corner takes the nearest one.
+            order = [int(numpy.argmin(numpy.linalg.norm(points - corner, axis=1))) for corner in expected]
+            if sorted(order) == [0, 1, 2, 3]:
+                best = points[order]
+                break
+        if best is None:
+            return None
+        refined = cv2.cornerSubPix(grey, best.reshape(-1, 1, 2), (2, 2), (-1, -1), self._criteria)
+        return numpy.asarray(refined, dtype=numpy.float32).reshape(4, 2)
 
     @staticmethod
     def _detect(detector: Any, image: Any, scale: int) -> dict[int, Points]:
@@ -174,6 +217,24 @@ def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) 
             "top-left, top-right, bottom-right and bottom-left corners"
         )
     return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
+
+
+def predicted_marker(markers: dict[int, Points], plane_mm: tuple[float, float]) -> tuple[int, Points] | None:
+    """Where the one missing corner marker should be in the frame, from the other three: its id and its
+    corners in frame pixels (roughly: with lens distortion, three markers extrapolate the fourth poorly);
+    None unless exactly one is missing."""
+    missing = [i for i in CORNER_MARKER_IDS if i not in markers]
+    if len(missing) != 1:
+        return None
+    targets = marker_corners_mm(plane_mm)
+    ids = [i for i in CORNER_MARKER_IDS if i in markers]
+    source = numpy.concatenate([markers[i] for i in ids]).astype(numpy.float32)
+    target = numpy.concatenate([targets[i] for i in ids]).astype(numpy.float32) * PLANE_PX_PER_MM
+    found, _inliers = cv2.findHomography(source, target, 0)
+    if found is None:
+        return None
+    inverse = numpy.asarray(numpy.linalg.inv(found), dtype=numpy.float64)
+    return missing[0], project(inverse, targets[missing[0]] * PLANE_PX_PER_MM)
 
 
 def _three_marker_homography(
@@ -265,6 +326,13 @@ class Calibrator:
 
     def update(self, frame: Frame) -> CalibrationResult:
         markers = self.finder.find(frame)
+        guess = predicted_marker(markers, self.plane_mm)
+        if guess is not None:
+            # Three found: look for the fourth where they say it is (a far marker is small and blurred).
+            marker_id, expected = guess
+            points = self.finder.find_near(frame, marker_id, expected)
+            if points is not None:
+                markers[marker_id] = points
         return self.update_with(markers)
 
     def update_with(self, markers: dict[int, Points]) -> CalibrationResult:

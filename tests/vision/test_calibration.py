@@ -161,3 +161,18 @@ def test_markers_out_of_order_or_too_few_are_refused() -> None:
     turned[2] = numpy.roll(markers[2], 1, axis=0)  # a marker laid a quarter turn round
     with pytest.raises(CalibrationError, match="do not lie upright"):
         plane_homography(turned, scenes.PLANE_MM)
+
+
+def test_a_far_blurred_marker_is_found_where_the_other_three_say_it_is() -> None:
+    recording = load_recording(SEQUENCES / "far-marker")
+    entry, image = next(recording.images())
+    assert image is not None and entry.labels is not None and recording.game == "asterion"
+    assert sorted(MarkerFinder().find(image)) == [1, 2, 3]  # its code cannot be read
+    from companion.vision.pipeline import PlaneReader
+
+    reader = PlaneReader("asterion", recording.options)
+    result = reader.read(image)
+    assert result.calibration.markers == (0, 1, 2, 3) and result.reading is not None
+    # With the fourth marker's place the plane lines up: the cells by the far corner read right too.
+    right = [item for item, label in entry.labels.items() if result.reading.items.get(item) == label]
+    assert len(right) >= len(entry.labels) - 2
