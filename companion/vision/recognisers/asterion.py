@@ -19,6 +19,7 @@ teaching adds the user's own tiles (seen at every rotation).
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -86,6 +87,7 @@ def parse_cell(item_id: str) -> tuple[int, int]:
     return int(match.group(1)), int(match.group(2))
 
 
+@functools.cache
 def canonical_rotation(design: int, rotation: int) -> int:
     """The smallest rotation showing the same paths as `rotation` (the game's notion of the same)."""
     look = frozenset(turned_paths(design, rotation % 4))
@@ -139,12 +141,19 @@ CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
 _WEIGHTS = numpy.array(CHANNEL_WEIGHTS, numpy.float32)
 
 
+def _channels(picture: FloatArray) -> FloatArray:
+    """A Lab picture as (3, pixels), channel after channel: numpy reduces rows far faster than columns."""
+    return numpy.ascontiguousarray(picture.reshape(-1, 3).T, dtype=numpy.float32)
+
+
 def _features(window: FloatArray) -> FloatArray:
     """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all."""
-    channels = window.reshape(-1, 3)
-    centred = channels - channels.mean(axis=0)
-    scaled = centred * (_WEIGHTS / (numpy.sqrt((centred * centred).sum(axis=0)) + 1.0))
-    return _normalised(numpy.ascontiguousarray(scaled.T).ravel())
+    channels = _channels(window)
+    centred = channels - channels.mean(axis=1, keepdims=True)
+    norms = numpy.sqrt((centred * centred).sum(axis=1, keepdims=True))
+    vector = (centred * (_WEIGHTS[:, None] / (norms + 1.0))).ravel()
+    length = math.sqrt(float(vector @ vector))
+    return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
 
 def _lab_small(image: Frame, side: int) -> FloatArray:
@@ -160,22 +169,32 @@ def _template_image(cell: Frame) -> Frame:
     return numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), numpy.uint8)
 
 
-TURNS_DEG = (-2.5, 0.0, 2.5)
-"""Turns tried when lining a cell up with a template: hands leave tiles a little askew."""
+TEACHING_TURNS_DEG = (-2.5, 0.0, 2.5)
+"""Turns tried when lining a taught shot up, so that the taught picture is square. Reading tries
+no turn: on hard generated frames turns of 2.5 degrees each way read no better (the templates are
+smooth enough) and cost three times as much."""
 
 
-def _cell_windows(plane: Frame, region: ItemRegion) -> list[Frame]:
-    """The cell at template scale, turned by each of TURNS_DEG, SHIFT_PX pixels to spare each side (BGR)."""
+def _cell_windows(plane: Frame, region: ItemRegion, turns: tuple[float, ...] = (0.0,)) -> list[Frame]:
+    """The cell at template scale, turned by each of `turns`, SHIFT_PX pixels to spare each side (BGR)."""
+    scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
+    side = TEMPLATE_PX + 2 * SHIFT_PX
+    if turns == (0.0,):  # only shifts are searched: shrinking the right crop is enough
+        cx, cy = region.centre_px()
+        half = side / scale / 2
+        x0, y0, x1, y1 = round(cx - half), round(cy - half), round(cx + half), round(cy + half)
+        height, width = plane.shape[:2]
+        if x0 >= 0 and y0 >= 0 and x1 <= width and y1 <= height:
+            small = cv2.resize(plane[y0:y1, x0:x1], (side, side), interpolation=cv2.INTER_AREA)
+            return [numpy.asarray(small, numpy.uint8)]
     crop, x0, y0 = _cell_crop(plane, region)
     cx, cy = region.centre_px()
     cx, cy = cx - x0, cy - y0
-    scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
-    side = TEMPLATE_PX + 2 * SHIFT_PX
     # Shrink first (area averaging, no aliasing), then turn the small picture.
     small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     cx, cy = (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5  # pixel centres, before and after shrinking
     windows = []
-    for turn in TURNS_DEG:
+    for turn in turns:
         matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
         matrix[0, 2] += (side - 1) / 2 - cx
         matrix[1, 2] += (side - 1) / 2 - cy
@@ -239,17 +258,20 @@ class Templates:
             colour: (numpy.stack([_features(p) for p in pictures]), pictures, looks)
             for colour, (pictures, looks) in by_colour.items()
         }
+        self.channels = {
+            colour: [_channels(p) for p in pictures] for colour, (pictures, _) in by_colour.items()
+        }
 
     def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
         """(design, rotation, margin over the best other look) of the template the cell shows.
 
-        `windows` are the cell at template scale, a little turned each way (`_cell_windows`).
+        `windows` are the cell at template scale (`_cell_windows`; the first as it lies).
         The cell as it lies picks the best template; the turn and shift that match it best
         line the cell up; the templates scoring close to the best for the lined-up cell are
         then told apart where they differ only (a chest, a wing, a path's end).
         """
         matrix, pictures, looks = self.by_colour[colour]
-        middle = windows[TURNS_DEG.index(0.0)][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
+        middle = windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
         first = int(numpy.argmax(matrix @ _features(to_lab(numpy.ascontiguousarray(middle)))))
         view = _lined_up(windows, pictures[first])
         scores = matrix @ _features(view)
@@ -257,12 +279,14 @@ class Templates:
         champion = order[0]
         label = tile_label(colour, *looks[champion])
         margin = 1.0
+        channels = self.channels[colour]
+        adjusted = _in_light_of(view, channels[champion])
         for challenger in order[1:]:
             other = tile_label(colour, *looks[challenger])
             if other == label:
                 continue
             where = _differ(*looks[champion], *looks[challenger])
-            lead = _local_lead(view, pictures[champion], pictures[challenger], where)
+            lead = _local_lead(adjusted, channels[champion], channels[challenger], where)
             if lead < 0:
                 champion, label, lead = challenger, other, -lead
             margin = min(margin, lead)
@@ -290,8 +314,8 @@ DIFFERENT = 18.0
 
 
 @functools.cache
-def _differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy.typing.NDArray[numpy.bool_]:
-    """Where two designs (turned) differ, from the seed's drawings in one colour.
+def _differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy.typing.NDArray[numpy.intp]:
+    """Where (flat pixel indices) two designs (turned) differ, from the seed's drawings in one colour.
 
     The drawings are exact, so the mask holds what tells them apart (a chest, a wing, a path's
     end) and no noise; a taught picture of a real tile is compared there.
@@ -301,29 +325,35 @@ def _differ(design: int, rotation: int, other: int, other_rotation: int) -> nump
     mine = _turned(pictures[f"{colour if design != MINOTAUR_DESIGN else MINOTAUR}:{design}"], rotation)
     theirs = _turned(pictures[f"{colour if other != MINOTAUR_DESIGN else MINOTAUR}:{other}"], other_rotation)
     difference = ((mine.astype(numpy.float32) - theirs.astype(numpy.float32)) ** 2).sum(axis=2)
-    return numpy.asarray(difference > DIFFERENT**2)
+    return numpy.flatnonzero(difference > DIFFERENT**2)
+
+
+def _in_light_of(view: FloatArray, picture: FloatArray) -> FloatArray:
+    """The cell's pixels, (3, pixels), with its light matched to a template's (given as `_channels`)."""
+    seen, reference = _channels(view), picture
+    count = seen.shape[1]
+    seen_mean = seen.sum(axis=1) / count
+    reference_mean = reference.sum(axis=1) / count
+    spread = (seen * seen).sum(axis=1) / count - seen_mean * seen_mean
+    covariance = (seen * reference).sum(axis=1) / count - seen_mean * reference_mean
+    gain = covariance / numpy.maximum(spread, 1e-3)
+    return numpy.asarray(seen * gain[:, None] + (reference_mean - seen_mean * gain)[:, None], numpy.float32)
 
 
 def _local_lead(
-    view: FloatArray, mine: FloatArray, theirs: FloatArray, differ: numpy.typing.NDArray[numpy.bool_]
+    adjusted: FloatArray, mine: FloatArray, theirs: FloatArray, differ: numpy.typing.NDArray[numpy.intp]
 ) -> float:
-    """How much better `mine` than `theirs` fits the lined-up cell where the two designs differ.
+    """How much better `mine` than `theirs` (as `_channels`) fits the cell (light matched) where they differ.
 
-    The cell's light is first matched to the template (a gain and offset per channel, fitted
-    where the designs agree), then compared pixel by pixel where they differ: a small chest or
-    wing decides, not the whole tile.
+    Pixel by pixel where they differ only: a small chest or wing decides, not the whole tile.
     """
-    count = int(differ.sum())
-    if count < 3 or count > differ.size - 16:
+    if len(differ) < 3 or len(differ) > adjusted.shape[1] - 16:
         return 0.0
-    same = ~differ
-    seen, reference = view[same], mine[same]  # (pixels, 3)
-    seen_mean, reference_mean = seen.mean(axis=0), reference.mean(axis=0)
-    spread = numpy.maximum(seen.var(axis=0), 1e-3)
-    gain = ((seen - seen_mean) * (reference - reference_mean)).mean(axis=0) / spread
-    adjusted = (view[differ] - seen_mean) * gain + reference_mean
-    mine_sq = float(((adjusted - mine[differ]) ** 2).sum())
-    theirs_sq = float(((adjusted - theirs[differ]) ** 2).sum())
+    seen = adjusted[:, differ]
+    mine_off = seen - mine[:, differ]
+    theirs_off = seen - theirs[:, differ]
+    mine_sq = float((mine_off * mine_off).sum())
+    theirs_sq = float((theirs_off * theirs_off).sum())
     return (theirs_sq - mine_sq) / (theirs_sq + mine_sq + 1e-9)
 
 
@@ -463,16 +493,18 @@ class AsterionRecogniser:
             colour, design, rotation = shown
             samples.setdefault(colour, []).append(corners)
             # The cell turned back to the printed orientation: what the unturned tile looks like here.
-            windows = _cell_windows(plane, layout.items[item_id])
+            windows = _cell_windows(plane, layout.items[item_id], TEACHING_TURNS_DEG)
             built_in = _built_in_templates()[f"{colour}:{design}"].astype(numpy.float32)
             # The label names one of the turns that look alike to the game (a chest corridor turned
             # half round); the drawing tells which one lies here.
             turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
             view = _lined_up(windows, _turned(built_in, turns[0]))
+            adjusted = _in_light_of(view, _channels(_turned(built_in, turns[0])))
             turn = turns[0]
             for other in turns[1:]:
                 where = _differ(design, turn, design, other)
-                if _local_lead(view, _turned(built_in, turn), _turned(built_in, other), where) < 0:
+                mine, theirs = _channels(_turned(built_in, turn)), _channels(_turned(built_in, other))
+                if _local_lead(adjusted, mine, theirs, where) < 0:
                     turn = other
             look = _turned(_lined_up(windows, _turned(built_in, turn)), -turn % 4)
             # Smoothed a little: the stone's grain and the sensor's noise are not the design.

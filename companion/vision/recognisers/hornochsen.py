@@ -17,6 +17,7 @@ renderer's own tiles; teaching adds the user's tiles' digits and colours.
 from __future__ import annotations
 
 import functools
+import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -185,7 +186,7 @@ def _glyphs(tile_lightness: FloatArray) -> list[tuple[FloatArray, float]]:
 
 def _normalised(glyph: FloatArray) -> FloatArray:
     flat = glyph.ravel() - glyph.mean()
-    norm = float(numpy.linalg.norm(flat))
+    norm = math.sqrt(float(flat @ flat))
     return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
 
 
@@ -199,14 +200,15 @@ class DigitTemplates:
     def __init__(
         self, glyphs: FloatArray, owners: numpy.typing.NDArray[numpy.intp], aspects: FloatArray
     ) -> None:
-        self.glyphs = glyphs  # (templates, glyph pixels), rows normalised
-        self.owners = owners  # (templates,): the digit of each template
+        order = numpy.argsort(owners, kind="stable")
+        self.glyphs = numpy.ascontiguousarray(glyphs[order])  # (templates, glyph pixels), rows normalised
+        self.owners = owners[order]  # (templates,): the digit of each template, 0 first
+        self.starts = numpy.searchsorted(self.owners, numpy.arange(10))
         self.aspects = aspects  # (10,)
 
     def read(self, glyph: FloatArray, aspect: float) -> tuple[int, float, float]:
         """The digit, its correlation with its best template, and the score margin over the next digit."""
-        best = numpy.full(10, -2.0, numpy.float32)
-        numpy.maximum.at(best, self.owners, self.glyphs @ glyph)
+        best = numpy.maximum.reduceat(self.glyphs @ glyph, self.starts)
         scores = best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
         order = numpy.argsort(scores)[::-1]
         return int(order[0]), float(best[order[0]]), float(scores[order[0]] - scores[order[1]])
