@@ -52,10 +52,10 @@ RAY_STEP_MM = 1.0
 HITS_PER_RAY = 3
 """Ring pixels a ray must meet to count as crossing a cord (a cord is about 5 samples; one or two may be
 noise)."""
-MAX_GAP_DEG = 40.0
+MAX_GAP_DEG = 35.0
 """The widest gap between rays that cross a cord that still makes a ring around the horn (glare or the
 horn's tip can hide a stretch of cord); a ring beside the horn leaves 270 degrees, two leave 90 or more.
-On hard generated sets rings leave at most 20 degrees, clear horns at least 60."""
+On hard generated sets (rays 10 degrees apart) rings leave at most 20 degrees, clear horns at least 50."""
 STAND_OUT = 16.0
 """How far (weighted Lab) a sample must be from its ray's median colour to be anything on top of it."""
 RING_NOT_BACKGROUND = 6.0
