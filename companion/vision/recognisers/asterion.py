@@ -69,6 +69,8 @@ SHIFT_PX = 2
 """How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
 CLOSE_CALL = 0.08
 """Templates scoring within this of the best are told apart by the pixels where they differ."""
+TILE_CONTRAST = 10.0
+"""Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
 TILE_VOTE = 0.4
 """A cell holds a tile when this share of its corner pixels shows one tile colour."""
 
@@ -218,6 +220,13 @@ def _lined_up(windows: list[Frame], template: FloatArray) -> FloatArray:
             best, chosen = float(top), (index, dy, dx)
     index, dy, dx = chosen
     return to_lab(numpy.ascontiguousarray(windows[index][dy : dy + size, dx : dx + size]))
+
+
+def _contrast(window: Frame) -> float:
+    """The spread (standard deviation) of grey inside a cell's window, away from its edges."""
+    inside = window[8:-8, 8:-8]
+    grey = cv2.cvtColor(numpy.ascontiguousarray(inside), cv2.COLOR_BGR2GRAY)
+    return float(grey.std())
 
 
 def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
@@ -468,7 +477,13 @@ class AsterionRecogniser:
                 confidence[item_id] = 1.0 - share / TILE_VOTE * 0.7
                 continue
             colour = FRAME_LABELS[colour_index]
-            design, rotation, margin = templates.match(colour, _cell_windows(plane, layout.items[item_id]))
+            windows = _cell_windows(plane, layout.items[item_id])
+            if _contrast(windows[0]) < TILE_CONTRAST:
+                # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
+                items[item_id] = EMPTY
+                confidence[item_id] = 0.5
+                continue
+            design, rotation, margin = templates.match(colour, windows)
             items[item_id] = tile_label(colour, design, rotation)
             confidence[item_id] = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))
         return Reading(items, confidence)
