@@ -197,7 +197,7 @@ def test_the_host_overturns_a_toss_verdict_and_confirms_the_next_on_every_phone(
         screenshot(host, "host-verdict")
         verdict.get_by_role("button", name="Overturn: a miss").click()
         expect(watcher.locator("#challenge .toss.miss")).to_have_text(f"{name}: miss ✘")
-        expect(watcher.locator("#log")).to_contain_text(f"undo: the answer to the toss of {name}")
+        expect(watcher.locator("#log")).to_contain_text(f"undo: {name}'s toss lands on a horn")
         expect(verdict).to_contain_text(f"{name}'s toss misses")
 
         verdict.get_by_role("button", name="Confirm").click()
