@@ -307,8 +307,6 @@ class Templates:
         names = [name for name in profile.templates if name.startswith("tile:")]
         for name in sorted(names):
             _, colour, design_text = name.split(":")[:3]
-            if not name.endswith(":taught") and f"{name}:taught" in profile.templates:
-                continue  # the user's own tile stands for this design, not the built-in drawing
             design = int(design_text)
             picture = decode_template(profile.templates[name]).astype(numpy.float32)
             pictures, looks = by_colour.setdefault(colour, ([], []))
