@@ -48,6 +48,8 @@ DIE_MM = 18.0
 SYMBOL_MM = 14.0
 """Side of the square at a die's centre that is matched (the symbol, without the die's edge)."""
 COARSE_PX_PER_MM = 1.0
+SEARCH_BEYOND_TRAY_MM = 8.0
+"""Dice are looked for this far beyond the tray's inside too (the lens bends the edges a little)."""
 SLACK_PX = 2
 UNSEEN = "unseen"
 """The label of a die that is not found (covered, or off the tray)."""
@@ -76,26 +78,54 @@ def find_dice(plane: Frame) -> list[FoundDie]:
     factor = COARSE_PX_PER_MM / PLANE_PX_PER_MM
     small = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
     x0, y0, x1, y1 = (round(v * COARSE_PX_PER_MM) for v in TRAY_MM)
-    tray = small[y0:y1, x0:x1]
+    reach = round(SEARCH_BEYOND_TRAY_MM * COARSE_PX_PER_MM)
+    x0, y0 = max(0, x0 - reach), max(0, y0 - reach)
+    tray = small[y0 : y1 + reach, x0 : x1 + reach]
     side = round(DIE_MM * 1.6 * COARSE_PX_PER_MM) | 1
     bright = cv2.morphologyEx(tray, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
     level, _ = cv2.threshold(bright, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # Half Otsu's level: a die under glare stands out less than the others, but far more than the felt.
-    mask = (bright > max(0.5 * level, 15.0)).astype(numpy.uint8)
+    found = _die_blobs(numpy.asarray(bright, numpy.uint8), max(0.5 * level, 15.0), split=True)
+    best = sorted(found, key=lambda pair: -pair[0])[:DICE]
+    offset = ((1 / factor - 1) / 2, (1 / factor - 1) / 2)
+    dice = [
+        FoundDie(((x + x0) / factor + offset[0], (y + y0) / factor + offset[1]), angle)
+        for _, ((x, y), angle) in best
+    ]
+    return sorted(dice, key=lambda die: die.centre_px[0])
+
+
+def _die_blobs(
+    bright: GreyImage, level: float, *, split: bool
+) -> list[tuple[float, tuple[tuple[float, float], float]]]:
+    """Blobs brighter than `level` of a die's size and squareness: (squareness, ((x, y), angle)).
+
+    A blob too big for a die is often a die under glare merged with the glare's bright streak; the die
+    is brighter still, so the blob is split at its own Otsu level (once).
+    """
+    mask = (bright > level).astype(numpy.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     die_area = (DIE_MM * COARSE_PX_PER_MM) ** 2
-    found: list[tuple[float, FoundDie]] = []
+    found: list[tuple[float, tuple[tuple[float, float], float]]] = []
     for contour in contours:
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if split and w * h >= 1.8 * die_area:
+            x, y, width, height = cv2.boundingRect(contour)
+            part = numpy.where(
+                mask[y : y + height, x : x + width] > 0, bright[y : y + height, x : x + width], 0
+            )
+            own, _ = cv2.threshold(part.astype(numpy.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            for square, ((px, py), turn) in _die_blobs(
+                part.astype(numpy.uint8), max(own, level), split=False
+            ):
+                found.append((square, ((px + x, py + y), turn)))
+            continue
         if not (0.45 * die_area < w * h < 1.8 * die_area) or max(w, h) > 1.5 * min(w, h):
             continue
         square = abs(cv2.contourArea(contour)) / max(w * h, 1e-6)
-        if square < 0.6:
-            continue
-        centre = ((cx + x0) / factor + (1 / factor - 1) / 2, (cy + y0) / factor + (1 / factor - 1) / 2)
-        found.append((square, FoundDie(centre, float(angle))))
-    best = sorted(found, key=lambda pair: -pair[0])[:DICE]
-    return sorted((die for _, die in best), key=lambda die: die.centre_px[0])
+        if square >= 0.6:
+            found.append((square, ((cx, cy), float(angle))))
+    return found
 
 
 def upright_die(grey: GreyImage, die: FoundDie, margin_px: int) -> GreyImage:
