@@ -66,8 +66,9 @@ SLOTS_GAP_MM = 14.0
 GLYPH_SIZE = (16, 24)
 """(width, height) a digit is scaled to before it is compared with the templates."""
 STRAIGHT_MARGIN_MM = 3.0
-MIN_GLYPH_SCORE = 0.75
-"""Least correlation of a digit with its best template (digits score above 0.9, prints below 0.6)."""
+MIN_GLYPH_SCORE = 0.7
+"""Least correlation of a digit with its best template (sharp digits score above 0.9, blurred ones
+above 0.7; a bull's head printed on the board 0.55)."""
 JUNK_SCORE = 0.45
 """Shapes correlating less than this with every digit are not digits at all and are left out."""
 FACE, BACK, INK, BOARD_PRINT = "face", "back", "ink", "board"
