@@ -58,7 +58,7 @@ def start_camera(args: argparse.Namespace, referee: Referee, app: Flask, sensors
     """Start what the options ask for and give the host pages their services (ValueError on a bad source)."""
     from companion.vision.sources import open_source
     from companion.vision.stability import StabilitySettings
-    from companion.vision.tosscheck import TossCamera, TossConfirmer
+    from companion.vision.tosscheck import NoTossCamera, TossCamera, TossConfirmer
     from companion.vision.watcher import CameraWatcher, WatcherSettings
     from companion.web.teach import VisionServices, install_vision
 
@@ -86,5 +86,11 @@ def start_camera(args: argparse.Namespace, referee: Referee, app: Flask, sensors
             sensors.link.confirmer = confirmer
         else:
             log.warning("--toss-camera without sensors: there are no verdicts to check")
+    elif sensors is not None and not args.simulate:
+        # No camera: a success the beams are unsure of still goes to the host, never silently.
+        # (The simulated table has no host standing by, so a demo keeps the beams' verdict.)
+        confirmer = TossConfirmer(referee, NoTossCamera())
+        services.confirmer = confirmer
+        sensors.link.confirmer = confirmer
     install_vision(app, services)
     return setup

@@ -14,7 +14,12 @@ recogniser reads "horn:left"/"horn:right" → "ring" | "clear") and
 - when the camera cannot tell (no picture, markers lost, a hand in view until
   the time runs out), submits the beams' verdict and says so on the
   scoreboard: a lost camera never stops the game, and the host can still
-  overturn the verdict.
+  overturn the verdict;
+- except a success the beams themselves are unsure of (`beams_agree` false in
+  the evidence: one base beam blocked, as a ring lying beside the horn does):
+  with no camera to confirm it, the host decides. `NoTossCamera` stands in
+  where no camera watches the figure, so that such a success is never taken
+  silently (hardware/beams.md, "Where beams alone cannot decide").
 
 While a verdict is being checked or waits for the host, the sensors do not
 ask for another toss (`holds`).
@@ -43,7 +48,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "toss-check"
 GAME = "toss"
 
-Outcome = Literal["agreed", "asked", "unconfirmed"]
+Outcome = Literal["agreed", "asked", "unconfirmed", "beams only"]
 
 
 class NoTossWaitingError(TableError):
@@ -69,6 +74,8 @@ class TossLook:
 
 class TossCamera:
     """The camera over the horn figure: a stable reading of its horns on demand."""
+
+    present = True
 
     def __init__(
         self,
@@ -134,6 +141,18 @@ class TossCamera:
             self._close()
 
 
+class NoTossCamera:
+    """Where no camera watches the horn figure: it never sees anything."""
+
+    present = False
+
+    def look(self, timeout: float) -> TossLook:
+        return TossLook(None, {}, "no camera watches the horn figure")
+
+    def close(self) -> None:
+        pass
+
+
 def _look(reading: Reading) -> TossLook:
     horns = {item: label for item, label in reading.items.items() if item.startswith("horn:")}
     return TossLook(any(label == "ring" for label in horns.values()), horns, "", dict(reading.confidence))
@@ -143,7 +162,8 @@ def _look(reading: Reading) -> TossLook:
 class PendingToss:
     seat: int
     beams: bool
-    camera: bool
+    camera: bool | None
+    """What the camera saw; None when it could not tell (the beams were unsure)."""
     game_id: int | None
     after: int | None
     evidence: dict[str, Any]
@@ -163,7 +183,7 @@ def _words(success: bool) -> str:
 
 
 class TossConfirmer:
-    def __init__(self, referee: Referee, camera: TossCamera, *, timeout: float = 4.0) -> None:
+    def __init__(self, referee: Referee, camera: TossCamera | NoTossCamera, *, timeout: float = 4.0) -> None:
         self.referee = referee
         self.camera = camera
         self.timeout = timeout
@@ -195,12 +215,26 @@ class TossConfirmer:
             log.exception("the toss camera failed")
             look = TossLook(None, {}, f"the camera failed: {error}")
         evidence = {**(command.evidence or {}), "camera": look.evidence()}
+        beams_unsure = success and (command.evidence or {}).get("beams_agree") is False
         outcome: Outcome
+        status: dict[str, Any] | None
         with self._lock:
             self._checking = None
-            if look.ring is None:
+            if look.ring is None and beams_unsure:
+                outcome = "asked"
+                self.pending = PendingToss(seat, success, None, command.game_id, command.after, evidence)
+                status = {
+                    "state": "confirm",
+                    "message": f"The beams are unsure of the toss of seat {seat}: only one base beam is "
+                    f"blocked, as by a ring lying beside the horn, and {look.why}. Host: decide.",
+                    "confirm": self.pending.to_json(),
+                    "faults": [],
+                }
+            elif look.ring is None and not self.camera.present:
+                outcome, status = "beams only", None
+            elif look.ring is None:
                 outcome = "unconfirmed"
-                status: dict[str, Any] | None = {
+                status = {
                     "state": "unconfirmed",
                     "message": f"The camera could not check the toss ({look.why}): "
                     "the beams' verdict stands.",

@@ -28,7 +28,7 @@ from companion.vision.base import Reading
 from companion.vision.recording import load_recording
 from companion.vision.sources import ListSource, SourceError, TimedFrame
 from companion.vision.stability import SceneChecker, Stabiliser, StabilitySettings
-from companion.vision.tosscheck import TossConfirmer, TossLook
+from companion.vision.tosscheck import NoTossCamera, TossConfirmer, TossLook
 from companion.vision.watcher import CHANNEL, CameraWatcher, WatcherSettings
 
 from . import scenes
@@ -291,6 +291,8 @@ def play_to_a_toss(referee: Referee, seed: int = 5) -> Snapshot:
 
 
 class FakeTossCamera:
+    present = True
+
     def __init__(self, look: TossLook) -> None:
         self.result = look
         self.looks = 0
@@ -301,7 +303,7 @@ class FakeTossCamera:
 
 
 class TossRig:
-    def __init__(self, referee: Referee, camera: FakeTossCamera) -> None:
+    def __init__(self, referee: Referee, camera: FakeTossCamera | NoTossCamera) -> None:
         pinmap = load_pinmap()
         self.clock = ManualClock(1_000_000)
         self.source = FakeSource(pinmap)
@@ -310,11 +312,14 @@ class TossRig:
         self.confirmer = TossConfirmer(referee, camera)  # type: ignore[arg-type]
         self.link.confirmer = self.confirmer
 
-    def ringer(self) -> None:
+    def ringer(self, *, both_base_beams: bool = False) -> None:
+        """A ring over the left horn; with one base beam blocked the beams are unsure (it may lie beside)."""
         t, ms = self.clock.now, 1000
         self.source.edge("left_tip", True, t)
         self.source.edge("left_tip", False, t + 3 * ms)
         self.source.edge("left_base_front", True, t + 30 * ms)
+        if both_base_beams:
+            self.source.edge("left_base_back", True, t + 31 * ms)
         self.clock.now = t + 1_032 * ms
         self.runner.kick()
 
@@ -405,7 +410,7 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
     rig.link.start()
     try:
         eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
-        rig.ringer()
+        rig.ringer(both_base_beams=True)
         eventually(lambda: referee.snapshot().seq > snapshot.seq, "the beams' verdict recorded")
     finally:
         rig.link.stop()
@@ -416,6 +421,42 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
     assert (
         event.source == "sensor" and event.evidence is not None and event.evidence["camera"]["ring"] is None
     )
+
+
+@pytest.mark.parametrize("camera", [FakeTossCamera(TossLook(None, {}, "markers lost")), NoTossCamera()])
+def test_a_success_the_beams_are_unsure_of_goes_to_the_host_when_no_camera_can_tell(
+    referee: Referee, camera: FakeTossCamera | NoTossCamera
+) -> None:
+    snapshot = play_to_a_toss(referee)
+    rig = TossRig(referee, camera)
+    rig.link.start()
+    try:
+        eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
+        rig.ringer()
+        eventually(lambda: toss_status(referee).get("state") == "confirm", "the host asked on every phone")
+        assert "The beams are unsure" in toss_status(referee)["message"]
+        assert toss_status(referee)["confirm"]["camera"] is None
+        assert referee.snapshot().seq == snapshot.seq, "no verdict taken silently"
+        assert rig.confirmer.decide(False).ok
+    finally:
+        rig.link.stop()
+    assert snapshot.game_id is not None
+    event = referee.store.events(snapshot.game_id)[snapshot.seq]
+    assert event.source == "host" and event.action is not None and event.action["success"] is False
+
+
+def test_without_a_camera_a_sure_verdict_is_taken_at_once_and_quietly(referee: Referee) -> None:
+    snapshot = play_to_a_toss(referee)
+    rig = TossRig(referee, NoTossCamera())
+    rig.link.start()
+    try:
+        eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
+        rig.ringer(both_base_beams=True)
+        eventually(lambda: referee.snapshot().seq > snapshot.seq, "the beams' verdict recorded")
+    finally:
+        rig.link.stop()
+    assert rig.confirmer.outcomes == ["beams only"]
+    assert toss_status(referee) == {}
 
 
 class HornsRecogniser(scenes.SquaresRecogniser):
