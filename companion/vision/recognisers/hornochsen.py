@@ -209,10 +209,14 @@ class DigitTemplates:
 
     def read(self, glyph: FloatArray, aspect: float) -> tuple[int, float, float]:
         """The digit, its correlation with its best template, and the score margin over the next digit."""
-        best = numpy.maximum.reduceat(self.glyphs @ glyph, self.starts)
-        scores = best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
+        best, scores = self.scores(glyph, aspect)
         order = numpy.argsort(scores)[::-1]
         return int(order[0]), float(best[order[0]]), float(scores[order[0]] - scores[order[1]])
+
+    def scores(self, glyph: FloatArray, aspect: float) -> tuple[FloatArray, FloatArray]:
+        """Each digit's correlation with its best template, and its score (less the width penalty)."""
+        best = numpy.maximum.reduceat(self.glyphs @ glyph, self.starts)
+        return best, best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
 
     @classmethod
     def from_profile(cls, profile: Profile) -> DigitTemplates:
@@ -481,17 +485,35 @@ def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> Fl
 
 
 def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | None, float]:
-    """The tile's number and how sure (the smallest digit margin); None when it shows no number."""
-    readings = [templates.read(glyph, aspect) for glyph, aspect in _glyphs(tile)]
+    """The tile's number and how sure (its score's margin over the next number); None when it shows none.
+
+    The digits are read together: the number is the one of 1-99 whose digits score best in all (a
+    blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
+    """
+    readings = [templates.scores(glyph, aspect) for glyph, aspect in _glyphs(tile)]
     # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
-    readings = [r for r in readings if r[1] >= JUNK_SCORE]
-    if not 1 <= len(readings) <= 2 or any(score < MIN_GLYPH_SCORE for _, score, _ in readings):
+    readings = [r for r in readings if float(r[0].max()) >= JUNK_SCORE]
+    if not 1 <= len(readings) <= 2:
         return None, 0.0  # a print on the board or a smudge, not a number
-    digits = [digit for digit, _, _ in readings]
-    number = int("".join(map(str, digits)))
-    if not 1 <= number <= BOARD.tiles or (len(digits) == 2 and digits[0] == 0):
+    if len(readings) == 1:
+        if int(numpy.argmax(readings[0][1])) == 0:
+            return None, 0.0  # a lone ring printed on the board: no tile shows a 0 alone
+        totals = readings[0][1][1:]  # 1..9
+        correlations = readings[0][0][1:]
+        first = 1
+    else:
+        (c1, s1), (c2, s2) = readings
+        totals = numpy.asarray((s1[1:, None] + s2[None, :]).ravel(), numpy.float32)  # 10..99
+        correlations = numpy.minimum(c1[1:, None], c2[None, :]).ravel()
+        first = 10
+    order = numpy.argsort(totals)[::-1]
+    best = int(order[0])
+    if correlations[best] < MIN_GLYPH_SCORE:
+        return None, 0.0  # a print on the board or a smudge, not a number
+    number = first + best
+    if not 1 <= number <= BOARD.tiles:
         return None, 0.0
-    return number, min(margin for _, _, margin in readings)
+    return number, float(totals[best] - totals[order[1]])
 
 
 def _to_png(glyph: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
