@@ -74,6 +74,13 @@ TILE_CONTRAST = 10.0
 TILE_VOTE = 0.4
 """A cell holds a tile when this share of its corner pixels shows one tile colour."""
 
+TABLE_VOTE = 0.5
+"""A cell whose corners show no tile colour clearly (under TILE_VOTE) is empty when this share shows
+the table."""
+TILE_LIKENESS = 0.45
+"""Otherwise it holds a tile when its inside correlates this well with a design: the bare table under
+glare or shadow stays below 0.36 on hard generated frames, tiles (on their place) score 0.49 and more."""
+
 FRAME_LABELS = (*COLOURS, MINOTAUR)
 """The colours a tile's frame can have: each set's, and the Minotaur tile's."""
 OTHER_LABELS = (TABLE, "stone", "path")
@@ -207,8 +214,10 @@ def _cell_windows(plane: Frame, region: ItemRegion, turns: tuple[float, ...] = (
     return windows
 
 
-def _lined_up(windows: list[Frame], template: FloatArray) -> FloatArray:
-    """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness."""
+def _lined_up(windows: list[Frame], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
+    """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness.
+
+    `centred`: the Lab view of the first window's centre, when known, returned as it is when best."""
     size = TEMPLATE_PX
     light_template = numpy.ascontiguousarray(template[..., 0])
     best, chosen = -2.0, (0, 0, 0)
@@ -219,6 +228,8 @@ def _lined_up(windows: list[Frame], template: FloatArray) -> FloatArray:
         if top > best:
             best, chosen = float(top), (index, dy, dx)
     index, dy, dx = chosen
+    if centred is not None and chosen == (0, SHIFT_PX, SHIFT_PX):
+        return centred
     return to_lab(numpy.ascontiguousarray(windows[index][dy : dy + size, dx : dx + size]))
 
 
@@ -280,14 +291,19 @@ class Templates:
         then told apart where they differ only (a chest, a wing, a path's end).
         """
         matrix, pictures, looks = self.by_colour[colour]
-        middle = windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
-        first = int(numpy.argmax(matrix @ _features(to_lab(numpy.ascontiguousarray(middle)))))
-        view = _lined_up(windows, pictures[first])
-        scores = matrix @ _features(view)
-        order = [int(i) for i in numpy.argsort(scores)[::-1][:6] if scores[i] >= scores.max() - CLOSE_CALL]
+        middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
+        scores = matrix @ _features(middle)
+        view = _lined_up(windows, pictures[int(numpy.argmax(scores))], middle)
+        if view is not middle:  # lined up off the centre: score again
+            scores = matrix @ _features(view)
+        best = float(scores.max())
+        close = numpy.flatnonzero(scores >= best - CLOSE_CALL)
+        order = [int(i) for i in close[numpy.argsort(scores[close])[::-1]][:6]]
         champion = order[0]
         label = tile_label(colour, *looks[champion])
         margin = 1.0
+        if len(order) == 1:
+            return looks[champion][0], looks[champion][1], margin
         channels = self.channels[colour]
         adjusted = _in_light_of(view, channels[champion])
         for challenger in order[1:]:
@@ -300,6 +316,11 @@ class Templates:
                 champion, label, lead = challenger, other, -lead
             margin = min(margin, lead)
         return looks[champion][0], looks[champion][1], margin
+
+    def likeness(self, colour: str, windows: list[Frame]) -> float:
+        """The best correlation of the cell as it lies (`windows[0]`) with any template of the colour."""
+        middle = windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
+        return float((self.by_colour[colour][0] @ _features(to_lab(numpy.ascontiguousarray(middle)))).max())
 
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
@@ -464,19 +485,39 @@ class AsterionRecogniser:
         rows, cols = self._corner_pixels(layout)
         owners = palette.classify_bgr(plane[rows, cols])  # (cells, corner pixels)
         votes = numpy.stack([(owners == i).mean(axis=1) for i in range(len(FRAME_LABELS))], axis=1)
+        table_votes = (owners == labels.index(TABLE)).mean(axis=1)
         templates = self._templates_for(profile)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for index, item_id in enumerate(layout.items):
             colour_index = int(votes[index].argmax())
             share = float(votes[index, colour_index])
-            if share < TILE_VOTE:
+            doubtful = share < TILE_VOTE
+            if doubtful and table_votes[index] >= TABLE_VOTE:
                 items[item_id] = EMPTY
                 confidence[item_id] = 1.0 - share / TILE_VOTE * 0.7
                 continue
-            colour = FRAME_LABELS[colour_index]
             windows = _cell_windows(plane, layout.items[item_id])
-            if _contrast(windows[0]) < TILE_CONTRAST:
+            contrast = _contrast(windows[0])
+            if doubtful:
+                # Corners mostly not the table, but not a tile's colour either: a yellow frame under
+                # glare reads as a path, a red one in shadow as a wall. A tile when its inside is
+                # like one of the designs; its colour then is the frame colour nearest its corners.
+                if contrast >= TILE_CONTRAST:
+                    frames = palette_for(profile.colours, FRAME_LABELS)
+                    nearest = numpy.bincount(
+                        frames.classify_bgr(plane[rows[index], cols[index]]), minlength=len(FRAME_LABELS)
+                    )
+                    colour_index = int(nearest.argmax())
+                if contrast < TILE_CONTRAST or (
+                    templates.likeness(FRAME_LABELS[colour_index], windows) < TILE_LIKENESS
+                ):
+                    items[item_id] = EMPTY
+                    confidence[item_id] = 1.0 - share / TILE_VOTE * 0.7
+                    continue
+                share = TILE_VOTE
+            colour = FRAME_LABELS[colour_index]
+            if contrast < TILE_CONTRAST:
                 # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
                 items[item_id] = EMPTY
                 confidence[item_id] = 0.5
