@@ -17,9 +17,11 @@ renderer's own tiles; teaching adds the user's tiles' digits and colours.
 from __future__ import annotations
 
 import functools
+import json
 import math
 import re
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -269,7 +271,79 @@ def _built_in_templates() -> tuple[dict[str, tuple[float, ...]], tuple[float, ..
     means = {
         name: tuple(_normalised((sums[name] / counts[name]).astype(numpy.float32)).tolist()) for name in sums
     }
+    if CAMERA_DIGITS.exists():
+        learned = json.loads(CAMERA_DIGITS.read_text())["templates"]
+        means.update({name: tuple(_from_png(decode_template(png)).tolist()) for name, png in learned.items()})
     return means, tuple((aspect_sums / numpy.maximum(aspect_counts, 1)).tolist())
+
+
+CAMERA_DIGITS = Path(__file__).with_name("hornochsen_digits.json")
+"""Digit templates learned from the renderer's tiles as the generator's hard camera shows them (perspective,
+lens, blur, noise, JPEG, warped back to the plane): blurred digits look like these more than like a tile
+blurred by a plain Gaussian. Written by write_camera_digits."""
+CAMERA_SEED = 3
+"""The generated set the camera templates are learned from (not a seed the benchmarks are checked on)."""
+CAMERA_CLUSTERS = 4
+
+
+def camera_digit_templates(
+    frames: int = 200, seed: int = CAMERA_SEED, clusters: int = CAMERA_CLUSTERS
+) -> dict[str, str]:
+    """Generate a hard set, read each face-up tile's digits where they split as the label says, and
+    cluster each digit's glyphs: the cluster means as templates ("digit:D:camN")."""
+    import tempfile
+
+    from companion.vision.generate import generate_recording
+    from companion.vision.pipeline import PlaneReader
+    from companion.vision.recording import load_recording
+
+    recogniser = HornochsenRecogniser()
+    profile = recogniser.default_profile()
+    palette = palette_for(profile.colours, SURFACES, washed=False)
+    glyphs: dict[int, list[FloatArray]] = {d: [] for d in range(10)}
+    with tempfile.TemporaryDirectory(prefix="hornochsen-digits-") as scratch:
+        folder = Path(scratch) / GAME
+        generate_recording(GAME, folder, frames=frames, hard=True, seed=seed)
+        recording = load_recording(folder)
+        reader = PlaneReader(GAME, recording.options, profile)
+        for entry, image in recording.images():
+            if image is None or entry.hand or entry.motion or entry.labels is None:
+                continue
+            _, plane = reader.plane(image)
+            if plane is None:
+                continue
+            plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+            for item_id, label in entry.labels.items():
+                if not label.isdigit():
+                    continue
+                crop = reader.layout.crop(plane, item_id)
+                tile = _straighten(crop, palette.classify_bgr(crop) == 0)
+                found = _glyphs(tile) if tile is not None else []
+                if len(found) == len(label):
+                    for digit, (glyph, _) in zip((int(c) for c in label), found, strict=True):
+                        glyphs[digit].append(glyph)
+    cv2.setRNGSeed(seed)
+    templates: dict[str, str] = {}
+    for digit, found_glyphs in glyphs.items():
+        samples = numpy.stack(found_glyphs).astype(numpy.float32)
+        criteria = (cv2.TERM_CRITERIA_MAX_ITER, 30, 0.0)
+        _, _, centres = cv2.kmeans(samples, clusters, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
+        for n, centre in enumerate(centres):
+            glyph = _normalised(numpy.asarray(centre, numpy.float32))
+            templates[f"digit:{digit}:cam{n}"] = encode_template(_to_png(glyph))
+    return templates
+
+
+def write_camera_digits(frames: int = 200, seed: int = CAMERA_SEED) -> Path:
+    """Learn the camera digit templates afresh and write them beside this module."""
+    about = (
+        "Hornochsen digit templates learned from a generated hard set; rewrite with: .venv/bin/python -c "
+        "'from companion.vision.recognisers.hornochsen import write_camera_digits; write_camera_digits()'"
+    )
+    templates = camera_digit_templates(frames, seed)
+    document = {"about": about, "frames": frames, "seed": seed, "templates": templates}
+    CAMERA_DIGITS.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    return CAMERA_DIGITS
 
 
 # ---------------------------------------------------------------- the recogniser
