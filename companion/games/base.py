@@ -18,8 +18,8 @@ import random
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Self
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, NoReturn, Self
 
 CHANCE = -1
 """The seat of the table itself: reveals and toss verdicts are its actions."""
@@ -252,6 +252,29 @@ class State(ABC):
     def random_chance_action(self, rng: random.Random) -> Action:
         outcomes = self.chance_outcomes()
         return rng.choices([a for a, _ in outcomes], weights=[p for _, p in outcomes])[0]
+
+
+class PhasedState(State):
+    """A state that takes each action by the phase of the turn it is in.
+
+    `handlers` maps (phase, action type) to the rule that takes it; an action
+    with no rule in the current phase is out of the turn's sequence.
+    """
+
+    phase: str
+    handlers: ClassVar[Mapping[tuple[str, type[Action]], Callable[[Any, Any], None]]] = {}
+    sequence_rule: ClassVar[str] = "turn sequence"
+    """The rule text's name for the order of a turn, named when an action comes out of it."""
+
+    def _apply(self, action: Action) -> None:
+        handler = self.handlers.get((self.phase, type(action)))
+        if handler is None:
+            self._out_of_sequence(action)
+        handler(self, action)
+
+    def _out_of_sequence(self, action: Action) -> NoReturn:
+        waiting = self.to_act().waiting_for
+        raise RuleError(self.sequence_rule, f"{action.kind} is not possible now: waiting for {waiting}")
 
 
 class Game(ABC):

@@ -19,9 +19,9 @@ from companion.games.base import (
     Game,
     JsonDict,
     OptionSpec,
+    PhasedState,
     RuleError,
     SetupError,
-    State,
     ToAct,
 )
 from companion.seeddata import load_seed
@@ -177,7 +177,7 @@ def _pieces_in_play(values: tuple[int, ...]) -> tuple[Piece, ...]:
     return tuple(Piece(c, v, h) for c in COLOURS for v in values for h in HORNS)
 
 
-class MinotaurusState(State):
+class MinotaurusState(PhasedState):
     game: ClassVar[Game]
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -326,14 +326,6 @@ class MinotaurusState(State):
             seat = self.challenge.opponent
             return [*(TakePiece(seat, v) for v in self._exchange_values()), Decline(seat)]
         return []
-
-    def _apply(self, action: Action) -> None:
-        handler = _HANDLERS.get((self.phase, type(action)))
-        if handler is None:
-            raise RuleError(
-                "turn sequence", f"{action.kind} is not possible now: waiting for {self.to_act().waiting_for}"
-            )
-        handler(self, action)
 
     # ------------------------------------------------------------ turning pieces over
 
@@ -621,7 +613,7 @@ class MinotaurusState(State):
         }
 
 
-_HANDLERS: dict[tuple[str, type[Action]], Any] = {
+MinotaurusState.handlers = {
     ("turn", Flip): MinotaurusState._flip,
     ("second", Flip): MinotaurusState._flip,
     ("reveal", Reveal): MinotaurusState._reveal,

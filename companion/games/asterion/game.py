@@ -8,7 +8,7 @@ discarded as payment stay unseen.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
 from companion.games.asterion.actions import (
@@ -51,9 +51,9 @@ from companion.games.base import (
     Game,
     JsonDict,
     OptionSpec,
+    PhasedState,
     RuleError,
     SetupError,
-    State,
     ToAct,
 )
 
@@ -66,7 +66,7 @@ MOVING = "optional action (c): move"
 TILES = "setup: each colour's tiles"
 
 
-class AsterionState(State):
+class AsterionState(PhasedState):
     game: ClassVar[Game]
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -220,14 +220,6 @@ class AsterionState(State):
 
     def _swapped(self, first: Cell, second: Cell) -> dict[Cell, Tile]:
         return {first: self.board[second], second: self.board[first]}
-
-    def _apply(self, action: Action) -> None:
-        handler = _HANDLERS.get((self.phase, type(action)))
-        if handler is None:
-            raise RuleError(
-                "turn sequence", f"{action.kind} is not possible now: waiting for {self.to_act().waiting_for}"
-            )
-        handler(self, action)
 
     # ------------------------------------------------------------ placing the tile in hand
 
@@ -493,7 +485,7 @@ def _tile_view(cell: Cell, tile: Tile) -> JsonDict:
     }
 
 
-_HANDLERS: dict[tuple[str, type[Action]], Callable[[AsterionState, Any], None]] = {
+AsterionState.handlers = {
     ("turn", PlayTile): AsterionState._play,
     ("show", ShowTile): AsterionState._show,
     ("place", PlaceTile): AsterionState._place,

@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
-from companion.games.base import CHANCE, NOBODY, Action, Game, JsonDict, RuleError, State, ToAct
+from companion.games.base import CHANCE, NOBODY, Action, Game, JsonDict, PhasedState, RuleError, ToAct
 from companion.games.hornochsen.actions import Buy, Choose, Keep, Place, Reveal, StartTile
 from companion.games.hornochsen.board import (
     BOARD,
@@ -35,7 +35,9 @@ ALL_TILES = range(1, BOARD.tiles + 1)
 DOUBLE_ROW = next((r.index for r in BOARD.rows if r.double_squares), None)
 
 
-class HornochsenState(State):
+class HornochsenState(PhasedState):
+    sequence_rule = HOW_PLAYED
+
     game: ClassVar[Game]
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -199,14 +201,6 @@ class HornochsenState(State):
             return StartTile(CHANCE, rng.choice([t for t in ALL_TILES if t not in seen]))
         seat = self._next_reveal_seat()
         return Reveal(CHANCE, seat, rng.choice(self.possible_tiles(seat)))
-
-    def _apply(self, action: Action) -> None:
-        handler = _HANDLERS.get((self.phase, type(action)))
-        if handler is None:
-            raise RuleError(
-                HOW_PLAYED, f"{action.kind} is not possible now: waiting for {self.to_act().waiting_for}"
-            )
-        handler(self, action)
 
     # ------------------------------------------------------------ preparation
 
@@ -528,7 +522,7 @@ _FLAG_FIELDS = ("double", "open_round", "open_next")
 _LIST_FIELDS = ("positions", "held", "box_taken", "box", "announced", "chosen", "face_down", "keeping")
 _NESTED_FIELDS = ("rows", "known", "stages", "purchase_groups", "table")
 
-_HANDLERS: dict[tuple[str, type[Action]], Any] = {
+HornochsenState.handlers = {
     ("setup", StartTile): HornochsenState._start_tile,
     ("choose", Buy): HornochsenState._buy,
     ("choose", Choose): HornochsenState._choose,

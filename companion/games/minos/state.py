@@ -10,9 +10,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NoReturn, Self
 
-from companion.games.base import CHANCE, NOBODY, Action, Game, JsonDict, RuleError, State, ToAct
+from companion.games.base import CHANCE, NOBODY, Action, Game, JsonDict, PhasedState, RuleError, ToAct
 from companion.games.minos.actions import BuyRing, DieShows
 from companion.games.minos.data import (
     BOARD,
@@ -92,7 +92,9 @@ class Conflict:
         return Conflict(**fields)
 
 
-class MinosState(State):
+class MinosState(PhasedState):
+    sequence_rule = "Spielablauf"
+
     game: ClassVar[Game]
 
     def __init__(self, options: Mapping[str, Any]) -> None:
@@ -219,7 +221,6 @@ class MinosState(State):
 
     # The rules fill these in (companion.games.minos.handlers), so that this module need not import them.
     actions_by_phase: ClassVar[Mapping[str, Callable[[MinosState], list[Action]]]] = {}
-    handlers: ClassVar[Mapping[tuple[str, type[Action]], Callable[[MinosState, Any], None]]] = {}
 
     def legal_actions(self) -> list[Action]:
         lister = self.actions_by_phase.get(self.phase)
@@ -233,15 +234,10 @@ class MinosState(State):
                 return [(a, 1.0 / len(FACES)) for a in die_readings(pending[0])]
         return super().chance_outcomes()
 
-    def _apply(self, action: Action) -> None:
-        handler = self.handlers.get((self.phase, type(action)))
-        if handler is None and self.phase == "conflict" and isinstance(action, BuyRing):
+    def _out_of_sequence(self, action: Action) -> NoReturn:
+        if self.phase == "conflict" and isinstance(action, BuyRing):
             raise RuleError("Funktion der Kampfringe", "no battle rings may be bought during a conflict")
-        if handler is None:
-            raise RuleError(
-                "Spielablauf", f"{action.kind} is not possible now: waiting for {self.to_act().waiting_for}"
-            )
-        handler(self, action)
+        super()._out_of_sequence(action)
 
     # ------------------------------------------------------------ results
 
