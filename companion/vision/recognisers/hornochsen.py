@@ -283,7 +283,7 @@ lens, blur, noise, JPEG, warped back to the plane): blurred digits look like the
 blurred by a plain Gaussian. Written by write_camera_digits."""
 CAMERA_SEED = 3
 """The generated set the camera templates are learned from (not a seed the benchmarks are checked on)."""
-CAMERA_CLUSTERS = 4
+CAMERA_CLUSTERS = 8
 
 
 def camera_digit_templates(
@@ -427,32 +427,37 @@ class HornochsenRecogniser:
         templates = self._templates(profile)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
+        others: dict[str, list[tuple[int, float]]] = {}
         for item_id, region in layout.items.items():
             crop = layout.crop(plane, item_id)
-            label, sure = self._read_item(crop, region, palette, templates)
+            label, sure, alternatives = self._read_item(crop, region, palette, templates)
             items[item_id] = label
             confidence[item_id] = sure
+            others[item_id] = alternatives
+        _one_of_each(items, confidence, others)
         return Reading(items, confidence)
 
     def _read_item(
         self, crop: Frame, region: ItemRegion, palette: Palette, templates: DigitTemplates
-    ) -> tuple[str, float]:
+    ) -> tuple[str, float, list[tuple[int, float]]]:
+        """The item's label, how sure, and for a number the next likeliest numbers (with how much less
+        likely: their score's shortfall)."""
         if crop.size == 0:
-            return EMPTY, 0.0
+            return EMPTY, 0.0, []
         middle = palette.classify_bgr(_middle(crop, 0.6)[::2, ::2])
         shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
         face, back = float(shares[0]), float(shares[1])
         if max(face, back) < TILE_SHARE:
-            return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3))
+            return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3)), []
         if back > face:
-            return DOWN, float(min(1.0, back))
+            return DOWN, float(min(1.0, back)), []
         tile = _straighten(crop, palette.classify_bgr(crop) == 0)
         if tile is None:
-            return EMPTY, 0.2
-        number, margin = _read_number(tile, templates)
+            return EMPTY, 0.2, []
+        number, margin, alternatives = _read_number(tile, templates)
         if number is None:
-            return EMPTY, 0.1
-        return str(number), float(min(1.0, margin * 4))
+            return EMPTY, 0.1, []
+        return str(number), float(min(1.0, margin * 4)), alternatives
 
     # ------------------------------------------------------------ teaching
 
@@ -558,7 +563,9 @@ def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> Fl
     return numpy.asarray(turned, dtype=numpy.float32)
 
 
-def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | None, float]:
+def _read_number(
+    tile: FloatArray, templates: DigitTemplates
+) -> tuple[int | None, float, list[tuple[int, float]]]:
     """The tile's number and how sure (its score's margin over the next number); None when it shows none.
 
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
@@ -568,10 +575,10 @@ def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | Non
     # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
     readings = [r for r in readings if float(r[0].max()) >= JUNK_SCORE]
     if not 1 <= len(readings) <= 2:
-        return None, 0.0  # a print on the board or a smudge, not a number
+        return None, 0.0, []  # a print on the board or a smudge, not a number
     if len(readings) == 1:
         if int(numpy.argmax(readings[0][1])) == 0:
-            return None, 0.0  # a lone ring printed on the board: no tile shows a 0 alone
+            return None, 0.0, []  # a lone ring printed on the board: no tile shows a 0 alone
         totals = readings[0][1][1:]  # 1..9
         correlations = readings[0][0][1:]
         first = 1
@@ -583,11 +590,42 @@ def _read_number(tile: FloatArray, templates: DigitTemplates) -> tuple[int | Non
     order = numpy.argsort(totals)[::-1]
     best = int(order[0])
     if correlations[best] < MIN_GLYPH_SCORE:
-        return None, 0.0  # a print on the board or a smudge, not a number
+        return None, 0.0, []  # a print on the board or a smudge, not a number
     number = first + best
     if not 1 <= number <= BOARD.tiles:
-        return None, 0.0
-    return number, float(totals[best] - totals[order[1]])
+        return None, 0.0, []
+    alternatives = [
+        (first + int(n), float(totals[best] - totals[n]))
+        for n in order[1 : ALTERNATIVES + 1]
+        if first + int(n) <= BOARD.tiles
+    ]
+    return number, float(totals[best] - totals[order[1]]), alternatives
+
+
+ALTERNATIVES = 3
+SWAP_SHORTFALL = 0.15
+"""A number read twice is kept where it is surest; elsewhere the next likeliest number not read yet is
+taken instead when it scores at most this much less (each number is on one tile only)."""
+
+
+def _one_of_each(
+    items: dict[str, str], confidence: dict[str, float], others: Mapping[str, list[tuple[int, float]]]
+) -> None:
+    """Each number is on one tile: where one is read twice, the less sure reading takes its next likeliest."""
+    readers: dict[str, list[str]] = {}
+    for item_id, label in items.items():
+        if label.isdigit():
+            readers.setdefault(label, []).append(item_id)
+    for item_ids in list(readers.values()):
+        if len(item_ids) < 2:
+            continue
+        for item_id in sorted(item_ids, key=lambda i: confidence[i], reverse=True)[1:]:
+            for number, shortfall in others[item_id]:
+                if shortfall <= SWAP_SHORTFALL and str(number) not in readers:
+                    items[item_id] = str(number)
+                    readers[str(number)] = [item_id]
+                    confidence[item_id] = 0.0
+                    break
 
 
 def _to_png(glyph: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
