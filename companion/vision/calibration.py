@@ -76,6 +76,11 @@ def _grey(frame: Frame) -> numpy.typing.NDArray[numpy.uint8]:
     return numpy.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dtype=numpy.uint8)
 
 
+NEAR_REACH = 0.8
+"""How far (share of its side) the fourth marker's square may lie from where the other three put it: with
+the lens's bending, three markers put a far fourth up to three quarters of its side off on hard frames."""
+
+
 class MarkerFinder:
     """Finds the corner markers in a frame: id → its 4 corners (x, y) in frame pixels, clockwise from
     the marker's own top-left."""
@@ -133,21 +138,29 @@ class MarkerFinder:
             for marker, quad in zip([] if ids is None else ids.ravel().tolist(), corners, strict=True)
             if marker == marker_id
         ]
+        identified = len(candidates)
         candidates += [quad.reshape(4, 2) for quad in rejected]
         offset = numpy.array([x0, y0], dtype=numpy.float32)
         best: Points | None = None
-        for quad in candidates:
+        best_rank = (2, 0.0)
+        for n, quad in enumerate(candidates):
             points = ((quad.astype(numpy.float32) + 0.5) / zoom - 0.5 + offset).astype(numpy.float32)
             size = float(numpy.mean([numpy.linalg.norm(points[k] - points[(k + 1) % 4]) for k in range(4)]))
             if not 0.6 * side <= size <= 1.6 * side:
                 continue
-            if float(numpy.linalg.norm(points.mean(axis=0) - centre)) > 0.4 * side:
+            middle = points.mean(axis=0)
+            off = float(numpy.linalg.norm(middle - centre))
+            if off > NEAR_REACH * side:
                 continue
-            # Put its corners in the expected order: each expected corner takes the nearest one.
-            order = [int(numpy.argmin(numpy.linalg.norm(points - corner, axis=1))) for corner in expected]
-            if sorted(order) == [0, 1, 2, 3]:
-                best = points[order]
-                break
+            # Put its corners in the expected order: each expected corner takes the nearest one, both
+            # taken from their own centre (the square may lie a good part of its side off the guess).
+            order = [
+                int(numpy.argmin(numpy.linalg.norm(points - middle - (corner - centre), axis=1)))
+                for corner in expected
+            ]
+            rank = (0 if n < identified else 1, off)
+            if sorted(order) == [0, 1, 2, 3] and rank < best_rank:
+                best, best_rank = points[order], rank
         if best is None:
             return None
         refined = cv2.cornerSubPix(grey, best.reshape(-1, 1, 2), (2, 2), (-1, -1), self._criteria)
