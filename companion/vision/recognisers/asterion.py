@@ -237,7 +237,7 @@ def _contrast(window: Frame) -> float:
     """The spread (standard deviation) of grey inside a cell's window, away from its edges."""
     inside = window[8:-8, 8:-8]
     grey = cv2.cvtColor(numpy.ascontiguousarray(inside), cv2.COLOR_BGR2GRAY)
-    return float(grey.std())
+    return float(cv2.meanStdDev(grey)[1][0, 0])
 
 
 def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
