@@ -284,10 +284,11 @@ blurred by a plain Gaussian. Written by write_camera_digits."""
 CAMERA_SEED = 3
 """The generated set the camera templates are learned from (not a seed the benchmarks are checked on)."""
 CAMERA_CLUSTERS = 8
+CAMERA_FRAMES = 600
 
 
 def camera_digit_templates(
-    frames: int = 200, seed: int = CAMERA_SEED, clusters: int = CAMERA_CLUSTERS
+    frames: int = CAMERA_FRAMES, seed: int = CAMERA_SEED, clusters: int = CAMERA_CLUSTERS
 ) -> dict[str, str]:
     """Generate a hard set, read each face-up tile's digits where they split as the label says, and
     cluster each digit's glyphs: the cluster means as templates ("digit:D:camN")."""
@@ -334,7 +335,7 @@ def camera_digit_templates(
     return templates
 
 
-def write_camera_digits(frames: int = 200, seed: int = CAMERA_SEED) -> Path:
+def write_camera_digits(frames: int = CAMERA_FRAMES, seed: int = CAMERA_SEED) -> Path:
     """Learn the camera digit templates afresh and write them beside this module."""
     about = (
         "Hornochsen digit templates learned from a generated hard set; rewrite with: .venv/bin/python -c "
