@@ -74,9 +74,9 @@ TILE_CONTRAST = 10.0
 TILE_VOTE = 0.4
 """A cell holds a tile when this share of its corner pixels shows one tile colour."""
 
-TABLE_VOTE = 0.5
+TABLE_VOTE = 0.85
 """A cell whose corners show no tile colour clearly (under TILE_VOTE) is empty when this share shows
-the table."""
+the table (a tile's frame in shadow can show the table at up to 0.8 of its corners)."""
 TILE_LIKENESS = 0.45
 """Otherwise it holds a tile when its inside correlates this well with a design: the bare table under
 glare or shadow stays below 0.36 on hard generated frames, tiles (on their place) score 0.49 and more."""
