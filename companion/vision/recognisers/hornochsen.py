@@ -283,7 +283,7 @@ lens, blur, noise, JPEG, warped back to the plane): blurred digits look like the
 blurred by a plain Gaussian. Written by write_camera_digits."""
 CAMERA_SEED = 3
 """The generated set the camera templates are learned from (not a seed the benchmarks are checked on)."""
-CAMERA_CLUSTERS = 8
+CAMERA_CLUSTERS = 12
 CAMERA_FRAMES = 600
 
 
