@@ -13,7 +13,10 @@ its observation confirms, and nothing when none or several are confirmed
   roll, the first it shows is the lowest-numbered of them, and so on; when it
   holds all six, each place is its own die. (The game takes the roll die by
   die, so "this roll" is the dice still rolling when the roll was asked for.)
-- Tanz der Hornochsen `reveal`: the seat's played tile shows that number;
+- Tanz der Hornochsen `reveal`: one of the seat's played-tile slots shows that
+  number (in a double round a seat shows two tiles, "played:seatN" and
+  "played:seatN:2"; the game takes them one `reveal` at a time, so when both
+  are shown, the lower number is confirmed first and the other next time);
   `place`: the tile lies in that row;
 - Asterion `place`: the cell shows a tile at that rotation;
 - Minoa `stick` / `piece`: the line shows a stick / the player's colour.
@@ -46,7 +49,8 @@ def _minos_die(action: dict[str, Any], seen: Items) -> bool:
 
 
 def _hornochsen_reveal(action: dict[str, Any], seen: Items) -> bool:
-    return seen.get(f"played:seat{action['seat']}") == str(action["tile"])
+    seat, tile = action["seat"], str(action["tile"])
+    return tile in (seen.get(f"played:seat{seat}"), seen.get(f"played:seat{seat}:2"))
 
 
 def _hornochsen_place(action: dict[str, Any], seen: Items) -> bool:
@@ -96,6 +100,14 @@ def _minos_tray(asked: State, seen: Items) -> Items:
     return {}  # some dice still out of the tray, or one too many: the host enters the roll
 
 
+ONE_AT_A_TIME: dict[tuple[str, str], Callable[[dict[str, Any]], Any]] = {
+    ("hornochsen", "reveal"): lambda action: (action["seat"], action["tile"]),
+}
+"""Kinds of which the table may show several at once (a seat's two tiles in a double round) while the game
+takes them one by one, in any order: when every confirmed action is of such a kind, the first by this key
+is the answer (the rest are confirmed by the next observations), not an ambiguity for the host."""
+
+
 SEEN_AS: dict[str, Callable[[State, Items], Items]] = {"minos": _minos_tray}
 """Per game: the observation's items as the game's actions name them, when they differ (given the
 position at which the question was first asked)."""
@@ -130,4 +142,8 @@ def camera_answer(
                 confirmed.append(action)
         except (KeyError, TypeError, ValueError):
             continue  # an action of another shape than the camera knows: the host enters it
+    if len(confirmed) > 1:
+        kinds = {(game, action.kind) for action in confirmed}
+        if len(kinds) == 1 and (key := ONE_AT_A_TIME.get(kinds.pop())) is not None:
+            return min(confirmed, key=lambda action: key(action.to_json()))
     return confirmed[0] if len(confirmed) == 1 else None

@@ -79,7 +79,8 @@ def test_items_lie_inside_the_plane_and_clear_of_the_corner_markers(game: str) -
 def test_hornochsen_layout_has_every_square_of_the_seed_and_a_slot_per_seat() -> None:
     layout = recogniser_for("hornochsen").layout({"players": 5})
     squares = {f"row:{row.index}:square:{s}" for row in HORNOCHSEN_BOARD.rows for s in range(row.length)}
-    assert set(layout.items) == squares | {f"played:seat{seat}" for seat in range(5)}
+    slots = {f"played:seat{seat}{second}" for seat in range(5) for second in ("", ":2")}
+    assert set(layout.items) == squares | slots
     with pytest.raises(ValueError, match="players"):
         recogniser_for("hornochsen").layout({"players": 9})
 

@@ -3,7 +3,8 @@
 The board is drawn from seeds/hornochsen.toml (cow-pats, bullhead squares, happy
 cows, double squares printed on its squares); tiles are cream cards with a dark
 number, backs are dark red. Labels follow the recogniser's layout:
-"row:R:square:S" and "played:seatN" → "1".."99" | "down" | "empty".
+"row:R:square:S", "played:seatN" and (a double round's second tile) "played:seatN:2"
+→ "1".."99" | "down" | "empty".
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from companion.vision.recognisers.hornochsen import (
     TILE_MM,
     board_box_mm,
     parse_square,
+    played_slot,
 )
 
 TABLE_BGR = (70, 105, 140)
@@ -144,7 +146,8 @@ def render_plane(labels: Mapping[str, str], layout: Layout, rng: numpy.random.Ge
 def sample_labels(layout: Layout, rng: numpy.random.Generator, hard: bool = False) -> dict[str, str]:
     """A plausible table: four active rows of ascending tiles, some seats' tiles face up or down.
 
-    `hard` fills the rows further (more tiles side by side to tell apart).
+    `hard` fills the rows further (more tiles side by side to tell apart). Some tables show a double
+    round: there the seats that played show a second tile (face up or down) beside the first.
     """
     labels = dict.fromkeys(layout.items, EMPTY)
     numbers = iter(rng.permutation(numpy.arange(1, BOARD.tiles + 1)).tolist())
@@ -154,11 +157,20 @@ def sample_labels(layout: Layout, rng: numpy.random.Generator, hard: bool = Fals
         count = int(rng.integers(row.length // 2 if hard else 1, row.length + 1))
         for square, number in enumerate(sorted(next(numbers) for _ in range(count))):
             labels[f"row:{row_index}:square:{square}"] = str(number)
-    for item_id in layout.items:
-        if item_id.startswith("played:"):
-            roll = rng.random()
-            labels[item_id] = str(next(numbers)) if roll < 0.5 else DOWN if roll < 0.7 else EMPTY
+    seats = [seat for seat in range(len(layout.items)) if played_slot(seat) in layout.items]
+    for seat in seats:
+        roll = rng.random()
+        labels[played_slot(seat)] = str(next(numbers)) if roll < 0.5 else DOWN if roll < 0.7 else EMPTY
+    if rng.random() < DOUBLE_ROUND_SHARE:
+        for seat in seats:
+            if labels[played_slot(seat)] != EMPTY:
+                second = played_slot(seat, second=True)
+                labels[second] = str(next(numbers)) if rng.random() < 0.7 else DOWN
     return labels
+
+
+DOUBLE_ROUND_SHARE = 0.3
+"""The share of generated tables that show a double round (two tiles played per seat)."""
 
 
 register_renderer(SceneRenderer(GAME, render_plane, sample_labels, default_options={"players": 6}))

@@ -2,9 +2,10 @@
 
 Items: "row:R:square:S" for every square of the board (rows and lengths from
 seeds/hornochsen.toml; left-side rows top to bottom on the left half, right-side
-rows on the right half) and "played:seatN" (seats from 0) for the slots below the
-board where each seat shows its played tile. Labels: "1".."99", "down" (a tile
-face down) or "empty".
+rows on the right half), "played:seatN" (seats from 0) for the slots below the
+board where each seat shows its played tile, and "played:seatN:2" beside it for
+the seat's second tile in a double round (empty otherwise). Labels: "1".."99",
+"down" (a tile face down) or "empty".
 
 How: each item's pixels are labelled by their nearest colour prototype
 (tile face, tile back, or the board's print); a square mostly covered by face
@@ -64,6 +65,8 @@ MARGIN_MM = 40.0
 """Clear of the 30 mm corner markers."""
 BLOCK_GAP_MM = 24.0
 SLOTS_GAP_MM = 14.0
+SLOTS_SIDE_MM = 10.0
+"""Least room between the slots' row and the plane's sides: the row lies above the bottom corner markers."""
 
 GLYPH_SIZE = (16, 24)
 """(width, height) a digit is scaled to before it is compared with the templates."""
@@ -88,8 +91,17 @@ def parse_square(item_id: str) -> tuple[int, int] | None:
     return (int(match.group(1)), int(match.group(2))) if match else None
 
 
+def played_slot(seat: int, second: bool = False) -> str:
+    """The item id of a seat's played-tile slot; `second` for its second tile in a double round."""
+    return f"played:seat{seat}:2" if second else f"played:seat{seat}"
+
+
 def hornochsen_layout(players: int) -> Layout:
-    """Two blocks of rows (the seed's left and right sides) and a row of played-tile slots below."""
+    """Two blocks of rows (the seed's left and right sides) and a row of played-tile slots below: each
+    seat a pair side by side, its first tile on the left, its second (in a double round) on the right.
+
+    The plane widens for the slots only when they do not fit below the board (seven or eight seats).
+    """
     if not 1 <= players <= 8:
         raise ValueError(f"hornochsen layout: players must be 1 to 8, not {players}")
     longest = max(row.length for row in BOARD.rows)
@@ -105,11 +117,19 @@ def hornochsen_layout(players: int) -> Layout:
                 items[f"row:{row.index}:square:{square}"] = ItemRegion(
                     centre, (SQUARE_PITCH_MM, SQUARE_PITCH_MM)
                 )
-    width = 2 * MARGIN_MM + 2 * block_width + BLOCK_GAP_MM
+    slots = 2 * players
+    board_width = 2 * MARGIN_MM + 2 * block_width + BLOCK_GAP_MM
+    width = max(board_width, slots * SLOT_PITCH_MM + 2 * SLOTS_SIDE_MM)
+    shift = (width - board_width) / 2  # the board stays centred over the slots
+    items = {
+        item_id: ItemRegion((region.centre_mm[0] + shift, region.centre_mm[1]), region.size_mm)
+        for item_id, region in items.items()
+    }
     slots_y = MARGIN_MM + max(len(rows) for rows in sides) * ROW_PITCH_MM + SLOTS_GAP_MM + SLOT_PITCH_MM / 2
-    for seat in range(players):
-        x = width / 2 + (seat - (players - 1) / 2) * SLOT_PITCH_MM
-        items[f"played:seat{seat}"] = ItemRegion((x, slots_y), (SLOT_PITCH_MM, SLOT_PITCH_MM))
+    for slot in range(slots):
+        x = width / 2 + (slot - (slots - 1) / 2) * SLOT_PITCH_MM
+        item_id = played_slot(slot // 2, second=slot % 2 == 1)
+        items[item_id] = ItemRegion((x, slots_y), (SLOT_PITCH_MM, SLOT_PITCH_MM))
     return Layout((width, slots_y + SLOT_PITCH_MM / 2 + MARGIN_MM), items)
 
 
