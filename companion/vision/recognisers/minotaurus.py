@@ -10,18 +10,21 @@ template, turned a little either way, finds the piece and its side (a horn
 looks like itself only where it is), and the row of pips below it, matched
 there, gives the value.
 
-Built-in prototypes are learned from generated shots the first time they are
-needed (a few seconds, once); templates are drawn by the generator. `teach`
-learns a user's shot: each label's prototypes (from the shot seen under a few
-made-up lights as well), a face-down cell's back, and a face-up piece's glyph
-as the template of its value and horn (so numerals do as well as pips).
+Built-in prototypes are learned offline from generated shots with a fixed seed
+and shipped as minotaurus_prototypes.json (write_prototypes rewrites it);
+templates are drawn by the generator. `teach` learns a user's shot: each
+label's prototypes (from the shot seen under a few made-up lights as well), a
+face-down cell's back, and a face-up piece's glyph as the template of its
+value and horn (so numerals do as well as pips).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -430,17 +433,34 @@ def _learn_prototypes(
     return table
 
 
+PROTOTYPES_FILE = Path(__file__).with_name("minotaurus_prototypes.json")
+"""The built-in cell prototypes, learned by learn_prototypes and written by write_prototypes: learning them
+takes seconds of CPU (more on a Pi), too long to do when a game starts."""
+PROTOTYPES_SEED = 20261121
+"""Seed of the generated planes the built-in prototypes are learned from (no evaluation set uses it)."""
+
+
 @functools.cache
 def default_prototypes() -> dict[str, list[list[float]]]:
+    """The built-in cell prototypes: as shipped, or learned afresh if the file is missing."""
+    if PROTOTYPES_FILE.exists():
+        shipped: dict[str, list[list[float]]] = json.loads(PROTOTYPES_FILE.read_text())["prototypes"]
+        return shipped
+    return learn_prototypes()
+
+
+def learn_prototypes(
+    planes: int = TRAINING_PLANES, seed: int = PROTOTYPES_SEED
+) -> dict[str, list[list[float]]]:
     """Cell prototypes learned from generated, spoilt planes of the built-in edition (fixed seed)."""
     from companion.vision.generate import effects
     from companion.vision.generate.minotaurus import render_plane
 
-    rng = numpy.random.default_rng(20261121)
+    rng = numpy.random.default_rng(seed)
     layout = matrix_layout({"players": max(SETUPS)})
     values = SETUPS[max(SETUPS)]["values"]
     samples: dict[str, list[numpy.typing.NDArray[numpy.float32]]] = {}
-    for _ in range(TRAINING_PLANES):
+    for _ in range(planes):
         # Far more pieces face up than in play: every colour needs many looks under every light.
         labels = {item: str(rng.choice(["empty", "down", "up"], p=[0.3, 0.3, 0.4])) for item in layout.items}
         for item, label in labels.items():
@@ -452,6 +472,22 @@ def default_prototypes() -> dict[str, list[list[float]]]:
         for item, row in zip(ids, features, strict=True):
             samples.setdefault(_colour_class(labels[item]), []).append(row)
     return _learn_prototypes(samples, PROTOTYPES_PER_LABEL)
+
+
+def write_prototypes(path: Path = PROTOTYPES_FILE) -> Path:
+    """Learn the built-in cell prototypes afresh and write them (by default beside this module)."""
+    about = (
+        "Minotaurus cell prototypes learned from generated hard planes; rewrite with: .venv/bin/python -c "
+        "'from companion.vision.recognisers.minotaurus import write_prototypes; write_prototypes()'"
+    )
+    document = {
+        "about": about,
+        "planes": TRAINING_PLANES,
+        "seed": PROTOTYPES_SEED,
+        "prototypes": learn_prototypes(),
+    }
+    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    return path
 
 
 def _colour_class(label: str) -> str:

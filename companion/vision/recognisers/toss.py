@@ -11,15 +11,18 @@ than `MAX_GAP_DEG`.
 A sample is ring when it stands out from its ray's median colour (what lies
 under the cord, whatever the light does to it) and is not much nearer a
 background CIELAB prototype (the head, the horns, the table) than a ring
-one. The built-in prototypes are learned from generated shots (a second or
-so, once); `teach` learns the user's ring and figure.
+one. The built-in prototypes are learned offline from generated shots with a
+fixed seed and shipped as toss_colours.json (write_colours rewrites it);
+`teach` learns the user's ring and figure.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -176,18 +179,34 @@ def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
     return [[round(float(v), 2) for v in row] for row in rows]
 
 
+COLOURS_FILE = Path(__file__).with_name("toss_colours.json")
+"""The built-in ring and background prototypes, learned by learn_colours and written by write_colours:
+learning them takes a few seconds of CPU (more on a Pi), too long to do when a game starts."""
+COLOURS_SEED = 20261121
+"""Seed of the generated shots the built-in prototypes are learned from (no evaluation set uses it)."""
+TRAINING_SHOTS = 40
+
+
 @functools.cache
 def default_colours() -> dict[str, list[list[float]]]:
+    """The built-in ring and background prototypes: as shipped, or learned afresh if the file is missing."""
+    if COLOURS_FILE.exists():
+        shipped: dict[str, list[list[float]]] = json.loads(COLOURS_FILE.read_text())["colours"]
+        return shipped
+    return learn_colours()
+
+
+def learn_colours(shots: int = TRAINING_SHOTS, seed: int = COLOURS_SEED) -> dict[str, list[list[float]]]:
     """Ring and background prototypes learned from generated, spoilt shots of the built-in figure."""
     from companion.vision.generate import effects
     from companion.vision.generate.toss import render_scene, sample_labels
 
-    rng = numpy.random.default_rng(20261121)
+    rng = numpy.random.default_rng(seed)
     layout = toss_layout()
     ring: list[FloatArray] = []
     background: list[FloatArray] = []
     kernel = numpy.ones((5, 5), numpy.uint8)
-    for _ in range(40):
+    for _ in range(shots):
         plane, ring_mask = render_scene(sample_labels(layout, rng, True), layout, rng)
         lab = plane_lab(effects.decode_jpeg(effects.spoil(plane, rng, hard=True)))
         core = cv2.erode(ring_mask, kernel) > 0
@@ -202,6 +221,18 @@ def default_colours() -> dict[str, list[list[float]]]:
         "ring": _kmeans(numpy.concatenate(ring), PROTOTYPES_PER_CLASS),
         "background": _kmeans(numpy.concatenate(background), PROTOTYPES_PER_CLASS),
     }
+
+
+def write_colours(path: Path = COLOURS_FILE) -> Path:
+    """Learn the built-in ring and background prototypes afresh and write them (by default beside this
+    module)."""
+    about = (
+        "Toss ring and background prototypes (CIELAB) learned from generated hard shots; rewrite with: "
+        ".venv/bin/python -c 'from companion.vision.recognisers.toss import write_colours; write_colours()'"
+    )
+    document = {"about": about, "shots": TRAINING_SHOTS, "seed": COLOURS_SEED, "colours": learn_colours()}
+    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
+    return path
 
 
 class TossRecogniser:

@@ -1,0 +1,97 @@
+"""The colour prototypes shipped as JSON beside the Minotaurus and toss recognisers.
+
+Learning them from generated shots takes seconds of CPU, too long at the moment a game starts, so they are
+learned offline and shipped; these tests keep the shipped files equal to what the learning gives now.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import numpy
+import pytest
+
+from companion.vision.recognisers import minotaurus, toss
+
+
+@dataclass(frozen=True)
+class Shipped:
+    """How one recogniser ships its prototypes: the module, its file's attribute, the document's key for the
+    prototypes, and the names of its default (cached), learning and writing functions."""
+
+    module: ModuleType
+    file_attribute: str
+    key: str
+    default: str
+    learn: str
+    write: str
+
+    def file(self) -> Path:
+        path: Path = getattr(self.module, self.file_attribute)
+        return path
+
+    def uncached_default(self) -> dict[str, list[list[float]]]:
+        """The default prototypes as the recogniser gets them, read afresh (past functools.cache)."""
+        result: dict[str, list[list[float]]] = getattr(self.module, self.default).__wrapped__()
+        return result
+
+
+SHIPPED = {
+    "minotaurus": Shipped(
+        minotaurus,
+        "PROTOTYPES_FILE",
+        "prototypes",
+        "default_prototypes",
+        "learn_prototypes",
+        "write_prototypes",
+    ),
+    "toss": Shipped(toss, "COLOURS_FILE", "colours", "default_colours", "learn_colours", "write_colours"),
+}
+
+
+def _same_prototypes(learned: dict[str, list[list[float]]], shipped: dict[str, list[list[float]]]) -> None:
+    assert sorted(learned) == sorted(shipped)
+    for label in shipped:
+        # Values are written rounded to 0.01: another CPU's last bit may tip a rounding, nothing more.
+        numpy.testing.assert_allclose(learned[label], shipped[label], rtol=0, atol=0.0101, err_msg=label)
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_shipped_prototypes_are_what_learning_gives_now(game: str, tmp_path: Path) -> None:
+    """Learns afresh with the shipped seed and compares (6 s of CPU for Minotaurus, 2 s for the toss)."""
+    shipped = SHIPPED[game]
+    document = json.loads(shipped.file().read_text())
+    written = getattr(shipped.module, shipped.write)(tmp_path / shipped.file().name)
+    fresh = json.loads(written.read_text())
+    assert {k: v for k, v in fresh.items() if k != shipped.key} == {
+        k: v for k, v in document.items() if k != shipped.key
+    }, f"rewrite {shipped.file().name}: {document['about']}"
+    _same_prototypes(fresh[shipped.key], document[shipped.key])
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_the_recogniser_reads_the_shipped_prototypes(game: str) -> None:
+    shipped = SHIPPED[game]
+    assert shipped.file().exists()
+    assert shipped.uncached_default() == json.loads(shipped.file().read_text())[shipped.key]
+
+
+@pytest.mark.parametrize("game", sorted(SHIPPED))
+def test_without_the_file_the_prototypes_are_learned(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = SHIPPED[game]
+    learned = {"stand-in": [[1.0, 2.0, 3.0]]}
+    calls = []
+
+    def learn() -> dict[str, list[list[float]]]:  # stands in for seconds of learning
+        calls.append(learned)
+        return learned
+
+    monkeypatch.setattr(shipped.module, shipped.file_attribute, tmp_path / "missing.json")
+    monkeypatch.setattr(shipped.module, shipped.learn, learn)
+    assert shipped.uncached_default() == learned
+    assert calls == [learned]
