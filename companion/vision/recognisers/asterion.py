@@ -284,14 +284,68 @@ def _built_in_templates() -> dict[str, Frame]:
 class Templates:
     """Per frame colour: every design at every rotation, as Lab pictures and as feature vectors."""
 
-    def __init__(self, by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]]) -> None:
+    def __init__(
+        self,
+        by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]],
+        sources: dict[str, list[str]] | None = None,
+    ) -> None:
+        """`sources`: per colour, what each picture was made from ("" drawn, "taught" from shots)."""
         self.by_colour = {
             colour: (numpy.stack([_features(p) for p in pictures]), pictures, looks)
             for colour, (pictures, looks) in by_colour.items()
         }
-        self.channels = {
-            colour: [_channels(p) for p in pictures] for colour, (pictures, _) in by_colour.items()
+        self._sources = sources or {}
+        self._softened = {
+            colour: [_channels(_softened(p)) for p in pictures] for colour, (pictures, _) in by_colour.items()
         }
+        self._tests: dict[
+            tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
+        ] = {}
+
+    def _drawn(self, colour: str, look: int) -> int:
+        """The drawn picture of a look: two looks are told apart on drawings, whose difference is
+        the designs' alone (a taught picture of one shot is off by a pixel or a turn somewhere)."""
+        sources = self._sources.get(colour)
+        if not sources or not sources[look]:
+            return look
+        looks = self.by_colour[colour][2]
+        return next(
+            (i for i, other in enumerate(looks) if other == looks[look] and not sources[i]),
+            look,
+        )
+
+    def _pair_test(
+        self, colour: str, champion: int, challenger: int
+    ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]:
+        """Where to look, the filter giving the share of the challenger seen there, and the share that wins.
+
+        Around the pixels where two looks differ (`_pair_window`), the cell is modelled per
+        channel as the champion's picture under some light (gain and offset, fitted there, so
+        glare or shadow on this tile alone does not matter) plus a share of the difference to
+        the challenger's picture, one share for all channels. Least squares gives that share as
+        one dot product with the cell's pixels: the difference less what the champion's picture
+        and a flat offset explain (the Frisch-Waugh-Lovell theorem), normalised.
+        """
+        key = (colour, champion, challenger)
+        if key not in self._tests:
+            _, _, looks = self.by_colour[colour]
+            champion, challenger = self._drawn(colour, champion), self._drawn(colour, challenger)
+            window = _pair_window(*looks[champion], *looks[challenger])
+            if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
+                self._tests[key] = (window, numpy.zeros(3 * len(window), numpy.float32), 0.5)
+                return self._tests[key]
+            mine = self._softened[colour][champion][:, window]
+            difference = self._softened[colour][challenger][:, window] - mine
+            mine = mine - mine.mean(axis=1, keepdims=True)
+            difference = difference - difference.mean(axis=1, keepdims=True)
+            explained = (difference * mine).sum(axis=1, keepdims=True) / numpy.maximum(
+                (mine * mine).sum(axis=1, keepdims=True), 1e-6
+            )
+            residual = (difference - explained * mine) * (_WEIGHTS * _WEIGHTS)[:, None]
+            energy = float((residual * (difference - explained * mine)).sum())
+            test = numpy.asarray(residual / max(energy, 1e-6), numpy.float32).ravel()
+            self._tests[key] = (window, test, _winning_share(*looks[champion], *looks[challenger]))
+        return self._tests[key]
 
     def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
         """(design, rotation, margin over the best other look) of the template the cell shows.
@@ -299,7 +353,8 @@ class Templates:
         `windows` are the cell at template scale (`_cell_windows`; the first as it lies).
         The cell as it lies picks the best template; the turn and shift that match it best
         line the cell up; the templates scoring close to the best for the lined-up cell are
-        then told apart where they differ only (a chest, a wing, a path's end).
+        then told apart pairwise, around where they differ only (a chest, a wing, a path's end):
+        whole-tile correlation hardly moves for a small wing washed out by blur or glare.
         """
         matrix, pictures, looks = self.by_colour[colour]
         middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
@@ -315,14 +370,15 @@ class Templates:
         margin = 1.0
         if len(order) == 1:
             return looks[champion][0], looks[champion][1], margin
-        channels = self.channels[colour]
-        adjusted = _in_light_of(view, channels[champion])
+        seen = _channels(view)
         for challenger in order[1:]:
             other = tile_label(colour, *looks[challenger])
             if other == label:
                 continue
-            where = _differ(*looks[champion], *looks[challenger])
-            lead = _local_lead(adjusted, channels[champion], channels[challenger], where)
+            window, test, winning_share = self._pair_test(colour, champion, challenger)
+            if len(window) < 3:
+                continue
+            lead = winning_share - float(seen[:, window].ravel() @ test)
             if lead < 0:
                 champion, label, lead = challenger, other, -lead
             margin = min(margin, lead)
@@ -336,6 +392,7 @@ class Templates:
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
         by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
+        sources: dict[str, list[str]] = {}
         names = [name for name in profile.templates if name.startswith("tile:")]
         for name in sorted(names):
             _, colour, design_text = name.split(":")[:3]
@@ -345,7 +402,8 @@ class Templates:
             for rotation in range(1 if design == MINOTAUR_DESIGN else 4):
                 pictures.append(_turned(picture, rotation))
                 looks.append((design, rotation))
-        return cls(by_colour)
+                sources.setdefault(colour, []).append(":".join(name.split(":")[3:]))
+        return cls(by_colour, sources)
 
 
 DIFFERENT = 18.0
@@ -365,6 +423,66 @@ def _differ(design: int, rotation: int, other: int, other_rotation: int) -> nump
     theirs = _turned(pictures[f"{colour if other != MINOTAUR_DESIGN else MINOTAUR}:{other}"], other_rotation)
     difference = ((mine.astype(numpy.float32) - theirs.astype(numpy.float32)) ** 2).sum(axis=2)
     return numpy.flatnonzero(difference > DIFFERENT**2)
+
+
+PAIR_GROW_PX = 3
+"""Two looks are compared this far (template pixels) around where they differ: the path and walls
+about a wing fix the light there."""
+PAIR_SOFTEN_PX = 0.8
+"""Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
+templates do, and a sharp difference under-rates it."""
+FAINT_SHARE = 0.25
+"""Share of a thing's difference (a wing, horns) from a plain path that shows it is there. Glare and
+blur wash a wing out to a quarter of its drawn contrast at worst on hard generated frames, while a
+plain path shows a tenth at most (seeds 1, 7 and 11)."""
+PLAIN_SPREAD = 6.0
+"""A look is plain where two differ when its pixels there spread less than this (Lab, weighted)."""
+
+
+@functools.cache
+def _pair_window(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> numpy.typing.NDArray[numpy.intp]:
+    """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX."""
+    mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
+    mask[_differ(design, rotation, other, other_rotation)] = 1
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
+    grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
+    return numpy.flatnonzero(grown.ravel())
+
+
+@functools.cache
+def _winning_share(design: int, rotation: int, other: int, other_rotation: int) -> float:
+    """The share of the second look's difference from the first from which the second wins.
+
+    A half when both show something where they differ (a path here, a chest there); when one is
+    plain there (a path without the other's wing), the thing wins from FAINT_SHARE shown: glare and
+    blur wash a thing out, but nothing draws one on a plain path.
+    """
+    where = _differ(design, rotation, other, other_rotation)
+    pictures = _built_in_templates()
+
+    def spread(number: int, turn: int) -> float:
+        colour = COLOURS[0] if number != MINOTAUR_DESIGN else MINOTAUR
+        pixels = _turned(pictures[f"{colour}:{number}"], turn).astype(numpy.float32).reshape(-1, 3)[where]
+        if len(pixels) == 0:
+            return 0.0
+        off = (pixels - pixels.mean(axis=0)) * _WEIGHTS
+        return math.sqrt(float((off * off).sum(axis=1).mean()))
+
+    mine, theirs = spread(design, rotation), spread(other, other_rotation)
+    if mine < PLAIN_SPREAD <= theirs:
+        return FAINT_SHARE
+    if theirs < PLAIN_SPREAD <= mine:
+        return 1.0 - FAINT_SHARE
+    return 0.5
+
+
+def _softened(picture: FloatArray) -> FloatArray:
+    return numpy.asarray(
+        cv2.GaussianBlur(numpy.ascontiguousarray(picture, numpy.float32), (0, 0), PAIR_SOFTEN_PX),
+        numpy.float32,
+    )
 
 
 def _in_light_of(view: FloatArray, picture: FloatArray) -> FloatArray:
