@@ -298,6 +298,7 @@ class Templates:
         self._softened = {
             colour: [_channels(_softened(p)) for p in pictures] for colour, (pictures, _) in by_colour.items()
         }
+        self._alikes: dict[tuple[str, int], list[int]] = {}
         self._tests: dict[
             tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
         ] = {}
@@ -320,11 +321,13 @@ class Templates:
         """Where to look, the filter giving the share of the challenger seen there, and the share that wins.
 
         Around the pixels where two looks differ (`_pair_window`), the cell is modelled per
-        channel as the champion's picture under some light (gain and offset, fitted there, so
-        glare or shadow on this tile alone does not matter) plus a share of the difference to
-        the challenger's picture, one share for all channels. Least squares gives that share as
-        one dot product with the cell's pixels: the difference less what the champion's picture
-        and a flat offset explain (the Frisch-Waugh-Lovell theorem), normalised.
+        channel as the mean of both looks' pictures under some light (gain and offset, fitted
+        there, so glare or shadow on this tile alone does not matter) plus some of the difference
+        from the champion to the challenger, as much for all channels: from minus a half (the
+        champion) to a half (the challenger). Least squares gives that amount as one dot product
+        with the cell's pixels: with the difference less what the mean picture and a flat offset
+        explain (the Frisch-Waugh-Lovell theorem), normalised. The same sum with the looks swapped
+        changes sign, so no look is favoured by being the champion.
         """
         key = (colour, champion, challenger)
         if key not in self._tests:
@@ -334,17 +337,19 @@ class Templates:
             if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
                 self._tests[key] = (window, numpy.zeros(3 * len(window), numpy.float32), 0.5)
                 return self._tests[key]
-            mine = self._softened[colour][champion][:, window]
-            difference = self._softened[colour][challenger][:, window] - mine
-            mine = mine - mine.mean(axis=1, keepdims=True)
-            difference = difference - difference.mean(axis=1, keepdims=True)
-            explained = (difference * mine).sum(axis=1, keepdims=True) / numpy.maximum(
-                (mine * mine).sum(axis=1, keepdims=True), 1e-6
-            )
-            residual = (difference - explained * mine) * (_WEIGHTS * _WEIGHTS)[:, None]
-            energy = float((residual * (difference - explained * mine)).sum())
-            test = numpy.asarray(residual / max(energy, 1e-6), numpy.float32).ravel()
-            self._tests[key] = (window, test, _winning_share(*looks[champion], *looks[challenger]))
+            softened = self._softened[colour]
+            difference = (softened[challenger] - softened[champion])[:, window]
+            residual = numpy.empty_like(difference)
+            both = numpy.asarray((softened[champion] + softened[challenger]) / 2, numpy.float32)
+            for channel, explaining in enumerate(_explaining(both, window)):
+                fit = numpy.linalg.lstsq(explaining, difference[channel], rcond=None)[0]
+                residual[channel] = difference[channel] - explaining @ fit
+            weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
+            energy = float((weighted * residual).sum())
+            test = numpy.asarray(weighted / max(energy, 1e-6), numpy.float32).ravel()
+            # The filter gives the share less a half (the mean of both looks is explained already).
+            share = _winning_share(*looks[champion], *looks[challenger]) - 0.5
+            self._tests[key] = (window, test, share)
         return self._tests[key]
 
     def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
@@ -371,18 +376,42 @@ class Templates:
         if len(order) == 1:
             return looks[champion][0], looks[champion][1], margin
         seen = _channels(view)
-        for challenger in order[1:]:
-            other = tile_label(colour, *looks[challenger])
-            if other == label:
+
+        def lead_over(look: int) -> float:
+            window, test, winning_share = self._pair_test(colour, champion, look)
+            return winning_share - float(seen[:, window].ravel() @ test) if len(window) >= 3 else 1.0
+
+        # First which of the turns the game counts as one lies here (the wing at which end): the
+        # champion's turn decides what the challengers' are compared with.
+        for alike in self._alike(colour, champion):
+            if alike != champion and lead_over(alike) < 0:
+                champion = alike
+        compared = {label}
+        for candidate in order[1:]:
+            other = tile_label(colour, *looks[candidate])
+            if other in compared:
                 continue
-            window, test, winning_share = self._pair_test(colour, champion, challenger)
-            if len(window) < 3:
-                continue
-            lead = winning_share - float(seen[:, window].ravel() @ test)
+            compared.add(other)
+            # Every turn of the candidate counted as the same, not only the one scoring close.
+            lead, challenger = min((lead_over(alike), alike) for alike in self._alike(colour, candidate))
             if lead < 0:
                 champion, label, lead = challenger, other, -lead
             margin = min(margin, lead)
         return looks[champion][0], looks[champion][1], margin
+
+    def _alike(self, colour: str, look: int) -> list[int]:
+        """The drawn looks of the same label as `look` (a corridor and its half turn)."""
+        key = (colour, look)
+        if key not in self._alikes:
+            looks = self.by_colour[colour][2]
+            sources = self._sources.get(colour)
+            label = tile_label(colour, *looks[look])
+            self._alikes[key] = [
+                i
+                for i, (design, rotation) in enumerate(looks)
+                if (not sources or not sources[i]) and tile_label(colour, design, rotation) == label
+            ] or [look]
+        return self._alikes[key]
 
     def likeness(self, colour: str, windows: list[Frame]) -> float:
         """The best correlation of the cell as it lies (`windows[0]`) with any template of the colour."""
@@ -431,10 +460,10 @@ about a wing fix the light there."""
 PAIR_SOFTEN_PX = 0.8
 """Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
 templates do, and a sharp difference under-rates it."""
-FAINT_SHARE = 0.25
-"""Share of a thing's difference (a wing, horns) from a plain path that shows it is there. Glare and
-blur wash a wing out to a quarter of its drawn contrast at worst on hard generated frames, while a
-plain path shows a tenth at most (seeds 1, 7 and 11)."""
+FAINT_SHARE = 0.4
+"""Share of a thing's difference (a wing, horns) from a plain path that shows it is there, not a half:
+glare and blur wash a wing out, but nothing draws one on a plain path (fitted on hard generated
+frames of seeds 1, 7 and 11: 0.35 and 0.45 each read a few more cells wrong)."""
 PLAIN_SPREAD = 6.0
 """A look is plain where two differ when its pixels there spread less than this (Lab, weighted)."""
 
@@ -476,6 +505,14 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
     if theirs < PLAIN_SPREAD <= mine:
         return 1.0 - FAINT_SHARE
     return 0.5
+
+
+def _explaining(channels: FloatArray, window: numpy.typing.NDArray[numpy.intp]) -> list[FloatArray]:
+    """Per channel, what else than the difference explains the cell around it: a flat offset and a
+    picture both looks share (their mean) under some gain: the light there."""
+    return [
+        numpy.stack([numpy.ones(len(window), numpy.float32), channel[window]], axis=1) for channel in channels
+    ]
 
 
 def _softened(picture: FloatArray) -> FloatArray:
