@@ -377,40 +377,46 @@ class Templates:
             return looks[champion][0], looks[champion][1], margin
         seen = _channels(view)
 
-        def lead_over(look: int) -> float:
-            window, test, winning_share = self._pair_test(colour, champion, look)
-            return winning_share - float(seen[:, window].ravel() @ test) if len(window) >= 3 else 1.0
+        def lead(look: int, other: int) -> float:
+            """How much better `look` than `other` explains the cell where they differ (antisymmetric)."""
+            window, test, winning_share = self._pair_test(colour, look, other)
+            return winning_share - float(seen[:, window].ravel() @ test) if len(window) >= 3 else 0.0
 
-        # First which of the turns the game counts as one lies here (the wing at which end): the
-        # champion's turn decides what the challengers' are compared with.
-        for alike in self._alike(colour, champion):
-            if alike != champion and lead_over(alike) < 0:
-                champion = alike
+        # A label against another: each of its turns the game counts as the same (a wing at either
+        # end) against all of the other's, each pair compared where they differ only. Turns of one
+        # label are never compared with each other: the light at the two ends of a tile differs more
+        # than a washed-out wing does.
+        mine = self._alike(colour, champion)
         compared = {label}
         for candidate in order[1:]:
             other = tile_label(colour, *looks[candidate])
             if other in compared:
                 continue
             compared.add(other)
-            # Every turn of the candidate counted as the same, not only the one scoring close.
-            lead, challenger = min((lead_over(alike), alike) for alike in self._alike(colour, candidate))
-            if lead < 0:
-                champion, label, lead = challenger, other, -lead
-            margin = min(margin, lead)
+            theirs = self._alike(colour, candidate)
+            best_lead, best = max((min(lead(look, o) for o in theirs), look) for look in mine)
+            if best_lead < 0:
+                best_lead, best = max((min(lead(o, look) for look in mine), o) for o in theirs)
+                mine, label = theirs, other
+            champion = best
+            margin = min(margin, abs(best_lead))
         return looks[champion][0], looks[champion][1], margin
 
     def _alike(self, colour: str, look: int) -> list[int]:
-        """The drawn looks of the same label as `look` (a corridor and its half turn)."""
+        """The drawn looks of the same label as `look` (a wing corridor and its half turn), one of
+        each drawing (a corridor turned half round is drawn the same)."""
         key = (colour, look)
         if key not in self._alikes:
             looks = self.by_colour[colour][2]
             sources = self._sources.get(colour)
             label = tile_label(colour, *looks[look])
-            self._alikes[key] = [
-                i
-                for i, (design, rotation) in enumerate(looks)
-                if (not sources or not sources[i]) and tile_label(colour, design, rotation) == label
-            ] or [look]
+            alike: list[int] = []
+            for i, (design, rotation) in enumerate(looks):
+                if (sources and sources[i]) or tile_label(colour, design, rotation) != label:
+                    continue
+                if all(len(_differ(design, rotation, *looks[kept])) for kept in alike):
+                    alike.append(i)
+            self._alikes[key] = alike or [look]
         return self._alikes[key]
 
     def likeness(self, colour: str, windows: list[Frame]) -> float:
