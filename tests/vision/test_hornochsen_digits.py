@@ -1,0 +1,137 @@
+"""Tanz der Hornochsen's digits: joined digits cut apart, and the camera classifier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import PLANE_PX_PER_MM, Profile, recogniser_for
+from companion.vision.generate import render_plane
+from companion.vision.generate._sprites import SPRITE_PX_PER_MM
+from companion.vision.generate.hornochsen import draw_tile_face
+from companion.vision.recognisers import hornochsen
+from companion.vision.recognisers._lab import FloatArray, palette_for
+
+CROPS = Path(__file__).parent / "data" / "crops"
+
+JOINING_BLUR = 3.5
+"""Plane pixels: blurred this much, the two digits of a tile run together into one shape."""
+
+
+def _blurred_tile(number: int, sigma: float) -> FloatArray:
+    """A tile's lightness as the plane shows it, straight and centred, blurred by a Gaussian."""
+    face = draw_tile_face(number)[0]
+    small = cv2.resize(
+        face, None, fx=PLANE_PX_PER_MM / SPRITE_PX_PER_MM, fy=PLANE_PX_PER_MM / SPRITE_PX_PER_MM
+    )
+    margin = round(hornochsen.STRAIGHT_MARGIN_MM * PLANE_PX_PER_MM)
+    padded = cv2.copyMakeBorder(small, margin, margin, margin, margin, cv2.BORDER_REPLICATE)
+    grey = cv2.cvtColor(padded, cv2.COLOR_BGR2GRAY).astype(numpy.float32)
+    return numpy.asarray(cv2.GaussianBlur(grey, (0, 0), sigma), numpy.float32)
+
+
+@pytest.mark.parametrize("number", [36, 44, 88])
+def test_two_digits_blurred_into_one_shape_are_cut_apart(
+    number: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tile = _blurred_tile(number, JOINING_BLUR)
+    glyphs = hornochsen._glyphs(tile)
+    assert len(glyphs) == 2 and all(glyph.joined for glyph in glyphs)
+    assert glyphs[0].aspect < 1.2 and glyphs[1].aspect < 1.2, "each half is one digit wide"
+    monkeypatch.setattr(hornochsen, "JOINED_ASPECT", 99.0)
+    assert len(hornochsen._glyphs(tile)) == 1, "without the cut: one shape"
+
+
+def test_a_sharp_tile_is_not_cut() -> None:
+    assert [glyph.joined for glyph in hornochsen._glyphs(_blurred_tile(88, 1.0))] == [False, False]
+
+
+def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A camera's view of an empty cow-pat square whose green looks like a tile's face (see the README)."""
+    crop = cv2.imread(str(CROPS / "hornochsen-cowpat-square.png"))
+    recogniser = hornochsen.HornochsenRecogniser()
+    profile = recogniser.default_profile()
+    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
+    templates = recogniser._templates(profile)
+    region = recogniser.layout({"players": 6}).items["row:9:square:3"]
+    assert recogniser._read_item(crop, region, palette, templates)[0] == "empty"
+    monkeypatch.setattr(hornochsen, "JOINED_SCORE", 0.0)
+    assert recogniser._read_item(crop, region, palette, templates)[0].isdigit(), (
+        "cut, it looks like two digits"
+    )
+
+
+def test_blurred_board_prints_are_not_read_as_numbers() -> None:
+    """Cow-pats and happy cows printed on empty squares, blurred: no shape in them is taken for digits."""
+    layout = recogniser_for("hornochsen").layout({"players": 4})
+    labels = dict.fromkeys(layout.items, "empty")
+    for sigma in (1.5, 2.5, 3.5):
+        plane = render_plane("hornochsen", labels, layout, numpy.random.default_rng(3))
+        blurred = numpy.asarray(cv2.GaussianBlur(plane, (0, 0), sigma), numpy.uint8)
+        reading = recogniser_for("hornochsen").read(blurred, layout, None)
+        assert {item: label for item, label in reading.items.items() if label != "empty"} == {}
+
+
+def test_the_camera_classifier_reads_the_built_in_tiles_only() -> None:
+    recogniser = hornochsen.HornochsenRecogniser()
+    built_in = recogniser._templates(recogniser.default_profile())
+    assert built_in.classifier is not None and built_in.classifier.weights.shape == (10, 16 * 24 + 1)
+    default = recogniser.default_profile()
+    taught = Profile(
+        game="hornochsen",
+        colours=default.colours,
+        templates=default.templates,
+        params={**default.params, "taught_digits": [1] * 10},
+    )
+    assert recogniser._templates(taught).classifier is None, "another typeface: its own templates"
+
+
+def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
+    """Learned from the renderer's tiles at some blurs, it reads them at a blur between."""
+    numbers = range(10, 100)
+
+    def glyphs_at(sigma: float) -> dict[int, list[hornochsen.Glyph]]:
+        found: dict[int, list[hornochsen.Glyph]] = {d: [] for d in range(10)}
+        for number in numbers:
+            glyphs = hornochsen._glyphs(_blurred_tile(number, sigma))
+            if len(glyphs) == 2:
+                for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
+                    found[digit].append(glyph)
+        return found
+
+    learned: dict[int, list[hornochsen.Glyph]] = {d: [] for d in range(10)}
+    for sigma in (0.8, 1.6, 2.4):
+        for digit, glyphs in glyphs_at(sigma).items():
+            learned[digit] += glyphs
+    classifier = hornochsen.DigitClassifier.learn(learned)
+    tested = glyphs_at(2.0)
+    right = sum(
+        int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
+        for digit, glyphs in tested.items()
+        for g in glyphs
+    )
+    total = sum(len(glyphs) for glyphs in tested.values())
+    assert total > 150 and right / total > 0.98
+    likelihoods = classifier.log_likelihoods(tested[8][0].pixels, tested[8][0].aspect)
+    assert float(likelihoods.max()) <= 0.0 and float(numpy.exp(likelihoods).sum()) == pytest.approx(1.0)
+
+
+def test_a_row_read_out_of_order_takes_the_less_sure_tiles_next_likeliest_number() -> None:
+    items = {"row:0:square:0": "39", "row:0:square:1": "37", "row:0:square:2": "56", "played:seat0": "29"}
+    confidence = {"row:0:square:0": 0.2, "row:0:square:1": 0.9, "row:0:square:2": 0.9, "played:seat0": 1.0}
+    others = {
+        "row:0:square:0": [(29, 0.01), (38, 0.05), (19, 0.1)],  # 29 is read elsewhere, 38 is no better
+        "row:0:square:1": [(87, 0.0)],
+        "row:0:square:2": [],
+        "played:seat0": [],
+    }
+    hornochsen._ascending_rows(items, confidence, others)
+    assert items["row:0:square:0"] == "19" and confidence["row:0:square:0"] == 0.0
+    assert items["row:0:square:1"] == "37", "the surer neighbour keeps its number"
+    unlikely = {**others, "row:0:square:0": [(19, hornochsen.SWAP_SHORTFALL + 0.01)]}
+    items["row:0:square:0"] = "39"
+    hornochsen._ascending_rows(items, confidence, unlikely)
+    assert items["row:0:square:0"] == "39", "a much less likely number is not taken for the order's sake"
