@@ -339,11 +339,13 @@ class Templates:
                 return self._tests[key]
             softened = self._softened[colour]
             difference = (softened[challenger] - softened[champion])[:, window]
-            residual = numpy.empty_like(difference)
-            both = numpy.asarray((softened[champion] + softened[challenger]) / 2, numpy.float32)
-            for channel, explaining in enumerate(_explaining(both, window)):
-                fit = numpy.linalg.lstsq(explaining, difference[channel], rcond=None)[0]
-                residual[channel] = difference[channel] - explaining @ fit
+            both = ((softened[champion] + softened[challenger]) / 2)[:, window]
+            difference = difference - difference.mean(axis=1, keepdims=True)
+            both = both - both.mean(axis=1, keepdims=True)
+            explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
+                (both * both).sum(axis=1, keepdims=True), 1e-6
+            )
+            residual = difference - explained * both
             weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
             energy = float((weighted * residual).sum())
             test = numpy.asarray(weighted / max(energy, 1e-6), numpy.float32).ravel()
@@ -356,16 +358,16 @@ class Templates:
         """(design, rotation, margin over the best other look) of the template the cell shows.
 
         `windows` are the cell at template scale (`_cell_windows`; the first as it lies).
-        The cell as it lies picks the best template; the turn and shift that match it best
-        line the cell up; the templates scoring close to the best for the lined-up cell are
-        then told apart pairwise, around where they differ only (a chest, a wing, a path's end):
+        The cell as it lies picks the best template; the shift that matches it best lines the
+        cell up; the templates scoring close to the best for the lined-up cell are then told
+        apart pairwise, around where they differ only (a chest, a wing, a path's end):
         whole-tile correlation hardly moves for a small wing washed out by blur or glare.
         """
         matrix, pictures, looks = self.by_colour[colour]
         middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
         scores = matrix @ _features(middle)
         view = _lined_up(windows, pictures[int(numpy.argmax(scores))], middle)
-        if view is not middle:  # lined up off the centre: score again
+        if view is not middle:  # lined up off the centre: score again (a taught look needs it)
             scores = matrix @ _features(view)
         best = float(scores.max())
         close = numpy.flatnonzero(scores >= best - CLOSE_CALL)
@@ -511,14 +513,6 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
     if theirs < PLAIN_SPREAD <= mine:
         return 1.0 - FAINT_SHARE
     return 0.5
-
-
-def _explaining(channels: FloatArray, window: numpy.typing.NDArray[numpy.intp]) -> list[FloatArray]:
-    """Per channel, what else than the difference explains the cell around it: a flat offset and a
-    picture both looks share (their mean) under some gain: the light there."""
-    return [
-        numpy.stack([numpy.ones(len(window), numpy.float32), channel[window]], axis=1) for channel in channels
-    ]
 
 
 def _softened(picture: FloatArray) -> FloatArray:
