@@ -188,20 +188,24 @@ def _glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
     height, width = mask.shape
     reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
-    boxes = [
-        [int(x), int(y), int(x + w), int(y + h)]
-        for x, y, w, h, area in stats[1:count]
-        # A digit is tall, not a sliver, fills some of its box (a tile's frame line does not),
-        # stands in the tile's middle and touches no side (the board or a neighbour round it).
-        if min_height <= h < 0.8 * height
-        and 0.2 * h <= w < 0.8 * width
-        and 0 < x < x + w < width
-        and 0 < y < y + h < height
-        and area >= 0.15 * w * h
-        and abs(x + w / 2 - width / 2) < reach
-        and abs(y + h / 2 - height / 2) < reach
-    ]
-    boxes.sort()
+    x, y, w, h, area = stats[1:count].T
+    # A digit is tall, not a sliver, fills some of its box (a tile's frame line does not), stands in the
+    # tile's middle and touches no side (the board or a neighbour round it). (Tested on all the shapes at
+    # once: blur and noise leave dozens of specks.)
+    digit_like = (
+        (min_height <= h)
+        & (h < 0.8 * height)
+        & (0.2 * h <= w)
+        & (w < 0.8 * width)
+        & (x > 0)
+        & (x + w < width)
+        & (y > 0)
+        & (y + h < height)
+        & (area >= 0.15 * w * h)
+        & (numpy.abs(x + w / 2 - width / 2) < reach)
+        & (numpy.abs(y + h / 2 - height / 2) < reach)
+    )
+    boxes = sorted([[bx, by, bx + bw, by + bh] for bx, by, bw, bh in stats[1:count, :4][digit_like].tolist()])
     merged: list[list[int]] = []
     for box in boxes:  # parts of one digit overlap in x (a broken stroke)
         if merged and box[0] < merged[-1][2] - 2:
@@ -273,16 +277,19 @@ class DigitClassifier:
     def __init__(self, weights: FloatArray, bias: FloatArray) -> None:
         self.weights = weights  # (10, glyph pixels + 1): the last column weighs the log aspect
         self.bias = bias  # (10,)
+        self._pixel_weights = numpy.ascontiguousarray(weights[:, :-1])
+        self._aspect_weights = numpy.ascontiguousarray(weights[:, -1]) * CLASSIFIER_ASPECT
 
     @staticmethod
     def features(pixels: FloatArray, aspect: float) -> FloatArray:
         return numpy.append(pixels, numpy.float32(CLASSIFIER_ASPECT * math.log(aspect)))
 
     def log_likelihoods(self, pixels: FloatArray, aspect: float) -> FloatArray:
-        """Each digit's log-likelihood (nats) that the glyph is that digit, the likeliest at 0 or less."""
-        discriminants = self.weights @ self.features(pixels, aspect) + self.bias
-        shifted = discriminants - discriminants.max()
-        return numpy.asarray(shifted - math.log(float(numpy.exp(shifted).sum())), numpy.float32)
+        """Each digit's log-likelihood (nats) for the glyph, up to a constant common to all digits: their
+        differences are what tells digits (and numbers) apart."""
+        return numpy.asarray(
+            self._pixel_weights @ pixels + self._aspect_weights * math.log(aspect) + self.bias, numpy.float32
+        )
 
     @classmethod
     def learn(cls, glyphs: Mapping[int, list[Glyph]]) -> DigitClassifier:
