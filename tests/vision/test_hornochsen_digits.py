@@ -64,6 +64,21 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
     )
 
 
+def test_a_tile_in_deep_shadow_is_outlined_by_its_face_and_ink(monkeypatch: pytest.MonkeyPatch) -> None:
+    crop = cv2.imread(str(CROPS / "hornochsen-shadowed-56.png"))
+    recogniser = hornochsen.HornochsenRecogniser()
+    profile = recogniser.default_profile()
+    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
+    templates = recogniser._templates(profile)
+    region = recogniser.layout({"players": 6}).items["row:5:square:3"]
+    assert recogniser._read_item(crop, region, palette, templates)[0] == "56"
+    straighten = hornochsen._straighten
+    monkeypatch.setattr(
+        hornochsen, "_straighten", lambda crop, mask, fill_holes=False: straighten(crop, mask)
+    )
+    assert recogniser._read_item(crop, region, palette, templates)[0] == "empty", "its face alone: no tile"
+
+
 def test_blurred_board_prints_are_not_read_as_numbers() -> None:
     """Cow-pats and happy cows printed on empty squares, blurred: no shape in them is taken for digits."""
     layout = recogniser_for("hornochsen").layout({"players": 4})

@@ -454,7 +454,7 @@ def camera_glyphs(frames: int = CAMERA_FRAMES, seed: int = CAMERA_SEED) -> dict[
                 if not label.isdigit():
                     continue
                 crop = reader.layout.crop(plane, item_id)
-                tile = _straighten(crop, palette.classify_bgr(crop) == 0)
+                tile = _find_tile(crop, palette.classify_bgr(crop))
                 found = _glyphs(tile) if tile is not None else []
                 if len(found) == len(label):
                     for digit, glyph in zip((int(c) for c in label), found, strict=True):
@@ -612,7 +612,7 @@ class HornochsenRecogniser:
             return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3)), []
         if back > face:
             return DOWN, float(min(1.0, back)), []
-        tile = _straighten(crop, palette.classify_bgr(crop) == 0)
+        tile = _find_tile(crop, palette.classify_bgr(crop))
         if tile is None:
             return EMPTY, 0.2, []
         number, margin, alternatives = _read_number(tile, templates)
@@ -657,7 +657,7 @@ class HornochsenRecogniser:
             light = lab[..., 0]
             face_pixels = lab[(owners == 0) & (light > numpy.percentile(light, 40))]
             samples[FACE].append(face_pixels)
-            tile = _straighten(crop, owners == 0)
+            tile = _find_tile(crop, owners)
             glyphs = _glyphs(tile) if tile is not None else []
             if len(glyphs) != len(label):
                 continue  # could not split this tile: learn nothing wrong from it
@@ -698,13 +698,33 @@ def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
     return numpy.asarray(_middle(lab, share).reshape(-1, 3), dtype=numpy.float32)
 
 
-def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> FloatArray | None:
-    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found."""
+def _find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatArray | None:
+    """The tile in a square, straightened (see _straighten), from its pixels' surfaces (SURFACES' indices)."""
+    tile = _straighten(crop, owners == SURFACES.index(FACE))
+    if tile is None:
+        # A face in deep shadow shows partly as ink colour, its digits partly as the board's print: its
+        # outline is then that of the face and ink together, whatever lies inside.
+        face_or_ink = (owners == SURFACES.index(FACE)) | (owners == SURFACES.index(INK))
+        tile = _straighten(crop, face_or_ink, fill_holes=True)
+    return tile
+
+
+def _straighten(
+    crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool = False
+) -> FloatArray | None:
+    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found.
+
+    `fill_holes`: the face's outline is taken whatever lies inside it (its digits), not only what
+    closing fills."""
     light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     # The face is the brightest thing in its square: a table of a similar hue is darker.
     bright = light > 0.65 * float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
     # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
     closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
+    if fill_holes:  # digits too wide to close leave the face as a thin ring the opening would cut
+        outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        closed = numpy.zeros_like(closed)
+        cv2.drawContours(closed, outlines, -1, 1, thickness=-1)
     mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
