@@ -336,13 +336,14 @@ class Templates:
         """Where to look, the filter giving the share of the challenger seen there, and the share that wins.
 
         Around the pixels where two looks differ (`_pair_window`), the cell is modelled per
-        channel as the mean of both looks' pictures under some light (gain and offset, fitted
-        there, so glare or shadow on this tile alone does not matter) plus some of the difference
-        from the champion to the challenger, as much for all channels: from minus a half (the
-        champion) to a half (the challenger). Least squares gives that amount as one dot product
-        with the cell's pixels: with the difference less what the mean picture and a flat offset
-        explain (the Frisch-Waugh-Lovell theorem), normalised. The same sum with the looks swapped
-        changes sign, so no look is favoured by being the champion.
+        channel as the mean of both looks' pictures under some light (a gain and an offset
+        sloping across, fitted there, so glare or shadow on this tile alone does not matter;
+        without the slope, light falling off across a tile put a chest on the wrong side) plus
+        some of the difference from the champion to the challenger, as much for all channels:
+        from minus a half (the champion) to a half (the challenger). Least squares gives that
+        amount as one dot product with the cell's pixels: with the difference less what the
+        light explains (the Frisch-Waugh-Lovell theorem), normalised. The same sum with the
+        looks swapped changes sign, so no look is favoured by being the champion.
         """
         key = (colour, champion, challenger)
         if key not in self._tests:
@@ -355,8 +356,13 @@ class Templates:
             softened = self._softened[colour]
             difference = (softened[challenger] - softened[champion])[:, window]
             both = ((softened[champion] + softened[challenger]) / 2)[:, window]
-            difference = difference - difference.mean(axis=1, keepdims=True)
-            both = both - both.mean(axis=1, keepdims=True)
+            # What light explains: an offset sloping across the window (a lamp's fall-off, the edge
+            # of glare), as orthonormal columns; and a gain on the mean of both looks.
+            across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+            down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+            sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
+            difference = difference - (difference @ sloping) @ sloping.T
+            both = both - (both @ sloping) @ sloping.T
             explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
                 (both * both).sum(axis=1, keepdims=True), 1e-6
             )
