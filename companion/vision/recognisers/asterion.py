@@ -369,7 +369,11 @@ class Templates:
             residual = difference - explained * both
             weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
             energy = float((weighted * residual).sum())
-            test = numpy.asarray(weighted / max(energy, 1e-6), numpy.float32).ravel()
+            # Spread over the whole cell (zero outside the window): one dense product then costs
+            # less than picking the window's pixels out of the cell.
+            spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
+            spread[:, window] = weighted / max(energy, 1e-6)
+            test = spread.ravel()
             # The filter gives the share less a half (the mean of both looks is explained already).
             share = _winning_share(*looks[champion], *looks[challenger]) - 0.5
             self._tests[key] = (window, test, share)
@@ -398,12 +402,12 @@ class Templates:
         margin = 1.0
         if len(order) == 1:
             return looks[champion][0], looks[champion][1], margin
-        seen = _channels(view)
+        seen = _channels(view).ravel()
 
         def lead(look: int, other: int) -> float:
             """How much better `look` than `other` explains the cell where they differ (antisymmetric)."""
             window, test, winning_share = self._pair_test(colour, look, other)
-            return winning_share - float(seen[:, window].ravel() @ test) if len(window) >= 3 else 0.0
+            return winning_share - float(seen @ test) if len(window) >= 3 else 0.0
 
         # A label against another: each of its turns the game counts as the same (a wing at either
         # end) against all of the other's, each pair compared where they differ only. Turns of one
