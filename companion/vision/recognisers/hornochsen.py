@@ -10,9 +10,13 @@ the seat's second tile in a double round (empty otherwise). Labels: "1".."99",
 How: each item's pixels are labelled by their nearest colour prototype
 (tile face, tile back, or the board's print); a square mostly covered by face
 colour holds a face-up tile. The tile is found and straightened (its face's
-minimum-area rectangle), its ink split into digits, and each digit read by
-correlation with digit templates. The built-in templates are learned from the
-renderer's own tiles; teaching adds the user's tiles' digits and colours.
+minimum-area rectangle), its ink split into digits (two blurred into one shape
+are cut apart), and each digit scored by a linear discriminant learned from
+generated camera frames (DigitClassifier) or, for a profile taught other digits,
+by correlation with digit templates. The built-in templates are learned from the
+renderer's own tiles; teaching adds the user's tiles' digits and colours. Each
+number is on one tile and a row ascends: readings that break either are mended
+from their next likeliest numbers.
 """
 
 from __future__ import annotations
@@ -104,7 +108,7 @@ def hornochsen_layout(players: int) -> Layout:
     """Two blocks of rows (the seed's left and right sides) and a row of played-tile slots below: each
     seat a pair side by side, its first tile on the left, its second (in a double round) on the right.
 
-    The plane widens for the slots only when they do not fit below the board (seven or eight seats).
+    The plane widens for the slots only when they do not fit below the board (eight seats).
     """
     if not 1 <= players <= 8:
         raise ValueError(f"hornochsen layout: players must be 1 to 8, not {players}")
