@@ -346,37 +346,36 @@ class Templates:
         looks swapped changes sign, so no look is favoured by being the champion.
         """
         key = (colour, champion, challenger)
-        if key not in self._tests:
-            _, _, looks = self.by_colour[colour]
-            champion, challenger = self._drawn(colour, champion), self._drawn(colour, challenger)
-            window = _pair_window(*looks[champion], *looks[challenger])
-            if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
-                self._tests[key] = (window, numpy.zeros(3 * len(window), numpy.float32), 0.5)
-                return self._tests[key]
-            softened = self._softened[colour]
-            difference = (softened[challenger] - softened[champion])[:, window]
-            both = ((softened[champion] + softened[challenger]) / 2)[:, window]
-            # What light explains: an offset sloping across the window (a lamp's fall-off, the edge
-            # of glare), as orthonormal columns; and a gain on the mean of both looks.
-            across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
-            down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
-            sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
-            difference = difference - (difference @ sloping) @ sloping.T
-            both = both - (both @ sloping) @ sloping.T
-            explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
-                (both * both).sum(axis=1, keepdims=True), 1e-6
-            )
-            residual = difference - explained * both
-            weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
-            energy = float((weighted * residual).sum())
-            # Spread over the whole cell (zero outside the window): one dense product then costs
-            # less than picking the window's pixels out of the cell.
-            spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
-            spread[:, window] = weighted / max(energy, 1e-6)
-            test = spread.ravel()
-            # The filter gives the share less a half (the mean of both looks is explained already).
-            share = _winning_share(*looks[champion], *looks[challenger]) - 0.5
-            self._tests[key] = (window, test, share)
+        if key in self._tests:
+            return self._tests[key]
+        _, _, looks = self.by_colour[colour]
+        mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
+        window, sloping = _pair_window(*looks[mine], *looks[theirs])
+        if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
+            self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0)
+            return self._tests[key]
+        softened = self._softened[colour]
+        difference = (softened[theirs] - softened[mine])[:, window]
+        both = ((softened[mine] + softened[theirs]) / 2)[:, window]
+        # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
+        # glare), and a gain on the mean of both looks.
+        difference = difference - (difference @ sloping) @ sloping.T
+        both = both - (both @ sloping) @ sloping.T
+        explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
+            (both * both).sum(axis=1, keepdims=True), 1e-6
+        )
+        residual = difference - explained * both
+        weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
+        energy = float((weighted * residual).sum())
+        # Spread over the whole cell (zero outside the window): one dense product then costs
+        # less than picking the window's pixels out of the cell.
+        spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
+        spread[:, window] = weighted / max(energy, 1e-6)
+        test = spread.ravel()
+        # The filter gives the share less a half (the mean of both looks is explained already).
+        share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
+        self._tests[key] = (window, test, share)
+        self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
         return self._tests[key]
 
     def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
@@ -495,6 +494,7 @@ def _differ(design: int, rotation: int, other: int, other_rotation: int) -> nump
 PAIR_GROW_PX = 3
 """Two looks are compared this far (template pixels) around where they differ: the path and walls
 about a wing fix the light there."""
+_NO_TEST = numpy.zeros(3 * TEMPLATE_PX * TEMPLATE_PX, numpy.float32)
 PAIR_SOFTEN_PX = 0.8
 """Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
 templates do, and a sharp difference under-rates it."""
@@ -509,13 +509,20 @@ PLAIN_SPREAD = 6.0
 @functools.cache
 def _pair_window(
     design: int, rotation: int, other: int, other_rotation: int
-) -> numpy.typing.NDArray[numpy.intp]:
-    """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX."""
+) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray]:
+    """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX;
+    and an offset sloping across those pixels as orthonormal columns (pixels, 3): light there."""
     mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
     mask[_differ(design, rotation, other, other_rotation)] = 1
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
     grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
-    return numpy.flatnonzero(grown.ravel())
+    window = numpy.flatnonzero(grown.ravel())
+    across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    if len(window) < 3:
+        return window, numpy.zeros((len(window), 3), numpy.float32)
+    sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
+    return window, numpy.asarray(sloping, numpy.float32)
 
 
 @functools.cache
