@@ -79,6 +79,29 @@ def test_a_tile_in_deep_shadow_is_outlined_by_its_face_and_ink(monkeypatch: pyte
     assert recogniser._read_item(crop, region, palette, templates)[0] == "empty", "its face alone: no tile"
 
 
+@pytest.mark.parametrize(
+    ("crop_file", "item_id", "number", "without"),
+    [
+        ("hornochsen-light-table-18.png", "played:seat4", "18", {"TIGHT_BRIGHT_SHARE": 0.65}),
+        ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", {"DIGIT_FILL": 0.15}),
+    ],
+)
+def test_camera_crops_once_misread_are_read(
+    crop_file: str, item_id: str, number: str, without: dict[str, float], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each crop (see the README) is read right, and wrong without the setting that mends it."""
+    crop = cv2.imread(str(CROPS / crop_file))
+    recogniser = hornochsen.HornochsenRecogniser()
+    profile = recogniser.default_profile()
+    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
+    templates = recogniser._templates(profile)
+    region = recogniser.layout({"players": 6}).items[item_id]
+    assert recogniser._read_item(crop, region, palette, templates)[0] == number
+    for name, value in without.items():
+        monkeypatch.setattr(hornochsen, name, value)
+    assert recogniser._read_item(crop, region, palette, templates)[0] != number
+
+
 def test_blurred_board_prints_are_not_read_as_numbers() -> None:
     """Cow-pats and happy cows printed on empty squares, blurred: no shape in them is taken for digits."""
     layout = recogniser_for("hornochsen").layout({"players": 4})

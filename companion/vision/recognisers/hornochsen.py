@@ -193,9 +193,9 @@ def _glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     height, width = mask.shape
     reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
     x, y, w, h, area = stats[1:count].T
-    # A digit is tall, not a sliver, fills some of its box (a tile's frame line does not), stands in the
-    # tile's middle and touches no side (the board or a neighbour round it). (Tested on all the shapes at
-    # once: blur and noise leave dozens of specks.)
+    # A digit is tall, not a sliver, fills a quarter of its box or more (a tile's frame line, or a wisp of
+    # its shadow below a digit, does not), stands in the tile's middle and touches no side (the board or a
+    # neighbour round it). (Tested on all the shapes at once: blur and noise leave dozens of specks.)
     digit_like = (
         (min_height <= h)
         & (h < 0.8 * height)
@@ -205,7 +205,7 @@ def _glyphs(tile_lightness: FloatArray) -> list[Glyph]:
         & (x + w < width)
         & (y > 0)
         & (y + h < height)
-        & (area >= 0.15 * w * h)
+        & (area >= DIGIT_FILL * w * h)
         & (numpy.abs(x + w / 2 - width / 2) < reach)
         & (numpy.abs(y + h / 2 - height / 2) < reach)
     )
@@ -233,6 +233,9 @@ def _glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     return glyphs
 
 
+DIGIT_FILL = 0.25
+"""Least share of its box a digit's shape fills (blurred digits fill half or more; a wisp of shadow or the
+tile's frame line below a digit, which would join it, less)."""
 JOINED_ASPECT = 1.15
 """A shape this much wider than tall is two digits blurred together (the widest digit, a 0 or 4, is
 about 0.75 as wide as tall)."""
@@ -713,16 +716,20 @@ def _find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatAr
     return tile
 
 
-def _straighten(
-    crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool = False
-) -> FloatArray | None:
-    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found.
+BRIGHT_SHARE = 0.65
+"""The face is the brightest thing in its square: a table of a similar hue is darker than this share of the
+lightness of the crop's brightest tenth."""
+TIGHT_BRIGHT_SHARE = 0.85
+OVERSIZE = 1.2
+"""A face outline this much larger than a tile has taken in some of its surround."""
 
-    `fill_holes`: the face's outline is taken whatever lies inside it (its digits), not only what
-    closing fills."""
-    light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    # The face is the brightest thing in its square: a table of a similar hue is darker.
-    bright = light > 0.65 * float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
+RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
+
+
+def _face_rect(
+    bright: numpy.typing.NDArray[numpy.bool_], face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool
+) -> RotatedRect | None:
+    """The minimum-area rectangle of the bright face pixels' largest shape, when it is of a tile's size."""
     # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
     closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
     if fill_holes:  # digits too wide to close leave the face as a thin ring the opening would cut
@@ -736,6 +743,27 @@ def _straighten(
     (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
     if not 0.75 * TILE_MM * PLANE_PX_PER_MM < min(w, h) <= max(w, h) < 1.45 * TILE_MM * PLANE_PX_PER_MM:
         return None
+    return (cx, cy), (w, h), angle
+
+
+def _straighten(
+    crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool = False
+) -> FloatArray | None:
+    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found.
+
+    `fill_holes`: the face's outline is taken whatever lies inside it (its digits), not only what
+    closing fills."""
+    light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+    brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
+    rect = _face_rect(light > BRIGHT_SHARE * brightest, face_mask, fill_holes)
+    if rect is not None and max(rect[1]) > OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
+        # The face ran into a surround of its colour and nearly its lightness (a light table): only the
+        # face's own lightness outlines the tile then.
+        tighter = _face_rect(light > TIGHT_BRIGHT_SHARE * brightest, face_mask, fill_holes)
+        rect = tighter if tighter is not None else rect
+    if rect is None:
+        return None
+    (cx, cy), _, angle = rect
     angle = ((angle + 45) % 90) - 45  # the nearest upright: tiles lie roughly square to the board
     # A margin round the tile: a tile found a little off centre still has its digits clear of the sides.
     side = round((TILE_MM + 2 * STRAIGHT_MARGIN_MM) * PLANE_PX_PER_MM)
