@@ -64,26 +64,14 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
     )
 
 
-def test_a_tile_in_deep_shadow_is_outlined_by_its_face_and_ink(monkeypatch: pytest.MonkeyPatch) -> None:
-    crop = cv2.imread(str(CROPS / "hornochsen-shadowed-56.png"))
-    recogniser = hornochsen.HornochsenRecogniser()
-    profile = recogniser.default_profile()
-    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
-    templates = recogniser._templates(profile)
-    region = recogniser.layout({"players": 6}).items["row:5:square:3"]
-    assert recogniser._read_item(crop, region, palette, templates)[0] == "56"
-    straighten = hornochsen._straighten
-    monkeypatch.setattr(
-        hornochsen, "_straighten", lambda crop, mask, fill_holes=False: straighten(crop, mask)
-    )
-    assert recogniser._read_item(crop, region, palette, templates)[0] == "empty", "its face alone: no tile"
-
-
 @pytest.mark.parametrize(
     ("crop_file", "item_id", "number", "without"),
     [
         ("hornochsen-light-table-18.png", "played:seat4", "18", {"TIGHT_BRIGHT_SHARE": 0.65}),
         ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", {"DIGIT_FILL": 0.15}),
+        ("hornochsen-dark-25.png", "row:8:square:0", "25", {"DARK_LEVEL": 0.0}),
+        ("hornochsen-shadowed-56.png", "row:5:square:3", "56", {"DARK_LEVEL": 0.0}),
+        ("hornochsen-dark-table.png", "played:seat0:2", "empty", {"INK_SHARE": 1.0}),
     ],
 )
 def test_camera_crops_once_misread_are_read(

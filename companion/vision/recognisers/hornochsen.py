@@ -612,20 +612,15 @@ class HornochsenRecogniser:
         likely: their score's shortfall)."""
         if crop.size == 0:
             return EMPTY, 0.0, []
-        middle = palette.classify_bgr(_middle(crop, 0.6)[::2, ::2])
-        shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
-        face, back = float(shares[0]), float(shares[1])
-        if max(face, back) < TILE_SHARE:
-            return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3)), []
-        if back > face:
-            return DOWN, float(min(1.0, back)), []
-        tile = _find_tile(crop, palette.classify_bgr(crop))
-        if tile is None:
-            return EMPTY, 0.2, []
-        number, margin, alternatives = _read_number(tile, templates)
-        if number is None:
-            return EMPTY, 0.1, []
-        return str(number), float(min(1.0, margin * 4)), alternatives
+        reading = _read_square(crop, palette, templates)
+        if reading[0] == EMPTY:
+            # Deep shadow darkens a face to the colour of ink or print: look again, lit up.
+            lifted = _lifted(crop)
+            if lifted is not None:
+                again = _read_square(lifted, palette, templates)
+                if again[0] != EMPTY:
+                    return again[0], again[1] * LIFTED_TRUST, again[2]
+        return reading
 
     # ------------------------------------------------------------ teaching
 
@@ -695,6 +690,57 @@ class HornochsenRecogniser:
         )
 
 
+def _read_square(
+    crop: Frame, palette: Palette, templates: DigitTemplates
+) -> tuple[str, float, list[tuple[int, float]]]:
+    """What a square (or slot) shows, as HornochsenRecogniser._read_item says."""
+    middle = palette.classify_bgr(_middle(crop, 0.6)[::2, ::2])
+    shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
+    face, back = float(shares[0]), float(shares[1])
+    if max(face, back) < TILE_SHARE:
+        return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3)), []
+    if back > face:
+        return DOWN, float(min(1.0, back)), []
+    tile = _find_tile(crop, palette.classify_bgr(crop))
+    if tile is None:
+        return EMPTY, 0.2, []
+    number, margin, alternatives = _read_number(tile, templates)
+    if number is None:
+        return EMPTY, 0.1, []
+    return str(number), float(min(1.0, margin * 4)), alternatives
+
+
+DARK_LEVEL = 120.0
+"""A square whose middle's brightest tenth is darker than this (a tile's face is about 228 grey, the board's
+squares 140) lies in deep shadow..."""
+LIT_LEVEL = 200.0
+"""...and is looked at again scaled so that its brightest tenth is this light,"""
+INK_SHARE = 0.5
+"""...when its darkest fiftieth is at most this share of its brightest quarter's lightness: ink on a face
+(a plain table or square in shadow is more even)."""
+LIFTED_TRUST = 0.5
+"""How much of its confidence a reading of a lit-up square keeps."""
+
+
+def _lifted(crop: Frame) -> Frame | None:
+    """The square lit up to a face's lightness, when it lies in deep shadow and shows ink; else None."""
+    sample = numpy.ascontiguousarray(_middle(crop, 0.6)[::2, ::2])
+    blue, green, red, _ = cv2.mean(sample)
+    if 0.114 * blue + 0.587 * green + 0.299 * red >= DARK_LEVEL:
+        return None  # lit well enough on average: so is its brightest tenth (a quick look for most squares)
+    middle = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY).ravel()
+    size = middle.size
+    ordered = numpy.partition(middle, (size // 50, size * 3 // 4, size * 9 // 10))
+    brightest, face, ink = (
+        float(ordered[size * 9 // 10]),
+        float(ordered[size * 3 // 4]),
+        float(ordered[size // 50]),
+    )
+    if not 0 < brightest < DARK_LEVEL or ink > INK_SHARE * face:
+        return None
+    return numpy.asarray(cv2.convertScaleAbs(crop, alpha=LIT_LEVEL / brightest), numpy.uint8)
+
+
 def _middle(image: numpy.typing.NDArray[Any], share: float) -> numpy.typing.NDArray[Any]:
     height, width = image.shape[:2]
     dy, dx = round(height * (1 - share) / 2), round(width * (1 - share) / 2)
@@ -707,13 +753,7 @@ def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
 
 def _find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatArray | None:
     """The tile in a square, straightened (see _straighten), from its pixels' surfaces (SURFACES' indices)."""
-    tile = _straighten(crop, owners == SURFACES.index(FACE))
-    if tile is None:
-        # A face in deep shadow shows partly as ink colour, its digits partly as the board's print: its
-        # outline is then that of the face and ink together, whatever lies inside.
-        face_or_ink = (owners == SURFACES.index(FACE)) | (owners == SURFACES.index(INK))
-        tile = _straighten(crop, face_or_ink, fill_holes=True)
-    return tile
+    return _straighten(crop, owners == SURFACES.index(FACE))
 
 
 BRIGHT_SHARE = 0.65
@@ -727,15 +767,11 @@ RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
 
 
 def _face_rect(
-    bright: numpy.typing.NDArray[numpy.bool_], face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool
+    bright: numpy.typing.NDArray[numpy.bool_], face_mask: numpy.typing.NDArray[numpy.bool_]
 ) -> RotatedRect | None:
     """The minimum-area rectangle of the bright face pixels' largest shape, when it is of a tile's size."""
     # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
     closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
-    if fill_holes:  # digits too wide to close leave the face as a thin ring the opening would cut
-        outlines, _ = cv2.findContours(closed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        closed = numpy.zeros_like(closed)
-        cv2.drawContours(closed, outlines, -1, 1, thickness=-1)
     mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
@@ -746,20 +782,15 @@ def _face_rect(
     return (cx, cy), (w, h), angle
 
 
-def _straighten(
-    crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_], fill_holes: bool = False
-) -> FloatArray | None:
-    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found.
-
-    `fill_holes`: the face's outline is taken whatever lies inside it (its digits), not only what
-    closing fills."""
+def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> FloatArray | None:
+    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found."""
     light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
-    rect = _face_rect(light > BRIGHT_SHARE * brightest, face_mask, fill_holes)
+    rect = _face_rect(light > BRIGHT_SHARE * brightest, face_mask)
     if rect is not None and max(rect[1]) > OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
         # The face ran into a surround of its colour and nearly its lightness (a light table): only the
         # face's own lightness outlines the tile then.
-        tighter = _face_rect(light > TIGHT_BRIGHT_SHARE * brightest, face_mask, fill_holes)
+        tighter = _face_rect(light > TIGHT_BRIGHT_SHARE * brightest, face_mask)
         rect = tighter if tighter is not None else rect
     if rect is None:
         return None
