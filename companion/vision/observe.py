@@ -16,7 +16,8 @@ its observation confirms, and nothing when none or several are confirmed
 - Tanz der Hornochsen `reveal`: one of the seat's played-tile slots shows that
   number (in a double round a seat shows two tiles, "played:seatN" and
   "played:seatN:2"; the game takes them one `reveal` at a time, so when both
-  are shown, the lower number is confirmed first and the other next time);
+  are shown, the lower number is confirmed first and the other next time;
+  outside a double round the second slot is not looked at);
   `place`: the tile lies in that row;
 - Asterion `place`: the cell shows a tile at that rotation;
 - Minoa `stick` / `piece`: the line shows a stick / the player's colour.
@@ -108,7 +109,19 @@ takes them one by one, in any order: when every confirmed action is of such a ki
 is the answer (the rest are confirmed by the next observations), not an ambiguity for the host."""
 
 
-SEEN_AS: dict[str, Callable[[State, Items], Items]] = {"minos": _minos_tray}
+def _hornochsen_slots(asked: State, seen: Items) -> Items:
+    """A seat's second slot counts only in a double round: otherwise whatever it shows (a tile left
+    lying, a misreading) cannot be the seat's one tile."""
+    if getattr(asked, "double", False):
+        return seen
+    return {item: label for item, label in seen.items() if not _second_slot(item)}
+
+
+def _second_slot(item: str) -> bool:
+    return item.startswith("played:seat") and item.endswith(":2")
+
+
+SEEN_AS: dict[str, Callable[[State, Items], Items]] = {"minos": _minos_tray, "hornochsen": _hornochsen_slots}
 """Per game: the observation's items as the game's actions name them, when they differ (given the
 position at which the question was first asked)."""
 

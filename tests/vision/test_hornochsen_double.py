@@ -92,3 +92,16 @@ def test_the_camera_confirms_a_seats_two_tiles_one_reveal_at_a_time() -> None:
     assert observe.camera_answer("hornochsen", state, seen, fresh=False) is None, "seat 1's are still down"
     only_second = {played_slot(1): "down", played_slot(1, second=True): "52"}
     assert observe.camera_answer("hornochsen", state, only_second, fresh=False) == Reveal(CHANCE, 1, 52)
+
+
+def test_outside_a_double_round_the_second_slot_is_not_looked_at() -> None:
+    state = GAME.setup({"players": 4})
+    for tile in (90, 91, 92, 93):
+        state = state.apply(StartTile(CHANCE, tile))
+    for seat in range(4):
+        state = state.apply(Choose(seat))
+    assert isinstance(state, HornochsenState) and state.phase == "reveal" and not state.double
+    seen = {played_slot(0): "40", played_slot(0, second=True): "12"}
+    assert observe.camera_answer("hornochsen", state, seen, fresh=False) == Reveal(CHANCE, 0, 40)
+    only_second = {played_slot(0): "down", played_slot(0, second=True): "12"}
+    assert observe.camera_answer("hornochsen", state, only_second, fresh=False) is None
