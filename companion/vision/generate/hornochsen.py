@@ -2,7 +2,7 @@
 
 The board is drawn from seeds/hornochsen.toml (cow-pats, bullhead squares, happy
 cows, double squares printed on its squares); tiles are cream cards with a dark
-number, backs are dark red. Labels follow the recogniser's layout:
+number, backs are dark blue. Labels follow the recogniser's layout:
 "row:R:square:S", "played:seatN" and (a double round's second tile) "played:seatN:2"
 → "1".."99" | "down" | "empty".
 """
