@@ -314,6 +314,7 @@ class Templates:
             colour: [_channels(_softened(p)) for p in pictures] for colour, (pictures, _) in by_colour.items()
         }
         self._alikes: dict[tuple[str, int], list[int]] = {}
+        self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}
         self._tests: dict[
             tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
         ] = {}
@@ -355,23 +356,7 @@ class Templates:
             self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0)
             return self._tests[key]
         softened = self._softened[colour]
-        difference = (softened[theirs] - softened[mine])[:, window]
-        both = ((softened[mine] + softened[theirs]) / 2)[:, window]
-        # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
-        # glare), and a gain on the mean of both looks.
-        difference = difference - (difference @ sloping) @ sloping.T
-        both = both - (both @ sloping) @ sloping.T
-        explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
-            (both * both).sum(axis=1, keepdims=True), 1e-6
-        )
-        residual = difference - explained * both
-        weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
-        energy = float((weighted * residual).sum())
-        # Spread over the whole cell (zero outside the window): one dense product then costs
-        # less than picking the window's pixels out of the cell.
-        spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
-        spread[:, window] = weighted / max(energy, 1e-6)
-        test = spread.ravel()
+        test = _difference_test(softened[mine], softened[theirs], window, sloping)
         # The filter gives the share less a half (the mean of both looks is explained already).
         share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
         self._tests[key] = (window, test, share)
@@ -455,6 +440,34 @@ class Templates:
             scores = matrix @ _features(view)
         return float(scores.max())
 
+    def colour_lead(self, colour: str, other: str, windows: list[Frame]) -> float:
+        """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
+
+        The cell's best look in `colour` against the same look in `other`, compared where the two
+        pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
+        alike, but an offset and a gain per channel, fitted there, undo that."""
+        matrix, pictures, looks = self.by_colour[colour]
+        middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
+        view = _lined_up(windows, pictures[int(numpy.argmax(matrix @ _features(middle)))], middle)
+        best = self._drawn(colour, int(numpy.argmax(matrix @ _features(view))))
+        other_looks = self.by_colour[other][2]
+        sources = self._sources.get(other)
+        twin = next(
+            (i for i, look in enumerate(other_looks) if look == looks[best] and not (sources and sources[i])),
+            None,
+        )
+        if twin is None:
+            return 0.0
+        key = (colour, best, other, twin)
+        if key not in self._colour_tests:
+            mine, theirs = self._softened[colour][best], self._softened[other][twin]
+            picture = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
+            picture[(((mine - theirs) * _WEIGHTS[:, None]) ** 2).sum(axis=0) > DIFFERENT**2] = 1
+            grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
+            window = numpy.flatnonzero(cv2.dilate(picture.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
+            self._colour_tests[key] = _difference_test(mine, theirs, window)
+        return -float(_channels(view).ravel() @ self._colour_tests[key])
+
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
         by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
@@ -506,6 +519,45 @@ PLAIN_SPREAD = 6.0
 """A look is plain where two differ when its pixels there spread less than this (Lab, weighted)."""
 
 
+def _difference_test(
+    mine: FloatArray,
+    theirs: FloatArray,
+    window: numpy.typing.NDArray[numpy.intp],
+    sloping: FloatArray | None = None,
+) -> FloatArray:
+    """The filter giving how much of the difference from `mine` to `theirs` (pictures as `_channels`)
+    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`)."""
+    if sloping is None:
+        sloping = _sloping(window)
+    difference = (theirs - mine)[:, window]
+    both = ((mine + theirs) / 2)[:, window]
+    # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
+    # glare), and a gain on the mean of both looks.
+    difference = difference - (difference @ sloping) @ sloping.T
+    both = both - (both @ sloping) @ sloping.T
+    explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
+        (both * both).sum(axis=1, keepdims=True), 1e-6
+    )
+    residual = difference - explained * both
+    weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
+    energy = float((weighted * residual).sum())
+    # Spread over the whole cell (zero outside the window): one dense product then costs
+    # less than picking the window's pixels out of the cell.
+    spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
+    spread[:, window] = weighted / max(energy, 1e-6)
+    return spread.ravel()
+
+
+def _sloping(window: numpy.typing.NDArray[numpy.intp]) -> FloatArray:
+    """An offset sloping across the window's pixels, as orthonormal columns (pixels, 3)."""
+    if len(window) < 3:
+        return numpy.zeros((len(window), 3), numpy.float32)
+    across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
+    return numpy.asarray(sloping, numpy.float32)
+
+
 @functools.cache
 def _pair_window(
     design: int, rotation: int, other: int, other_rotation: int
@@ -517,12 +569,7 @@ def _pair_window(
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
     grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
     window = numpy.flatnonzero(grown.ravel())
-    across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
-    down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
-    if len(window) < 3:
-        return window, numpy.zeros((len(window), 3), numpy.float32)
-    sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
-    return window, numpy.asarray(sloping, numpy.float32)
+    return window, _sloping(window)
 
 
 @functools.cache
@@ -610,6 +657,19 @@ def default_colours() -> dict[str, list[list[float]]]:
     colours["stone"] = [bgr_to_lab(scene.STONE_BGR)]
     colours["path"] = [bgr_to_lab(scene.PATH_BGR)]
     return colours
+
+
+def _path_like(profile: Profile) -> int:
+    """The frame colour (index in FRAME_LABELS) nearest to the path's: glare washes it to look like one."""
+    path = numpy.array(profile.colours["path"][0], numpy.float32)
+    distances = [
+        min(
+            float(numpy.linalg.norm(numpy.array(proto, numpy.float32) - path))
+            for proto in profile.colours[label]
+        )
+        for label in FRAME_LABELS
+    ]
+    return int(numpy.argmin(distances))
 
 
 class AsterionRecogniser:
@@ -704,21 +764,26 @@ class AsterionRecogniser:
             if doubtful:
                 # Corners not clearly of a tile's colour: a yellow frame under glare reads as a
                 # path, a red one in shadow as a wall or the table. A tile when its inside is like
-                # one of the designs; its colour then is the frame colour nearest its corners,
-                # unless the next nearest one's designs are far likelier (a red frame in shadow is
-                # about as near to the Minotaur's purple; yellow's and green's designs are alike).
+                # one of the designs. Its colour: of the two frame colours nearest its corners
+                # (corners that look like the path count for the frame colour nearest the path's:
+                # glare washes a yellow frame to sand), the one whose designs are far likelier (a
+                # red frame in shadow is about as near to the Minotaur's purple), else the one
+                # whose frame and prisoner the cell shows (yellow's and green's designs are alike).
                 likeness = 0.0
                 if contrast >= TILE_CONTRAST:
                     frames = palette_for(profile.colours, FRAME_LABELS)
                     nearest = numpy.bincount(
                         frames.classify_bgr(plane[rows[index], cols[index]]), minlength=len(FRAME_LABELS)
                     )
+                    nearest[_path_like(profile)] += int((owners[index] == labels.index("path")).sum())
                     first, second = (int(i) for i in numpy.argsort(nearest)[::-1][:2])
                     colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
-                    if nearest[second] > 0:
-                        other = templates.likeness(FRAME_LABELS[second], windows)
-                        if other > likeness + FAR_LIKELIER:
-                            colour_index, likeness = second, other
+                    other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
+                    if other > likeness + FAR_LIKELIER or (
+                        other >= TILE_LIKENESS
+                        and templates.colour_lead(FRAME_LABELS[first], FRAME_LABELS[second], windows) < 0
+                    ):
+                        colour_index, likeness = second, other
                 if contrast < TILE_CONTRAST or likeness < TILE_LIKENESS:
                     items[item_id] = EMPTY
                     confidence[item_id] = 1.0 - share / TILE_VOTE * 0.7
