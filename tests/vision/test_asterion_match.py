@@ -10,8 +10,10 @@ from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
 from companion.vision.base import Frame
 from companion.vision.generate.asterion import TABLE_BGR, draw_cell
 from companion.vision.recognisers.asterion import (
+    FRAME_LABELS,
     AsterionRecogniser,
     _cell_windows,
+    _path_like,
     asterion_layout,
     tile_label,
 )
@@ -51,3 +53,33 @@ def test_a_wing_or_horns_are_told_from_a_plain_path_when_the_light_saturates(gai
                 if read != tile_label(colour, design, rotation):
                     wrong.append((tile_label(colour, design, rotation), read))
     assert wrong == []
+
+
+def _washed(cell: Frame, glare: float) -> Frame:
+    """The cell alone on the table under glare (washed towards white), blurred a little."""
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), TABLE_BGR, numpy.float32)
+    cx, cy = REGION.centre_px()
+    half = cell.shape[0] // 2
+    y0, x0 = round(cy) - half, round(cx) - half
+    plane[y0 : y0 + cell.shape[0], x0 : x0 + cell.shape[1]] = cell
+    washed = plane + glare * (255.0 - plane)
+    return numpy.clip(cv2.GaussianBlur(washed, (0, 0), 1.2), 0, 255).astype(numpy.uint8)
+
+
+@pytest.mark.parametrize("glare", [0.5, 0.7])
+def test_a_frame_washed_by_glare_shows_its_colour_where_the_colours_differ(glare: float) -> None:
+    # Under glare yellow and green tiles correlate alike with either colour's designs; compared
+    # where the two colours' pictures differ (frame, prisoner), each shows its own.
+    recogniser = AsterionRecogniser()
+    templates = recogniser._templates_for(recogniser._profile(None))
+    for colour, other in (("yellow", "green"), ("green", "yellow"), ("red", "blue"), ("blue", "red")):
+        for name in ("cell", "bend", "chest bends", "horned junction"):
+            windows = _cell_windows(_washed(draw_cell(colour, DESIGN_INDEX[name]), glare), REGION)
+            assert templates.colour_lead(colour, other, windows) > 0, (colour, name)
+            assert templates.colour_lead(other, colour, windows) < 0, (colour, name)
+
+
+def test_corners_looking_like_the_path_count_for_the_yellow_frame() -> None:
+    recogniser = AsterionRecogniser()
+    assert FRAME_LABELS[_path_like(recogniser._profile(None))] == "yellow"
