@@ -171,11 +171,6 @@ def _features(window: FloatArray) -> FloatArray:
     return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
 
-def _lab_small(image: Frame, side: int) -> FloatArray:
-    small = numpy.asarray(cv2.resize(image, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
-    return to_lab(small)
-
-
 def _shrunk(picture: Frame, side: int) -> Frame:
     """A square picture (an even side) shrunk to `side`: halved by area averaging, then to size by
     straight lines. OpenCV averages areas ten times faster by a whole factor than by 2.2 (a cell's
@@ -633,17 +628,6 @@ def _local_lead(
     mine_sq = float((mine_off * mine_off).sum())
     theirs_sq = float((theirs_off * theirs_off).sum())
     return (theirs_sq - mine_sq) / (theirs_sq + mine_sq + 1e-9)
-
-
-def _normalised_rows(matrix: FloatArray) -> FloatArray:
-    centred = matrix - matrix.mean(axis=1, keepdims=True)
-    return numpy.asarray(centred / (numpy.linalg.norm(centred, axis=1, keepdims=True) + 1e-6), numpy.float32)
-
-
-def _normalised(vector: FloatArray) -> FloatArray:
-    flat = vector - vector.mean()
-    norm = float(numpy.linalg.norm(flat))
-    return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
 
 
 # ---------------------------------------------------------------- the recogniser
