@@ -15,8 +15,8 @@ from companion.vision.recognisers.asterion import (
     _cell_windows,
     _path_like,
     asterion_layout,
-    tile_label,
 )
+from companion.vision.recognisers.asterion_labels import tile_label
 
 LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]
