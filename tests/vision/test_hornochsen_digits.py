@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy
@@ -12,6 +13,7 @@ from companion.vision.base import PLANE_PX_PER_MM, Profile, recogniser_for
 from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
+from companion.vision.recognisers import _hornochsen_digits as digits
 from companion.vision.recognisers import hornochsen
 from companion.vision.recognisers._lab import FloatArray, palette_for
 
@@ -38,15 +40,15 @@ def test_two_digits_blurred_into_one_shape_are_cut_apart(
     number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tile = _blurred_tile(number, JOINING_BLUR)
-    glyphs = hornochsen._glyphs(tile)
+    glyphs = digits.tile_glyphs(tile)
     assert len(glyphs) == 2 and all(glyph.joined for glyph in glyphs)
     assert glyphs[0].aspect < 1.2 and glyphs[1].aspect < 1.2, "each half is one digit wide"
-    monkeypatch.setattr(hornochsen, "JOINED_ASPECT", 99.0)
-    assert len(hornochsen._glyphs(tile)) == 1, "without the cut: one shape"
+    monkeypatch.setattr(digits, "JOINED_ASPECT", 99.0)
+    assert len(digits.tile_glyphs(tile)) == 1, "without the cut: one shape"
 
 
 def test_a_sharp_tile_is_not_cut() -> None:
-    assert [glyph.joined for glyph in hornochsen._glyphs(_blurred_tile(88, 1.0))] == [False, False]
+    assert [glyph.joined for glyph in digits.tile_glyphs(_blurred_tile(88, 1.0))] == [False, False]
 
 
 def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -58,7 +60,7 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
     templates = recogniser._templates(profile)
     region = recogniser.layout({"players": 6}).items["row:9:square:3"]
     assert recogniser._read_item(crop, region, palette, templates)[0] == "empty"
-    monkeypatch.setattr(hornochsen, "JOINED_SCORE", 0.0)
+    monkeypatch.setattr(digits, "JOINED_SCORE", 0.0)
     assert recogniser._read_item(crop, region, palette, templates)[0].isdigit(), (
         "cut, it looks like two digits"
     )
@@ -67,15 +69,19 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("crop_file", "item_id", "number", "without"),
     [
-        ("hornochsen-light-table-18.png", "played:seat4", "18", {"TIGHT_BRIGHT_SHARE": 0.65}),
-        ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", {"DIGIT_FILL": 0.15}),
-        ("hornochsen-dark-25.png", "row:8:square:0", "25", {"DARK_LEVEL": 0.0}),
-        ("hornochsen-shadowed-56.png", "row:5:square:3", "56", {"DARK_LEVEL": 0.0}),
-        ("hornochsen-dark-table.png", "played:seat0:2", "empty", {"INK_SHARE": 1.0}),
+        ("hornochsen-light-table-18.png", "played:seat4", "18", (hornochsen, "TIGHT_BRIGHT_SHARE", 0.65)),
+        ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (digits, "DIGIT_FILL", 0.15)),
+        ("hornochsen-dark-25.png", "row:8:square:0", "25", (hornochsen, "DARK_LEVEL", 0.0)),
+        ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (hornochsen, "DARK_LEVEL", 0.0)),
+        ("hornochsen-dark-table.png", "played:seat0:2", "empty", (hornochsen, "INK_SHARE", 1.0)),
     ],
 )
 def test_camera_crops_once_misread_are_read(
-    crop_file: str, item_id: str, number: str, without: dict[str, float], monkeypatch: pytest.MonkeyPatch
+    crop_file: str,
+    item_id: str,
+    number: str,
+    without: tuple[ModuleType, str, float],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each crop (see the README) is read right, and wrong without the setting that mends it."""
     crop = cv2.imread(str(CROPS / crop_file))
@@ -85,8 +91,8 @@ def test_camera_crops_once_misread_are_read(
     templates = recogniser._templates(profile)
     region = recogniser.layout({"players": 6}).items[item_id]
     assert recogniser._read_item(crop, region, palette, templates)[0] == number
-    for name, value in without.items():
-        monkeypatch.setattr(hornochsen, name, value)
+    module, name, value = without
+    monkeypatch.setattr(module, name, value)
     assert recogniser._read_item(crop, region, palette, templates)[0] != number
 
 
@@ -119,20 +125,20 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     """Learned from the renderer's tiles at some blurs, it reads them at a blur between."""
     numbers = range(10, 100)
 
-    def glyphs_at(sigma: float) -> dict[int, list[hornochsen.Glyph]]:
-        found: dict[int, list[hornochsen.Glyph]] = {d: [] for d in range(10)}
+    def glyphs_at(sigma: float) -> dict[int, list[digits.Glyph]]:
+        found: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
         for number in numbers:
-            glyphs = hornochsen._glyphs(_blurred_tile(number, sigma))
+            glyphs = digits.tile_glyphs(_blurred_tile(number, sigma))
             if len(glyphs) == 2:
                 for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
                     found[digit].append(glyph)
         return found
 
-    learned: dict[int, list[hornochsen.Glyph]] = {d: [] for d in range(10)}
+    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
     for sigma in (0.8, 1.6, 2.4):
         for digit, glyphs in glyphs_at(sigma).items():
             learned[digit] += glyphs
-    classifier = hornochsen.DigitClassifier.learn(learned)
+    classifier = digits.DigitClassifier.learn(learned)
     tested = glyphs_at(2.0)
     right = sum(
         int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
@@ -142,7 +148,7 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     total = sum(len(glyphs) for glyphs in tested.values())
     assert total > 150 and right / total > 0.98
     glyph = tested[8][0]
-    features = hornochsen.DigitClassifier.features(glyph.pixels, glyph.aspect)
+    features = digits.DigitClassifier.features(glyph.pixels, glyph.aspect)
     direct = classifier.weights @ features + classifier.bias
     assert classifier.log_likelihoods(glyph.pixels, glyph.aspect) == pytest.approx(direct, rel=1e-4, abs=1e-3)
 

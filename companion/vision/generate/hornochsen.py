@@ -26,12 +26,12 @@ from companion.vision.generate._sprites import (
     rounded_rect_mask,
     shade,
 )
+from companion.vision.recognisers._hornochsen_digits import TILE_MM
 from companion.vision.recognisers.hornochsen import (
     DOWN,
     EMPTY,
     GAME,
     SQUARE_PITCH_MM,
-    TILE_MM,
     board_box_mm,
     parse_square,
     played_slot,
