@@ -9,6 +9,7 @@ import pytest
 from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
 from companion.vision.base import Frame
 from companion.vision.generate.asterion import TABLE_BGR, draw_cell
+from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers.asterion import (
     FRAME_LABELS,
     AsterionRecogniser,
@@ -16,7 +17,6 @@ from companion.vision.recognisers.asterion import (
     _path_like,
     asterion_layout,
 )
-from companion.vision.recognisers.asterion_labels import tile_label
 
 LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]

@@ -28,7 +28,7 @@ from companion.vision.generate import asterion as asterion_scene
 from companion.vision.generate import hornochsen as hornochsen_scene
 from companion.vision.generate import minoa as minoa_scene
 from companion.vision.generate import render_plane, renderer_for
-from companion.vision.recognisers.asterion_labels import (
+from companion.vision.recognisers._asterion_labels import (
     canonical_rotation,
     parse_cell,
     parse_label,

@@ -31,8 +31,8 @@ from companion.vision.generate._sprites import (
     shade,
     texture,
 )
+from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse_cell, parse_label, tile_label
 from companion.vision.recognisers.asterion import CELL_MM, GAME, TILE_MM
-from companion.vision.recognisers.asterion_labels import EMPTY, MINOTAUR, parse_cell, parse_label, tile_label
 
 TABLE_BGR = (62, 66, 60)
 """Grey-green felt."""

@@ -16,8 +16,8 @@ in that colour; the built-in templates are rendered from the seed's designs, and
 teaching adds the user's own tiles (seen at every rotation).
 
 This module holds the layout, a cell's window, the colour handling and the recogniser;
-matching a cell against the templates is in asterion_match, items and labels in
-asterion_labels.
+matching a cell against the templates is in _asterion_match, items and labels in
+_asterion_labels.
 """
 
 from __future__ import annotations
@@ -42,17 +42,8 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
-from companion.vision.recognisers._lab import (
-    FloatArray,
-    balanced,
-    bgr_to_lab,
-    learn_colour,
-    neutral_gains,
-    palette_for,
-    to_lab,
-)
-from companion.vision.recognisers.asterion_labels import EMPTY, MINOTAUR, parse_label, tile_label
-from companion.vision.recognisers.asterion_match import (
+from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse_label, tile_label
+from companion.vision.recognisers._asterion_match import (
     SHIFT_PX,
     TEMPLATE_PX,
     Templates,
@@ -63,6 +54,15 @@ from companion.vision.recognisers.asterion_match import (
     lined_up,
     local_lead,
     turned,
+)
+from companion.vision.recognisers._lab import (
+    FloatArray,
+    balanced,
+    bgr_to_lab,
+    learn_colour,
+    neutral_gains,
+    palette_for,
+    to_lab,
 )
 
 GAME = "asterion"

@@ -20,8 +20,8 @@ import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame, Profile, decode_template
+from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers._lab import FloatArray, to_lab
-from companion.vision.recognisers.asterion_labels import MINOTAUR, tile_label
 
 TEMPLATE_PX = 40
 """A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
