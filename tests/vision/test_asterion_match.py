@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy
+import numpy.typing
 import pytest
 
 from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
@@ -22,16 +23,22 @@ LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]
 
 
-def _lamp_lit(cell: Frame, gain: float) -> Frame:
-    """The cell alone on the table under a lamp so bright that paths saturate (clipped at white),
-    brighter towards the bottom, then blurred as a camera would."""
+def _on_table(cell: Frame) -> numpy.typing.NDArray[numpy.float32]:
+    """A plane of bare table with the cell drawn in its place (floats, to light it)."""
     width, height = LAYOUT.plane_size_px()
     plane = numpy.full((height, width, 3), TABLE_BGR, numpy.float32)
     cx, cy = REGION.centre_px()
     half = cell.shape[0] // 2
     y0, x0 = round(cy) - half, round(cx) - half
     plane[y0 : y0 + cell.shape[0], x0 : x0 + cell.shape[1]] = cell
-    downwards = numpy.linspace(0.8, 1.2, height, dtype=numpy.float32)[:, None, None]
+    return plane
+
+
+def _lamp_lit(cell: Frame, gain: float) -> Frame:
+    """The cell alone on the table under a lamp so bright that paths saturate (clipped at white),
+    brighter towards the bottom, then blurred as a camera would."""
+    plane = _on_table(cell)
+    downwards = numpy.linspace(0.8, 1.2, plane.shape[0], dtype=numpy.float32)[:, None, None]
     lit = numpy.clip(plane * gain * downwards, 0, 255)
     return numpy.clip(cv2.GaussianBlur(lit, (0, 0), 1.5), 0, 255).astype(numpy.uint8)
 
@@ -57,12 +64,7 @@ def test_a_wing_or_horns_are_told_from_a_plain_path_when_the_light_saturates(gai
 
 def _washed(cell: Frame, glare: float) -> Frame:
     """The cell alone on the table under glare (washed towards white), blurred a little."""
-    width, height = LAYOUT.plane_size_px()
-    plane = numpy.full((height, width, 3), TABLE_BGR, numpy.float32)
-    cx, cy = REGION.centre_px()
-    half = cell.shape[0] // 2
-    y0, x0 = round(cy) - half, round(cx) - half
-    plane[y0 : y0 + cell.shape[0], x0 : x0 + cell.shape[1]] = cell
+    plane = _on_table(cell)
     washed = plane + glare * (255.0 - plane)
     return numpy.clip(cv2.GaussianBlur(washed, (0, 0), 1.2), 0, 255).astype(numpy.uint8)
 
