@@ -176,3 +176,30 @@ def test_a_far_blurred_marker_is_found_where_the_other_three_say_it_is() -> None
     # With the fourth marker's place the plane lines up: the cells by the far corner read right too.
     right = [item for item, label in entry.labels.items() if result.reading.items.get(item) == label]
     assert len(right) >= len(entry.labels) - 2
+
+
+def test_the_fourth_marker_is_looked_for_near_the_other_three_and_found_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A hard Asterion frame: the first pass finds three markers, the full-size pass the far fourth.
+    recording = load_recording(Path(__file__).parent / "data" / "asterion")
+    image = next(image for entry, image in recording.images() if entry.file == "000003.jpg")
+    assert image is not None
+    from companion.vision.base import recogniser_for
+
+    plane_mm = recogniser_for("asterion").layout(recording.options).plane_mm
+    whole = MarkerFinder().find(image)
+    searched: list[tuple[int, int]] = []  # (pixels searched, pixels in that pass's whole image)
+    detect = MarkerFinder._detect
+
+    def spy(detector: object, picture: numpy.typing.NDArray[numpy.uint8], scale: int) -> object:
+        searched.append((picture.shape[0] * picture.shape[1], 720 * 1280 // scale**2))
+        return detect(detector, picture, scale)
+
+    monkeypatch.setattr(MarkerFinder, "_detect", staticmethod(spy))
+    windowed = MarkerFinder(plane_mm=plane_mm).find(image)
+    assert sorted(windowed) == sorted(whole) == [0, 1, 2, 3]
+    assert all(numpy.array_equal(windowed[k], whole[k]) for k in whole)
+    # The first pass saw the whole half-size frame; the later ones only a window around the fourth.
+    assert searched[0] == (360 * 640, 360 * 640) and len(searched) > 1
+    assert all(pixels < whole_image / 10 for pixels, whole_image in searched[1:])
