@@ -84,6 +84,10 @@ the lens's bending, three markers put a far fourth up to three quarters of its s
 FOURTH_MARKER_REACH = 4.0
 """Once three markers are found, the later (slow) passes look for the fourth only within this many of its
 sides around where the three put it (up to 0.75 of a side off on hard frames; see NEAR_REACH)."""
+PAIR_REACH = 3.0
+"""With two markers found, the later passes first look for the other two within this many sides around
+where the two put them (two markers put them less surely: a third of a side off typically, several sides
+at worst on hard frames), and search the whole image only for what is still missing then."""
 
 
 class MarkerFinder:
@@ -93,7 +97,10 @@ class MarkerFinder:
     Given the play area's size (`plane_mm`), a pass that starts with three markers found searches only a
     window around where they put the fourth: the slow passes then cost a tenth (on hard generated frames
     of a 9 x 7 Asterion board, the far marker often needs them: 10-15 ms on the whole frame). They find
-    the same corners there: OpenCV's detection is local, and the window keeps the frame's size limits."""
+    the same corners there: OpenCV's detection is local, and the window keeps the frame's size limits.
+    A pass that starts with two first looks around where those two put the others (PAIR_REACH), and
+    searches the whole image only if that leaves fewer than three: what it finds is what the whole
+    image would give, and once three are found the fourth is looked for as above."""
 
     def __init__(
         self,
@@ -122,11 +129,20 @@ class MarkerFinder:
                     if scale == 1
                     else cv2.resize(grey, (width // scale, height // scale), interpolation=cv2.INTER_AREA)
                 )
-            window = self._fourth_window(found, smaller[scale].shape[:2], scale)
-            if window is None:
-                detected = self._detect(detector, smaller[scale], scale)
+            image = smaller[scale]
+            if self.plane_mm is not None and len(found) == 2:
+                for window in self._windows(found, image.shape[:2], scale, PAIR_REACH):
+                    for marker_id, points in self._detect_within(settings, image, scale, window).items():
+                        found.setdefault(marker_id, points)
+            fourth = []
+            if self.plane_mm is not None and len(found) == 3:
+                fourth = self._windows(found, image.shape[:2], scale, FOURTH_MARKER_REACH)
+            if fourth:
+                detected = self._detect_within(settings, image, scale, fourth[0])
+            elif len(found) < wanted:
+                detected = self._detect(detector, image, scale)
             else:
-                detected = self._detect_within(settings, smaller[scale], scale, window)
+                detected = {}
             for marker_id, points in detected.items():
                 found.setdefault(marker_id, points)
         if found:
@@ -187,27 +203,24 @@ class MarkerFinder:
         refined = cv2.cornerSubPix(grey, best.reshape(-1, 1, 2), (2, 2), (-1, -1), self._criteria)
         return numpy.asarray(refined, dtype=numpy.float32).reshape(4, 2)
 
-    def _fourth_window(
-        self, found: dict[int, Points], shape: tuple[int, ...], scale: int
-    ) -> tuple[int, int, int, int] | None:
-        """Where a pass at `scale` looks for the missing fourth marker (x0, y0, x1, y1 in that pass's
-        image), or None to search the whole image (not three found, or no plane size given)."""
-        if self.plane_mm is None or len(found) != 3:
-            return None
-        guess = predicted_marker(found, self.plane_mm)
-        if guess is None:
-            return None
-        expected = guess[1] / scale
-        side = float(numpy.mean([numpy.linalg.norm(expected[k] - expected[(k + 1) % 4]) for k in range(4)]))
-        # The thresholding looks up to 11 px around each pixel: the window keeps 16 px clear of the marker.
-        half = FOURTH_MARKER_REACH * side + 16
-        centre = expected.mean(axis=0)
-        height, width = shape[0], shape[1]
-        x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
-        x1, y1 = min(width, int(centre[0] + half) + 1), min(height, int(centre[1] + half) + 1)
-        if x1 - x0 < 8 or y1 - y0 < 8:
-            return 0, 0, 0, 0  # the fourth lies out of view: nothing to search
-        return x0, y0, x1, y1
+    def _windows(
+        self, found: dict[int, Points], shape: tuple[int, ...], scale: int, reach: float
+    ) -> list[tuple[int, int, int, int]]:
+        """Where a pass at `scale` looks for each missing marker, `reach` of its sides around where the
+        found ones put it: (x0, y0, x1, y1) in that pass's image, empty when it lies out of view."""
+        assert self.plane_mm is not None
+        windows = []
+        for expected in _predicted_markers(found, self.plane_mm).values():
+            corners = expected / scale
+            side = float(numpy.mean([numpy.linalg.norm(corners[k] - corners[(k + 1) % 4]) for k in range(4)]))
+            # The thresholding looks up to 11 px around each pixel: the window keeps 16 px clear of it.
+            half = reach * side + 16
+            centre = corners.mean(axis=0)
+            height, width = shape[0], shape[1]
+            x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+            x1, y1 = min(width, int(centre[0] + half) + 1), min(height, int(centre[1] + half) + 1)
+            windows.append((x0, y0, x1, y1) if x1 - x0 >= 8 and y1 - y0 >= 8 else (0, 0, 0, 0))
+        return windows
 
     def _detect_within(
         self, settings: tuple[int | None, float], image: Any, scale: int, window: tuple[int, int, int, int]
@@ -298,22 +311,28 @@ def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) 
     return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
 
 
-def predicted_marker(markers: dict[int, Points], plane_mm: tuple[float, float]) -> tuple[int, Points] | None:
-    """Where the one missing corner marker should be in the frame, from the other three: its id and its
-    corners in frame pixels (roughly: with lens distortion, three markers extrapolate the fourth poorly);
-    None unless exactly one is missing."""
-    missing = [i for i in CORNER_MARKER_IDS if i not in markers]
-    if len(missing) != 1:
-        return None
+def _predicted_markers(markers: dict[int, Points], plane_mm: tuple[float, float]) -> dict[int, Points]:
+    """Where the missing corner markers should be in the frame, from the corners of two or three found
+    ones (laid upright): id → corners in frame pixels, roughly; empty when that gives no fit."""
     targets = marker_corners_mm(plane_mm)
     ids = [i for i in CORNER_MARKER_IDS if i in markers]
     source = numpy.concatenate([markers[i] for i in ids]).astype(numpy.float32)
     target = numpy.concatenate([targets[i] for i in ids]).astype(numpy.float32) * PLANE_PX_PER_MM
     found, _inliers = cv2.findHomography(source, target, 0)
     if found is None:
-        return None
+        return {}
     inverse = numpy.asarray(numpy.linalg.inv(found), dtype=numpy.float64)
-    return missing[0], project(inverse, targets[missing[0]] * PLANE_PX_PER_MM)
+    return {i: project(inverse, targets[i] * PLANE_PX_PER_MM) for i in CORNER_MARKER_IDS if i not in markers}
+
+
+def predicted_marker(markers: dict[int, Points], plane_mm: tuple[float, float]) -> tuple[int, Points] | None:
+    """Where the one missing corner marker should be in the frame, from the other three: its id and its
+    corners in frame pixels (roughly: with lens distortion, three markers extrapolate the fourth poorly);
+    None unless exactly one is missing."""
+    if len([i for i in CORNER_MARKER_IDS if i not in markers]) != 1:
+        return None
+    predicted = _predicted_markers(markers, plane_mm)
+    return next(iter(predicted.items()), None)
 
 
 def _three_marker_homography(

@@ -178,28 +178,51 @@ def test_a_far_blurred_marker_is_found_where_the_other_three_say_it_is() -> None
     assert len(right) >= len(entry.labels) - 2
 
 
+def _searches(
+    monkeypatch: pytest.MonkeyPatch, recording: str, file: str
+) -> tuple[
+    dict[int, numpy.typing.NDArray[numpy.float32]],
+    dict[int, numpy.typing.NDArray[numpy.float32]],
+    list[float],
+]:
+    """Markers found in a frame on the whole image and with windows, and for each detection of the
+    latter the share of its pass's whole image it searched."""
+    from companion.vision.base import recogniser_for
+
+    loaded = load_recording(Path(__file__).parent / "data" / recording)
+    image = next(image for entry, image in loaded.images() if entry.file == file)
+    assert image is not None and loaded.game is not None
+    plane_mm = recogniser_for(loaded.game).layout(loaded.options).plane_mm
+    whole = MarkerFinder().find(image)
+    shares: list[float] = []
+    detect = MarkerFinder._detect
+
+    def spy(detector: object, picture: numpy.typing.NDArray[numpy.uint8], scale: int) -> object:
+        shares.append(picture.shape[0] * picture.shape[1] / (720 * 1280 // scale**2))
+        return detect(detector, picture, scale)
+
+    monkeypatch.setattr(MarkerFinder, "_detect", staticmethod(spy))
+    return whole, MarkerFinder(plane_mm=plane_mm).find(image), shares
+
+
 def test_the_fourth_marker_is_looked_for_near_the_other_three_and_found_alike(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # A hard Asterion frame: the first pass finds three markers, the full-size pass the far fourth.
-    recording = load_recording(Path(__file__).parent / "data" / "asterion")
-    image = next(image for entry, image in recording.images() if entry.file == "000003.jpg")
-    assert image is not None
-    from companion.vision.base import recogniser_for
-
-    plane_mm = recogniser_for("asterion").layout(recording.options).plane_mm
-    whole = MarkerFinder().find(image)
-    searched: list[tuple[int, int]] = []  # (pixels searched, pixels in that pass's whole image)
-    detect = MarkerFinder._detect
-
-    def spy(detector: object, picture: numpy.typing.NDArray[numpy.uint8], scale: int) -> object:
-        searched.append((picture.shape[0] * picture.shape[1], 720 * 1280 // scale**2))
-        return detect(detector, picture, scale)
-
-    monkeypatch.setattr(MarkerFinder, "_detect", staticmethod(spy))
-    windowed = MarkerFinder(plane_mm=plane_mm).find(image)
+    whole, windowed, shares = _searches(monkeypatch, "asterion", "000003.jpg")
     assert sorted(windowed) == sorted(whole) == [0, 1, 2, 3]
     assert all(numpy.array_equal(windowed[k], whole[k]) for k in whole)
     # The first pass saw the whole half-size frame; the later ones only a window around the fourth.
-    assert searched[0] == (360 * 640, 360 * 640) and len(searched) > 1
-    assert all(pixels < whole_image / 10 for pixels, whole_image in searched[1:])
+    assert shares[0] == 1.0 and len(shares) > 1
+    assert all(share < 0.1 for share in shares[1:])
+
+
+def test_with_two_markers_found_the_others_are_looked_for_near_them_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two far markers blurred: the first pass finds two, the windows around the others none, the whole
+    # half-size image one more, and the window around the fourth nothing (find_near takes it then).
+    whole, windowed, shares = _searches(monkeypatch, "sequences/far-marker", "000001.jpg")
+    assert sorted(windowed) == sorted(whole) == [1, 2, 3]
+    assert all(numpy.array_equal(windowed[k], whole[k]) for k in whole)
+    assert shares[0] == 1.0 and all(share < 0.1 for share in shares[1:3]) and 1.0 in shares[3:]
