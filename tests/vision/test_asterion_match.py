@@ -85,3 +85,15 @@ def test_a_frame_washed_by_glare_shows_its_colour_where_the_colours_differ(glare
 def test_corners_looking_like_the_path_count_for_the_yellow_frame() -> None:
     recogniser = AsterionRecogniser()
     assert FRAME_LABELS[_path_like(recogniser._profile(None))] == "yellow"
+
+
+def test_the_frame_colours_palette_is_ready_before_the_first_doubtful_cell() -> None:
+    # Its lookup table takes tens of milliseconds to build: with the templates, not on some later frame.
+    from companion.vision.base import Profile
+    from companion.vision.recognisers._lab import palette_for
+
+    recogniser = AsterionRecogniser()
+    colours = {**recogniser.default_profile().colours, "table": [[101.0, 120.0, 131.0]]}  # this test's own
+    profile = Profile(game="asterion", colours=colours, templates=recogniser.default_profile().templates)
+    recogniser._templates_for(profile)
+    assert palette_for(profile.colours, FRAME_LABELS)._lut is not None

@@ -253,6 +253,9 @@ class AsterionRecogniser:
     def _templates_for(self, profile: Profile) -> Templates:
         if self._templates is None or self._templates[0] is not profile:
             self._templates = (profile, Templates.from_profile(profile))
+            # The frame colours' palette serves only cells whose corners show no colour clearly: its
+            # lookup table is built here, with the templates, not on the first such cell (35 ms).
+            palette_for(profile.colours, FRAME_LABELS).classify_bgr(numpy.zeros((1, 3), numpy.uint8))
         return self._templates[1]
 
     def _corner_pixels(
