@@ -87,7 +87,7 @@ sides around where the three put it (up to 0.75 of a side off on hard frames; se
 PAIR_REACH = 3.0
 """With two markers found, the later passes first look for the other two within this many sides around
 where the two put them (two markers put them less surely: a third of a side off typically, several sides
-at worst on hard frames), and search the whole image only for what is still missing then."""
+at worst on hard frames); the whole image is searched only when no pass's windows find a third."""
 
 
 class MarkerFinder:
@@ -119,9 +119,8 @@ class MarkerFinder:
         grey = _grey(frame)
         found: dict[int, Points] = {}
         smaller: dict[int, Any] = {}
-        for scale, settings, detector, wanted in self.passes:
-            if len(found) >= wanted:
-                continue
+
+        def shrunk(scale: int) -> Any:
             if scale not in smaller:
                 height, width = grey.shape[:2]
                 smaller[scale] = (
@@ -129,22 +128,31 @@ class MarkerFinder:
                     if scale == 1
                     else cv2.resize(grey, (width // scale, height // scale), interpolation=cv2.INTER_AREA)
                 )
-            image = smaller[scale]
-            if self.plane_mm is not None and len(found) == 2:
-                for window in self._windows(found, image.shape[:2], scale, PAIR_REACH):
-                    for marker_id, points in self._detect_within(settings, image, scale, window).items():
-                        found.setdefault(marker_id, points)
-            fourth = []
-            if self.plane_mm is not None and len(found) == 3:
-                fourth = self._windows(found, image.shape[:2], scale, FOURTH_MARKER_REACH)
-            if fourth:
-                detected = self._detect_within(settings, image, scale, fourth[0])
-            elif len(found) < wanted:
-                detected = self._detect(detector, image, scale)
-            else:
-                detected = {}
-            for marker_id, points in detected.items():
-                found.setdefault(marker_id, points)
+            return smaller[scale]
+
+        start = 0
+        while True:
+            deferred: int | None = None
+            for index in range(start, len(self.passes)):
+                scale, settings, detector, wanted = self.passes[index]
+                if len(found) >= wanted:
+                    continue
+                image = shrunk(scale)
+                if self.plane_mm is not None and len(found) == 2:
+                    for window in self._windows(found, image.shape[:2], scale, PAIR_REACH):
+                        for marker_id, points in self._detect_within(settings, image, scale, window).items():
+                            found.setdefault(marker_id, points)
+                    if len(found) == 2:  # the whole image later, unless a later pass's windows find one
+                        deferred = index if deferred is None else deferred
+                        continue
+                self._search(found, image, scale, settings, detector, wanted)
+            if deferred is None or len(found) != 2:
+                break
+            # No window showed a third marker: the first pass put off searches the whole image after
+            # all, and the passes after it go on from there.
+            scale, settings, detector, wanted = self.passes[deferred]
+            self._search(found, shrunk(scale), scale, settings, detector, wanted)
+            start = deferred + 1
         if found:
             stacked = numpy.concatenate(list(found.values())).reshape(-1, 1, 2)
             # A corner found at half size may be off by a pixel or two here: search 7x7 around it.
@@ -202,6 +210,28 @@ class MarkerFinder:
             return None
         refined = cv2.cornerSubPix(grey, best.reshape(-1, 1, 2), (2, 2), (-1, -1), self._criteria)
         return numpy.asarray(refined, dtype=numpy.float32).reshape(4, 2)
+
+    def _search(
+        self,
+        found: dict[int, Points],
+        image: Any,
+        scale: int,
+        settings: tuple[int | None, float],
+        detector: Any,
+        wanted: int,
+    ) -> None:
+        """One pass: around the fourth marker when three are found, else on the whole image."""
+        fourth = []
+        if self.plane_mm is not None and len(found) == 3:
+            fourth = self._windows(found, image.shape[:2], scale, FOURTH_MARKER_REACH)
+        if fourth:
+            detected = self._detect_within(settings, image, scale, fourth[0])
+        elif len(found) < wanted:
+            detected = self._detect(detector, image, scale)
+        else:
+            detected = {}
+        for marker_id, points in detected.items():
+            found.setdefault(marker_id, points)
 
     def _windows(
         self, found: dict[int, Points], shape: tuple[int, ...], scale: int, reach: float

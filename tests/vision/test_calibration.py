@@ -220,9 +220,9 @@ def test_the_fourth_marker_is_looked_for_near_the_other_three_and_found_alike(
 def test_with_two_markers_found_the_others_are_looked_for_near_them_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Two far markers blurred: the first pass finds two, the windows around the others none, the whole
-    # half-size image one more, and the window around the fourth nothing (find_near takes it then).
+    # Two far markers blurred: the first pass finds two, a later pass's windows around the others a third
+    # (the whole image is searched only when no window shows one), and find_near takes the fourth then.
     whole, windowed, shares = _searches(monkeypatch, "sequences/far-marker", "000001.jpg")
     assert sorted(windowed) == sorted(whole) == [1, 2, 3]
     assert all(numpy.array_equal(windowed[k], whole[k]) for k in whole)
-    assert shares[0] == 1.0 and all(share < 0.1 for share in shares[1:3]) and 1.0 in shares[3:]
+    assert shares[0] == 1.0 and len(shares) > 1 and all(share < 0.1 for share in shares[1:])
