@@ -160,6 +160,18 @@ class Profile:
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
+    def completed_by(self, built_in: Profile) -> Profile:
+        """This (taught) profile with the built-in one's colours, templates and params wherever it
+        has none of its own: a user who taught only some pieces still reads the others."""
+        return Profile(
+            game=self.game,
+            edition=self.edition,
+            colours={**built_in.colours, **self.colours},
+            templates={**built_in.templates, **self.templates},
+            params={**built_in.params, **self.params},
+            shots=self.shots,
+        )
+
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Profile:
         try:

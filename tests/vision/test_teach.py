@@ -236,3 +236,25 @@ def test_each_games_recogniser_learns_its_first_lessons(game: str, tmp_path: Pat
         assert session.shot()["last_check"]["right"], step.prompt
     saved = load_profile(game, "default", tmp_path)
     assert saved is not None and saved.shots == 2
+
+
+def test_a_taught_profile_is_completed_by_the_built_in_one_only_where_it_has_nothing() -> None:
+    built_in = Profile(
+        game="asterion",
+        colours={"red": [[1.0, 2.0, 3.0]], "blue": [[4.0, 5.0, 6.0]]},
+        templates={"tile:a": "A", "tile:b": "B"},
+        params={"taught_colours": [], "threshold": 0.5},
+    )
+    taught = Profile(
+        game="asterion",
+        edition="2019",
+        colours={"red": [[9.0, 9.0, 9.0]]},
+        templates={"tile:b": "taught"},
+        params={"taught_colours": ["red"]},
+        shots=3,
+    )
+    completed = taught.completed_by(built_in)
+    assert completed.colours == {"red": [[9.0, 9.0, 9.0]], "blue": [[4.0, 5.0, 6.0]]}
+    assert completed.templates == {"tile:a": "A", "tile:b": "taught"}
+    assert completed.params == {"taught_colours": ["red"], "threshold": 0.5}
+    assert (completed.edition, completed.shots) == ("2019", 3)

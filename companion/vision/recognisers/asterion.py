@@ -241,14 +241,7 @@ class AsterionRecogniser:
             self._default = self.default_profile()
         if profile is None:
             return self._default
-        return Profile(
-            game=GAME,
-            edition=profile.edition,
-            colours={**self._default.colours, **profile.colours},
-            templates={**self._default.templates, **profile.templates},
-            params={**self._default.params, **profile.params},
-            shots=profile.shots,
-        )
+        return profile.completed_by(self._default)
 
     def _templates_for(self, profile: Profile) -> Templates:
         if self._templates is None or self._templates[0] is not profile:

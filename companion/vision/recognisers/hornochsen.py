@@ -207,14 +207,7 @@ class HornochsenRecogniser:
             return self._default
         if any(name.startswith("digit:") for name in profile.templates) and profile.colours:
             return profile
-        return Profile(
-            game=GAME,
-            edition=profile.edition,
-            colours={**self._default.colours, **profile.colours},
-            templates={**self._default.templates, **profile.templates},
-            params={**self._default.params, **profile.params},
-            shots=profile.shots,
-        )
+        return profile.completed_by(self._default)
 
     # ------------------------------------------------------------ reading
 

@@ -116,13 +116,7 @@ class MinoaRecogniser:
             self._default = self.default_profile()
         if profile is None:
             return self._default
-        return Profile(
-            game=GAME,
-            edition=profile.edition,
-            colours={**self._default.colours, **profile.colours},
-            params={**self._default.params, **profile.params},
-            shots=profile.shots,
-        )
+        return profile.completed_by(self._default)
 
     def _strip_maps(self, layout: Layout) -> tuple[FloatArray, FloatArray]:
         """remap() coordinates: per line, ACROSS_MM rows by ALONG columns, stacked line after line."""
