@@ -341,14 +341,23 @@ def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) 
     return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
 
 
-def _predicted_markers(markers: dict[int, Points], plane_mm: tuple[float, float]) -> dict[int, Points]:
-    """Where the missing corner markers should be in the frame, from the corners of two or three found
-    ones (laid upright): id → corners in frame pixels, roughly; empty when that gives no fit."""
-    targets = marker_corners_mm(plane_mm)
+def _fit_found_markers(
+    markers: dict[int, Points], targets: dict[int, Points]
+) -> tuple[Homography | None, Points, Points]:
+    """The homography from the found corner markers' frame corners to their places in the plane (pixels),
+    None when they give no fit; with the corners it was fitted on (frame, plane)."""
     ids = [i for i in CORNER_MARKER_IDS if i in markers]
     source = numpy.concatenate([markers[i] for i in ids]).astype(numpy.float32)
     target = numpy.concatenate([targets[i] for i in ids]).astype(numpy.float32) * PLANE_PX_PER_MM
     found, _inliers = cv2.findHomography(source, target, 0)
+    return (None if found is None else numpy.asarray(found, dtype=numpy.float64)), source, target
+
+
+def _predicted_markers(markers: dict[int, Points], plane_mm: tuple[float, float]) -> dict[int, Points]:
+    """Where the missing corner markers should be in the frame, from the corners of two or three found
+    ones (laid upright): id → corners in frame pixels, roughly; empty when that gives no fit."""
+    targets = marker_corners_mm(plane_mm)
+    found, _, _ = _fit_found_markers(markers, targets)
     if found is None:
         return {}
     inverse = numpy.asarray(numpy.linalg.inv(found), dtype=numpy.float64)
@@ -368,14 +377,9 @@ def predicted_marker(markers: dict[int, Points], plane_mm: tuple[float, float]) 
 def _three_marker_homography(
     markers: dict[int, Points], plane_mm: tuple[float, float], missing: str
 ) -> Homography:
-    targets = marker_corners_mm(plane_mm)
-    ids = [i for i in CORNER_MARKER_IDS if i in markers]
-    source = numpy.concatenate([markers[i] for i in ids]).astype(numpy.float32)
-    target = numpy.concatenate([targets[i] for i in ids]).astype(numpy.float32) * PLANE_PX_PER_MM
-    found, _inliers = cv2.findHomography(source, target, 0)
-    if found is None:
+    homography, source, target = _fit_found_markers(markers, marker_corners_mm(plane_mm))
+    if homography is None:
         raise CalibrationError(f"marker not found at the {missing} corner, and the other three give no fit")
-    homography = numpy.asarray(found, dtype=numpy.float64)
     error = float(numpy.abs(project(homography, source) - target).max())
     if error > THREE_MARKER_TOLERANCE * MARKER_SIDE_MM * PLANE_PX_PER_MM:
         raise CalibrationError(
