@@ -23,15 +23,24 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
     toss = benches.add_parser(
         "toss",
-        help="the ring-toss judge over simulated tosses, through the GPIO and node sources",
-        description="Play simulated tosses through the GPIO source (MockFactory pins) and the node source "
-        "(a simulated node on a pty) into the toss judge; report verdict accuracy against the ground "
-        "truth, missed edges, and the delay from the settle time's end to the verdict.",
+        help="the ring-toss judge over physically simulated tosses, through the GPIO and node sources",
+        description="Throw rings at the figure in the rigid-body simulator, derive every sensor's edges from "
+        "where the cord blocks each beam's light, and play them through the GPIO source (MockFactory pins) "
+        "and the node source (a simulated node on a pty) into the toss judge. Reports, per source: wrong "
+        "verdicts nobody was asked about (silent_wrong), tosses that go to the host (asked_host), the delay "
+        "from the ring's rest to the verdict, missed edges, and the same counts for tolerance cases (beams "
+        "1 mm off, a thinner or thicker rope, receivers switching at 30 or 70 percent).",
     )
     toss.add_argument("--json", action="store_true", help="print the figures as JSON")
     toss.add_argument("--source", choices=TOSS_SOURCES, default="both", help="which path to measure")
     toss.add_argument("--tosses", type=_positive, default=10_000, help="tosses per source (default 10000)")
-    toss.add_argument("--seed", type=int, default=1, help="seed of the simulated horn (default 1)")
+    toss.add_argument(
+        "--tolerance-tosses",
+        type=_positive,
+        default=None,
+        help="tosses per tolerance case (default a fifth of --tosses)",
+    )
+    toss.add_argument("--seed", type=int, default=1, help="seed of the simulated throws (default 1)")
     toss.add_argument("--pinmap", type=Path, default=None, help="pin map (default hardware/pinmap.json)")
     toss.set_defaults(handler=run_toss_bench)
     vision = benches.add_parser(
@@ -93,8 +102,12 @@ def run_toss_bench(args: argparse.Namespace) -> int:
     # The node reader logs its faults; the last one (the reader stopping) is no news here.
     logging.basicConfig(level=logging.ERROR)
     sources = ["gpio", "node"] if args.source == "both" else [args.source]
+
+    def progress(step: str) -> None:
+        print(f"companion bench toss: {step}", file=sys.stderr, flush=True)
+
     try:
-        report = bench_toss(sources, args.tosses, args.seed, args.pinmap)
+        report = bench_toss(sources, args.tosses, args.seed, args.pinmap, args.tolerance_tosses, progress)
     except (ValueError, RuntimeError) as error:
         print(f"companion bench toss: {error}", file=sys.stderr)
         return 1
@@ -102,13 +115,15 @@ def run_toss_bench(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
         return 0
     for result in report["results"]:
-        latency = result["settle_end_to_verdict_ms"]
+        rest = result["rest_to_verdict_ms"]
+        tolerance = ", ".join(
+            f"{t['name']} {t['silent_wrong']}/{t['asked_host']}" for t in result["tolerance"]
+        )
         print(
-            f"{result['source']}: {result['right']}/{result['decidable_tosses']} decidable verdicts right, "
-            f"{result['false_success']} false successes, {result['false_failure']} false failures, "
-            f"{result['void']} void; {result['edges']['missed']} of "
-            f"{result['edges']['occlusions_1ms_or_longer']} edges missed; settle end to verdict "
-            f"p50 {latency['p50']:.2f} ms, p99 {latency['p99']:.2f} ms ({result['wall_seconds']} s)"
+            f"{result['source']}: {result['tosses']} tosses, {result['silent_wrong']} silently wrong, "
+            f"{result['asked_host']} asked the host; rest to verdict p99 success {rest['success']['p99']} ms, "
+            f"failure {rest['failure']['p99']} ms; {result['edges']['missed']} of "
+            f"{result['edges']['changes']} edges missed; tolerance (silently wrong/asked): {tolerance}"
         )
     return 0
 

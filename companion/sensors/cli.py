@@ -131,12 +131,13 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
     runner_box.append(runner)
     link = SensorTosses(referee, runner, source_name=kind)
     if args.simulate and play is not None and lift is not None:
-        from companion.sensors.simhorn import SimulatedHorn
         from companion.sensors.simtable import SimulatedTosser
+        from companion.sim.ringtoss.figure import load_figure
+        from companion.sim.ringtoss.horn import PhysicalHorn
 
         skill = float(args.skill)
         tosser = SimulatedTosser(
-            SimulatedHorn(pinmap, seed=args.seed), play, lift, skill=lambda seat: skill, delay=args.delay
+            PhysicalHorn(load_figure(pinmap_file=pinmap_path), seed=args.seed), play, lift, skill=lambda seat: skill, delay=args.delay
         )
         link.on_armed, link.on_verdict, link.on_not_clear = (
             tosser.on_armed,

@@ -158,8 +158,10 @@ class GpioBeams:
         "ok": broken with the emitters off, clear with them on. "stuck_clear": clear in the
         dark (receiver unplugged or dead: it could never see a ring). "blocked": broken with
         the emitters on (something on the horn, or out of line). "untested": no emitter switch
-        in the pin map. Run it with no toss armed: its edges are not a ring.
+        in the pin map, or no light to switch (the knock sensor). Run it with no toss armed: its
+        edges are not a ring.
         """
+        lights = set(self.pinmap.beam_names)
         if self.emitters is None:
             return {name: "untested" for name in self.beams}
         self.emitters.off()
@@ -169,7 +171,14 @@ class GpioBeams:
         self.sleep(SELF_TEST_SETTLE_S)
         lit = self.beam_states()
         return {
-            name: "stuck_clear" if not dark[name] else "blocked" if lit[name] else "ok" for name in self.beams
+            name: "untested"
+            if name not in lights
+            else "stuck_clear"
+            if not dark[name]
+            else "blocked"
+            if lit[name]
+            else "ok"
+            for name in self.beams
         }
 
     def dead_receivers(self) -> list[str]:

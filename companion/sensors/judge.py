@@ -1,11 +1,16 @@
-"""The toss judge: beam edges in, one verdict per toss out.
+"""The toss judge: sensor edges in, one verdict per toss out.
 
-The rule (hardware/beams.md explains the geometry behind it): a toss succeeds
-when, for one horn, the ring has passed its tip beam since the toss was armed
-and then a base beam of that horn stays blocked for the settle time. It fails
-when the toss window ends without that, except that a ring still moving, or
-hanging on a tip, when the window ends is waited for (up to `max_wait_ms`).
-State changes shorter than the debounce are electrical glitches and ignored.
+The rule (hardware/beams.md explains the geometry behind it): a toss is judged
+once the ring has come down (some sensor changed since arming) and is at
+rest: no sensor has changed for the settle time. Then each horn's base beams
+(low beams around it, hardware/beams.md) say where the ring lies: a ring
+around a horn blocks all of them, one beside, between the horns or leaning
+against a horn blocks at most `sure_failure_at_most` of any horn's. A count
+in between is a *doubtful* verdict: the camera, or the host, decides
+(companion/vision/tosscheck.py). A tip beam that stays blocked is a ring
+hanging on the tip: nothing is decided while it hangs. State changes shorter
+than the debounce are electrical glitches and ignored. A toss in which
+nothing ever came down fails when the toss window ends.
 
 The judge is passive and single-threaded: feed it edges and poll it; it asks
 its clock only to stamp arrivals and to see timeouts, so tests drive it with
@@ -41,25 +46,26 @@ class TossInProgressError(TossError):
 
 @dataclasses.dataclass(frozen=True)
 class TossSettings:
-    settle_ms: int = 1000
-    """A base beam blocked this long means a ring at rest (a bounce-off clears within ~400 ms)."""
+    settle_ms: int = 600
+    """No sensor changing for this long means the ring is at rest (hardware/beams.md: the longest quiet
+    stretch of a ring still moving on the figure in the simulated tosses, with margin)."""
     window_ms: int = 15000
-    """From arming: the time the player has to toss."""
+    """From arming: the time the player has to toss, when no sensor sees the ring come down."""
     max_wait_ms: int = 10000
     """After the window: how long a ring still moving or hanging on a tip is waited for."""
     debounce_us: int = 1000
-    """State changes shorter than this are glitches; a falling ring blocks a beam for 2.5 ms or more."""
+    """State changes shorter than this are glitches; a falling ring blocks a beam for 2 ms or more."""
     grace_us: int = 2000
-    """Allowance for an edge still on its way (USB frames, the node's main loop) before a settle is
+    """Allowance for an edge still on its way (USB frames, the node's main loop) before a rest is
     called complete: a later edge may still undo it."""
     late_edge_us: int = 50_000
     """A change no later edge has confirmed is taken as lasting only this long after the debounce: an
-    edge ending a glitch may come late (a busy reader), and a glitch taken for a ring passing the tip
-    could make a ring lying beside the horn a success. Nothing waits on it but the confirmation."""
-    require_tip: bool = True
-    """Count a base block only after the ring passed that horn's tip beam (rejects rings lying beside)."""
-    require_both_base: bool = False
-    """Only both base beams of a horn together count (fewer false successes, more missed tilted ringers)."""
+    edge ending a glitch may come late (a busy reader). Nothing waits on it but the confirmation."""
+    sure_success_at_least: int = 5
+    """A horn with at least this many of its base beams blocked at rest wears the ring, surely."""
+    sure_failure_at_most: int = 4
+    """With at most this many of every horn's base beams blocked at rest, surely no ring is around one;
+    counts in between are doubtful and go to the camera or the host."""
 
     def __post_init__(self) -> None:
         for name in ("settle_ms", "window_ms", "max_wait_ms", "debounce_us", "grace_us", "late_edge_us"):
@@ -67,6 +73,8 @@ class TossSettings:
                 raise TossError(f"the toss setting {name} cannot be negative")
         if self.settle_ms * 1000 <= self.debounce_us:  # (a settle within late_edge_us just waits for it)
             raise TossError("the settle time must be longer than the debounce")
+        if not 0 <= self.sure_failure_at_most < self.sure_success_at_least:
+            raise TossError("sure_failure_at_most must be below sure_success_at_least")
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -86,9 +94,11 @@ class Verdict:
     decided_us: int
     horn: str | None = None
     settle_end_us: int | None = None
-    """On the edges' clock: when the deciding beam had been blocked for the settle time."""
-    beams_agree: bool | None = None
-    """For a success: did every base beam of the horn see the ring (a flat ringer), or only some?"""
+    """On the edges' clock: when the sensors had been still for the settle time (the rest was seen)."""
+    sure: bool = True
+    """False: the sensors cannot tell this toss with margin (the camera or the host decides)."""
+    blocked: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per horn: how many of its base beams the resting ring blocks."""
 
     @property
     def success(self) -> bool:
@@ -100,7 +110,8 @@ class Verdict:
             "outcome": self.outcome,
             "reason": self.reason,
             "horn": self.horn,
-            "beams_agree": self.beams_agree,
+            "sure": self.sure,
+            "blocked": dict(self.blocked),
             "settle_end_us": self.settle_end_us,
             "armed_us": self.armed_us,
             "decided_us": self.decided_us,
@@ -131,7 +142,6 @@ class _Toss:
     """Smallest (arrival on our clock - edge time) seen: maps edge times onto our clock."""
     lag_us: int = 0
     """How much later than that the last edge arrived."""
-    tip_passed: dict[str, int] = dataclasses.field(default_factory=dict)
     last_change_us: int | None = None
     glitches: int = 0
     polled_us: int = 0
@@ -157,7 +167,7 @@ class TossJudge:
         """Start judging a toss of `seat`; refused while any beam is blocked."""
         if self._toss is not None:
             raise TossInProgressError(f"a toss of seat {self._toss.seat} is being judged already")
-        blocked = [name for name in self.pinmap.names if beam_states.get(name, False)]
+        blocked = [name for name in self.pinmap.beam_names if beam_states.get(name, False)]
         if blocked:
             raise HornNotClearError(
                 f"clear the horn figure before the toss: {', '.join(blocked)} "
@@ -206,32 +216,31 @@ class TossJudge:
             return None
         now = self.clock()
         toss.polled_us = now
+        window_end = toss.armed_us + self.settings.window_ms * 1000
+        give_up = window_end + self.settings.max_wait_ms * 1000
         if toss.offset_us is not None:
             edge_now = now - toss.offset_us - toss.lag_us
             for name, beam in toss.beams.items():
                 confirmed_at = self.settings.debounce_us + self.settings.late_edge_us
                 if beam.pending_us is not None and edge_now - beam.pending_us >= confirmed_at:
                     self._confirm(toss, name, beam)
-            for horn in self.pinmap.horns:
-                settled = self._settle_end(toss, horn)
-                if settled is not None and edge_now - self.settings.grace_us >= settled[0]:
+            rest = self._rest_end(toss)
+            if rest is not None and edge_now - self.settings.grace_us >= rest:
+                hanging = self._hanging(toss)
+                if hanging is None:
+                    return self._at_rest(toss, rest)
+                if now >= give_up:
                     return self._finish(
-                        "success",
-                        f"the ring rests over the {horn} horn",
-                        horn=horn,
-                        settle_end_us=settled[0],
-                        beams_agree=settled[1],
+                        "success", f"{hanging} for too long; the camera or the host decides",
+                        settle_end_us=rest, sure=False, blocked=self._counts(toss),
                     )
-        window_end = toss.armed_us + self.settings.window_ms * 1000
+                return None
         if now < window_end:
             return None
-        waiting = self._still_moving(toss, now)
-        if waiting is None:
-            if toss.edges and any(b.stable for b in toss.beams.values()):
-                return self._finish("failure", "a ring lies on the figure but not over a horn")
-            return self._finish("failure", "no ring came to rest over a horn")
-        if now >= window_end + self.settings.max_wait_ms * 1000:
-            return self._finish("void", f"undecided: {waiting} past the toss window; the host decides")
+        if toss.last_change_us is None and not self._pending(toss):
+            return self._finish("failure", "no ring came down near the figure")
+        if now >= give_up:
+            return self._finish("void", "undecided: the ring was still moving past the toss window; the host decides")
         return None
 
     def next_deadline(self) -> int | None:
@@ -248,12 +257,9 @@ class TossJudge:
                     candidates.append(
                         beam.pending_us + self.settings.debounce_us + self.settings.late_edge_us + to_local
                     )
-            for horn in self.pinmap.horns:
-                settled = self._settle_end(toss, horn, pending_too=True)
-                if settled is not None:
-                    candidates.append(settled[0] + self.settings.grace_us + to_local)
-            if toss.last_change_us is not None:
-                candidates.append(toss.last_change_us + self.settings.settle_ms * 1000 + to_local)
+            latest = max([toss.last_change_us or 0] + [b.pending_us for b in toss.beams.values() if b.pending_us])
+            if toss.last_change_us is not None or self._pending(toss):
+                candidates.append(latest + self.settings.settle_ms * 1000 + self.settings.grace_us + to_local)
         # Deadlines still ahead of the last poll: one that passed since then must be polled at once,
         # not skipped, or a verdict would wait for the next deadline.
         future = [c for c in candidates if c > toss.polled_us]
@@ -266,45 +272,48 @@ class TossJudge:
         beam.stable, beam.since_us = beam.raw, beam.pending_us
         beam.pending_us = None
         toss.last_change_us = beam.since_us
-        if beam.level == "tip" and beam.stable and beam.horn not in toss.tip_passed:
-            toss.tip_passed[beam.horn] = beam.since_us
 
-    def _settle_end(self, toss: _Toss, horn: str, pending_too: bool = False) -> tuple[int, bool] | None:
-        """(edge time at which the horn's base block will have lasted the settle time, all base beams?)."""
-        tip_seen = horn in toss.tip_passed or (pending_too and self._tip_pending(toss, horn))
-        if self.settings.require_tip and self.pinmap.tip_beams(horn) and not tip_seen:
+    @staticmethod
+    def _pending(toss: _Toss) -> bool:
+        return any(b.pending_us is not None for b in toss.beams.values())
+
+    def _rest_end(self, toss: _Toss) -> int | None:
+        """Edge time at which the sensors will have been still for the settle time, once something came down."""
+        if toss.last_change_us is None or self._pending(toss):
             return None
-        starts: list[int] = []
-        names = self.pinmap.base_beams(horn)
-        for name in names:
+        return toss.last_change_us + self.settings.settle_ms * 1000
+
+    def _hanging(self, toss: _Toss) -> str | None:
+        for name in self.pinmap.beam_names:
             beam = toss.beams[name]
-            if beam.stable and beam.pending_us is None and beam.since_us is not None:
-                starts.append(beam.since_us)
-            elif pending_too and beam.raw and beam.pending_us is not None:
-                starts.append(beam.pending_us)
-        if not starts or (self.settings.require_both_base and len(starts) < len(names)):
-            return None
-        start = max(starts) if self.settings.require_both_base else min(starts)
-        return start + self.settings.settle_ms * 1000, len(starts) == len(names)
-
-    def _tip_pending(self, toss: _Toss, horn: str) -> bool:
-        return any(
-            toss.beams[n].raw and toss.beams[n].pending_us is not None for n in self.pinmap.tip_beams(horn)
-        )
-
-    def _still_moving(self, toss: _Toss, now: int) -> str | None:
-        """Why the window's end cannot decide the toss yet, or None if it can."""
-        for name, beam in toss.beams.items():
-            if beam.level == "tip" and (beam.stable or beam.raw):
+            if beam.level == "tip" and beam.stable:
                 return f"a ring hangs on the {beam.horn} horn's tip ({name} blocked)"
-        for horn in self.pinmap.horns:
-            if self._settle_end(toss, horn, pending_too=True) is not None:
-                return f"a ring is settling on the {horn} horn"
-        if toss.offset_us is not None and toss.last_change_us is not None:
-            quiet_since = now - toss.offset_us - toss.lag_us - toss.last_change_us
-            if quiet_since < self.settings.settle_ms * 1000:
-                return "the ring is still moving"
         return None
+
+    def _counts(self, toss: _Toss) -> dict[str, int]:
+        return {
+            horn: sum(1 for name in self.pinmap.base_beams(horn) if toss.beams[name].stable)
+            for horn in self.pinmap.horns
+        }
+
+    def _at_rest(self, toss: _Toss, rest: int) -> Verdict:
+        counts = self._counts(toss)
+        horn, most = max(counts.items(), key=lambda item: item[1])
+        of = len(self.pinmap.base_beams(horn))
+        if most >= self.settings.sure_success_at_least:
+            return self._finish(
+                "success", f"the ring rests around the {horn} horn ({most} of its {of} base beams blocked)",
+                horn=horn, settle_end_us=rest, blocked=counts,
+            )
+        if most <= self.settings.sure_failure_at_most:
+            where = "no ring lies on the figure" if most == 0 else "the ring lies on the figure but not around a horn"
+            return self._finish("failure", where, settle_end_us=rest, blocked=counts)
+        return self._finish(
+            "failure",
+            f"doubtful: the ring blocks {most} of the {horn} horn's {of} base beams, as a ring around it tilted "
+            "or one lying close beside it may; the camera or the host decides",
+            horn=horn, settle_end_us=rest, sure=False, blocked=counts,
+        )
 
     def _finish(self, outcome: Outcome, reason: str, **details: Any) -> Verdict:
         toss = self._toss

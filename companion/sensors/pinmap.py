@@ -14,7 +14,9 @@ from typing import Any
 
 PINMAP_ENV = "COMPANION_PINMAP"
 DEFAULT_PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.json"
-LEVELS = ("base", "tip")
+LEVELS = ("base", "tip", "knock")
+SHARED = "both"
+"""The horn of a beam that serves both horns (the front and back base beams run past both)."""
 
 
 class PinMapError(ValueError):
@@ -26,7 +28,9 @@ class BeamSpec:
     name: str
     horn: str
     level: str
-    """"base": a ring resting over the horn blocks it; "tip": a ring passing over the tip crosses it."""
+    """"base": a low beam beside the horn that a ring resting around it blocks; "tip": a beam near the
+    tip that a ring hanging there blocks; "knock": not a beam but the knock sensor in the figure's base,
+    which pulses when the ring strikes the figure or the table near it."""
     pi_gpio: int
     node_gpio: int
     active_low: bool = True
@@ -53,11 +57,16 @@ class PinMap:
         return tuple(b.name for b in self.beams)
 
     @property
+    def beam_names(self) -> tuple[str, ...]:
+        """The light beams (every sensor but the knock sensor): what must be clear before a toss."""
+        return tuple(b.name for b in self.beams if b.level != "knock")
+
+    @property
     def horns(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(b.horn for b in self.beams))
+        return tuple(dict.fromkeys(b.horn for b in self.beams if b.horn != SHARED))
 
     def base_beams(self, horn: str) -> tuple[str, ...]:
-        return tuple(b.name for b in self.beams if b.horn == horn and b.level == "base")
+        return tuple(b.name for b in self.beams if b.horn in (horn, SHARED) and b.level == "base")
 
     def tip_beams(self, horn: str) -> tuple[str, ...]:
         return tuple(b.name for b in self.beams if b.horn == horn and b.level == "tip")
@@ -104,6 +113,8 @@ def parse_pinmap(data: Any, where: str = "pin map") -> PinMap:
         )
     except (TypeError, ValueError, AttributeError) as error:
         raise PinMapError(f'{where}: bad "emitters" or "node" entry: {error}') from None
+    if not pinmap.horns:
+        raise PinMapError(f"{where}: no beam belongs to a horn")
     for horn in pinmap.horns:
         if not pinmap.base_beams(horn):
             raise PinMapError(f"{where}: the {horn} horn has no base beam, so no ring on it can be seen")

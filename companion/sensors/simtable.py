@@ -16,11 +16,59 @@ import threading
 import time
 from collections.abc import Callable
 
-from companion.sensors.clock import monotonic_us
+from gpiozero.pins.mock import MockFactory, MockPin, PinState
+
+from companion.sensors.clock import Clock, monotonic_us
 from companion.sensors.edges import BeamEdge
 from companion.sensors.judge import Verdict
 from companion.sensors.pinmap import PinMap
-from companion.sensors.simhorn import ClockedMockFactory, SimulatedHorn, play_into_pins
+from companion.sim.ringtoss.horn import PhysicalHorn
+
+
+class ClockedMockPin(MockPin):  # type: ignore[misc]
+    """A MockPin whose edges carry the factory's clock instead of the wall clock."""
+
+    _state: bool
+    _last_change: float
+    states: list[PinState]
+
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
+        t = self.factory.ticks()
+        self._state = value
+        self.states.append(PinState(t - self._last_change, value))
+        self._last_change = t
+        return True
+
+    def clear_states(self) -> None:
+        self._last_change = self.factory.ticks()
+        self.states = [PinState(0.0, self._state)]
+
+
+class ClockedMockFactory(MockFactory):  # type: ignore[misc]
+    """gpiozero's MockFactory on a settable clock, so pulse trains play with exact timing and no sleeping."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        super().__init__(pin_class=ClockedMockPin)
+
+    def ticks(self) -> float:
+        return self.clock() / 1e6
+
+
+def play_into_pins(
+    edges: list[BeamEdge], pinmap: PinMap, factory: MockFactory, set_time: Callable[[int], None]
+) -> None:
+    """Drive each edge into its beam's mock pin at its time (receivers pull low while broken)."""
+    for edge in edges:
+        spec = pinmap.beam(edge.beam)
+        set_time(edge.t_us)
+        pin = factory.pin(spec.pi_gpio)
+        if edge.blocked == spec.active_low:
+            pin.drive_low()
+        else:
+            pin.drive_high()
 
 
 class PinPlayer:
@@ -132,7 +180,7 @@ class SimulatedTosser:
 
     def __init__(
         self,
-        horn: SimulatedHorn,
+        horn: PhysicalHorn,
         play: Callable[[list[BeamEdge]], None],
         lift: Callable[[], None],
         *,

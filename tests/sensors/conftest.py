@@ -10,7 +10,7 @@ from gpiozero.pins.mock import MockFactory
 
 from companion.sensors.clock import ManualClock
 from companion.sensors.pinmap import PinMap, load_pinmap
-from companion.sensors.simhorn import ClockedMockFactory
+from companion.sensors.simtable import ClockedMockFactory
 
 
 @pytest.fixture
