@@ -45,7 +45,7 @@ lint: venv
 	$(BIN)/ruff format --check companion tests firmware/tools hardware
 
 typecheck: venv
-	$(BIN)/mypy --strict companion/games companion/sensors companion/bench.py companion/vision companion/web/teach.py
+	$(BIN)/mypy --strict companion/games companion/sensors companion/sim/ringtoss companion/bench.py companion/vision companion/web/teach.py
 
 # Debian packages the tests use, installed once when missing: the browser tests drive Debian's chromium
 # through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad.
@@ -60,7 +60,8 @@ pytest: venv firmware-deps browser
 
 test: lint typecheck firmware pytest
 
-# Figures, not pass or fail: the toss judge over 10,000 simulated tosses through each source (a minute or two).
+# Figures, not pass or fail: the toss judge over 10,000 physically simulated tosses through each source, and
+# 2,000 per tolerance case (about half an hour on two cores: each toss is a tenth of a second of physics).
 bench: venv
 	$(BIN)/companion bench toss --json
 

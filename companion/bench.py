@@ -121,7 +121,8 @@ def run_toss_bench(args: argparse.Namespace) -> int:
         )
         print(
             f"{result['source']}: {result['tosses']} tosses, {result['silent_wrong']} silently wrong, "
-            f"{result['asked_host']} asked the host; rest to verdict p99 success {rest['success']['p99']} ms, "
+            f"{result['asked_host']} asked the host; rest to verdict p99 "
+            f"success {rest['success']['p99']} ms, "
             f"failure {rest['failure']['p99']} ms; {result['edges']['missed']} of "
             f"{result['edges']['changes']} edges missed; tolerance (silently wrong/asked): {tolerance}"
         )

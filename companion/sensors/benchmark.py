@@ -69,41 +69,67 @@ TOLERANCE_CASES = (
 # ---------------------------------------------------------------- simulating the tosses
 
 
-def _simulate_chunk(job: tuple[int, int, int, ToleranceCase | None]) -> list[PhysicalToss]:
-    import random
-
+def _variant(case: ToleranceCase | None) -> tuple[Any, Any]:
+    """(figure, receiver) of a tolerance case."""
     from companion.sim.ringtoss.figure import load_figure
     from companion.sim.ringtoss.optics import Receiver
-    from companion.sim.ringtoss.tosses import draw_throw, physical_toss
 
-    seed, start, count, case = job
-    figure = load_figure()
-    receiver = Receiver()
+    figure, receiver = load_figure(), Receiver()
     if case is not None:
         figure = figure.with_changes(
             beam_height_offset=case.beam_height_offset_mm, cord_diameter=case.cord_diameter_mm
         )
         if case.receiver_threshold is not None:
             receiver = Receiver(threshold=case.receiver_threshold)
-    out = []
+    return figure, receiver
+
+
+def _simulate_chunk(
+    job: tuple[int, int, int, int, tuple[ToleranceCase, ...]],
+) -> dict[str | None, list[PhysicalToss]]:
+    """Tosses `start` to `start + count` of the main set; the first `per_case` of them also seen by every
+    tolerance case. Cases that only move the beams or change the receivers watch the same flight;
+    a rope of another thickness flies its own."""
+    import random
+
+    from companion.sim.ringtoss.physics import simulate
+    from companion.sim.ringtoss.tosses import draw_throw, toss_from_trajectory
+
+    seed, start, count, per_case, cases = job
+    figure, receiver = _variant(None)
+    variants = {case.name: (case, *_variant(case)) for case in cases}
+    out: dict[str | None, list[PhysicalToss]] = {None: [], **{case.name: [] for case in cases}}
     for index in range(start, start + count):
         # Each toss draws from its own seed, so a toss is the same however the work is split.
-        rng = random.Random(seed * 1_000_003 + index)
-        out.append(physical_toss(figure, draw_throw(figure, rng), receiver, rng))
+        throw = draw_throw(figure, random.Random(seed * 1_000_003 + index))
+        flight = simulate(figure, throw)
+        out[None].append(toss_from_trajectory(figure, flight, receiver, random.Random(index)))
+        if index >= per_case:
+            continue
+        for name, (case, case_figure, case_receiver) in variants.items():
+            own = flight if case.cord_diameter_mm is None else simulate(case_figure, throw)
+            out[name].append(toss_from_trajectory(case_figure, own, case_receiver, random.Random(index)))
     return out
 
 
 def simulate_tosses(
-    count: int, seed: int, case: ToleranceCase | None = None, workers: int | None = None
-) -> list[PhysicalToss]:
-    """`count` tosses of the rigid-body simulator, on every core (a tenth of a second of CPU each)."""
+    count: int,
+    seed: int,
+    cases: tuple[ToleranceCase, ...] = (),
+    per_case: int = 0,
+    workers: int | None = None,
+) -> dict[str | None, list[PhysicalToss]]:
+    """`count` tosses of the rigid-body simulator (key None), and the first `per_case` of them under each
+    tolerance case (keyed by its name), on every core: a tenth of a second of CPU a toss."""
     workers = workers or min(4, multiprocessing.cpu_count())
-    size = max(1, min(200, -(-count // workers)))
-    jobs = [(seed, start, min(size, count - start), case) for start in range(0, count, size)]
+    size = max(1, min(100, -(-count // workers)))
+    jobs = [(seed, start, min(size, count - start), per_case, cases) for start in range(0, count, size)]
     if workers == 1 or len(jobs) == 1:
-        return [toss for job in jobs for toss in _simulate_chunk(job)]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return [toss for chunk in pool.map(_simulate_chunk, jobs) for toss in chunk]
+        chunks = [_simulate_chunk(job) for job in jobs]
+    else:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            chunks = pool.map(_simulate_chunk, jobs)
+    return {key: [toss for chunk in chunks for toss in chunk[key]] for key in chunks[0]}
 
 
 # ---------------------------------------------------------------- the sources
@@ -343,13 +369,11 @@ def bench_toss(
     settings = TossSettings()
     say = progress or (lambda _: None)
     started = time.monotonic()
-    say(f"simulating {count} tosses")
-    tosses = simulate_tosses(count, seed)
     per_case = min(count, tolerance_tosses if tolerance_tosses is not None else max(1, count // 5))
-    cases = []
-    for case in TOLERANCE_CASES:
-        say(f"simulating {per_case} tosses: {case.name}")
-        cases.append((case, simulate_tosses(per_case, seed, case)))
+    say(f"simulating {count} tosses, and {per_case} of them under each of {len(TOLERANCE_CASES)} tolerances")
+    simulated = simulate_tosses(count, seed, TOLERANCE_CASES, per_case)
+    tosses = simulated[None]
+    cases = [(case, simulated[case.name]) for case in TOLERANCE_CASES]
     kinds = collections.Counter(t.kind for t in tosses)
     results = []
     for kind in sources:
@@ -370,7 +394,11 @@ def bench_toss(
                 "rest_to_verdict_ms": rest,
                 "decided_before_rest": tally.decided_before_rest,
                 "by_kind": {k: dict(v) for k, v in sorted(tally.by_kind.items())},
-                "edges": {"changes": tally.changes, "missed": tally.missed, "glitches_played": tally.glitches},
+                "edges": {
+                    "changes": tally.changes,
+                    "missed": tally.missed,
+                    "glitches_played": tally.glitches,
+                },
                 "tolerance": tolerance,
                 "goals": {
                     "silent_wrong_0_everywhere": tally.counts["silent_wrong"] == 0

@@ -137,7 +137,11 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
 
         skill = float(args.skill)
         tosser = SimulatedTosser(
-            PhysicalHorn(load_figure(pinmap_file=pinmap_path), seed=args.seed), play, lift, skill=lambda seat: skill, delay=args.delay
+            PhysicalHorn(load_figure(pinmap_file=pinmap_path), seed=args.seed),
+            play,
+            lift,
+            skill=lambda seat: skill,
+            delay=args.delay,
         )
         link.on_armed, link.on_verdict, link.on_not_clear = (
             tosser.on_armed,

@@ -143,6 +143,8 @@ class _Toss:
     lag_us: int = 0
     """How much later than that the last edge arrived."""
     last_change_us: int | None = None
+    knocked: bool = False
+    """Did the knock sensor feel an impact (a ring coming down, not a hand in a beam) since arming?"""
     glitches: int = 0
     polled_us: int = 0
     """Our clock at the last poll."""
@@ -228,19 +230,27 @@ class TossJudge:
             if rest is not None and edge_now - self.settings.grace_us >= rest:
                 hanging = self._hanging(toss)
                 if hanging is None:
-                    return self._at_rest(toss, rest)
-                if now >= give_up:
+                    verdict = self._at_rest(toss, rest, window_over=now >= window_end)
+                    if verdict is not None:
+                        return verdict
+                elif now >= give_up:
                     return self._finish(
-                        "success", f"{hanging} for too long; the camera or the host decides",
-                        settle_end_us=rest, sure=False, blocked=self._counts(toss),
+                        "success",
+                        f"{hanging} for too long; the camera or the host decides",
+                        settle_end_us=rest,
+                        sure=False,
+                        blocked=self._counts(toss),
                     )
-                return None
+                else:
+                    return None
         if now < window_end:
             return None
         if toss.last_change_us is None and not self._pending(toss):
             return self._finish("failure", "no ring came down near the figure")
         if now >= give_up:
-            return self._finish("void", "undecided: the ring was still moving past the toss window; the host decides")
+            return self._finish(
+                "void", "undecided: the ring was still moving past the toss window; the host decides"
+            )
         return None
 
     def next_deadline(self) -> int | None:
@@ -257,7 +267,9 @@ class TossJudge:
                     candidates.append(
                         beam.pending_us + self.settings.debounce_us + self.settings.late_edge_us + to_local
                     )
-            latest = max([toss.last_change_us or 0] + [b.pending_us for b in toss.beams.values() if b.pending_us])
+            latest = max(
+                [toss.last_change_us or 0] + [b.pending_us for b in toss.beams.values() if b.pending_us]
+            )
             if toss.last_change_us is not None or self._pending(toss):
                 candidates.append(latest + self.settings.settle_ms * 1000 + self.settings.grace_us + to_local)
         # Deadlines still ahead of the last poll: one that passed since then must be polled at once,
@@ -272,13 +284,14 @@ class TossJudge:
         beam.stable, beam.since_us = beam.raw, beam.pending_us
         beam.pending_us = None
         toss.last_change_us = beam.since_us
+        toss.knocked = toss.knocked or (beam.level == "knock" and beam.stable)
 
     @staticmethod
     def _pending(toss: _Toss) -> bool:
         return any(b.pending_us is not None for b in toss.beams.values())
 
     def _rest_end(self, toss: _Toss) -> int | None:
-        """Edge time at which the sensors will have been still for the settle time, once something came down."""
+        """Edge time at which the sensors will have been still for the settle time (once a ring came down)."""
         if toss.last_change_us is None or self._pending(toss):
             return None
         return toss.last_change_us + self.settings.settle_ms * 1000
@@ -296,23 +309,47 @@ class TossJudge:
             for horn in self.pinmap.horns
         }
 
-    def _at_rest(self, toss: _Toss, rest: int) -> Verdict:
+    def _came_down(self, toss: _Toss) -> bool:
+        """A ring struck the figure or the table: the knock sensor says so (without one, any change does)."""
+        if any(b.level == "knock" for b in self.pinmap.beams):
+            return toss.knocked
+        return toss.last_change_us is not None
+
+    def _at_rest(self, toss: _Toss, rest: int, window_over: bool) -> Verdict | None:
+        """The verdict on what lies still on the figure; None while no ring came down and time remains
+        (a hand that brushed a beam after arming is not a toss)."""
         counts = self._counts(toss)
         horn, most = max(counts.items(), key=lambda item: item[1])
         of = len(self.pinmap.base_beams(horn))
         if most >= self.settings.sure_success_at_least:
             return self._finish(
-                "success", f"the ring rests around the {horn} horn ({most} of its {of} base beams blocked)",
-                horn=horn, settle_end_us=rest, blocked=counts,
+                "success",
+                f"the ring rests around the {horn} horn ({most} of its {of} base beams blocked)",
+                horn=horn,
+                settle_end_us=rest,
+                blocked=counts,
+            )
+        if not self._came_down(toss):
+            if not window_over:
+                return None
+            return self._finish(
+                "failure", "no ring came down near the figure", settle_end_us=rest, blocked=counts
             )
         if most <= self.settings.sure_failure_at_most:
-            where = "no ring lies on the figure" if most == 0 else "the ring lies on the figure but not around a horn"
+            where = (
+                "no ring lies on the figure"
+                if most == 0
+                else "the ring lies on the figure but not around a horn"
+            )
             return self._finish("failure", where, settle_end_us=rest, blocked=counts)
         return self._finish(
             "failure",
-            f"doubtful: the ring blocks {most} of the {horn} horn's {of} base beams, as a ring around it tilted "
-            "or one lying close beside it may; the camera or the host decides",
-            horn=horn, settle_end_us=rest, sure=False, blocked=counts,
+            f"doubtful: the ring blocks {most} of the {horn} horn's {of} base beams, as a ring around it "
+            "tilted or one lying close beside it may; the camera or the host decides",
+            horn=horn,
+            settle_end_us=rest,
+            sure=False,
+            blocked=counts,
         )
 
     def _finish(self, outcome: Outcome, reason: str, **details: Any) -> Verdict:

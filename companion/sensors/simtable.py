@@ -1,8 +1,9 @@
 """The simulated table's hands for `companion run --simulate`: tossing rings at the simulated horn.
 
 When the judge is armed, a simulated player tosses after a moment; the
-simulated horn turns the player's skill into a kind of toss and its edge
-train, played in real time into the chosen source: gpiozero MockFactory pins
+physical horn (companion/sim/ringtoss) throws a ring with the player's skill
+and simulates its flight and rest, and the resulting edge train is played in
+real time into the chosen source: gpiozero MockFactory pins
 (the GPIO path, exactly as lgpio would deliver them) or a simulated sensor
 node writing its serial frames into a pty that the real node reader opens.
 After the verdict the ring is lifted off, as a player would.
@@ -196,7 +197,8 @@ class SimulatedTosser:
         self._lifting = False
 
     def on_armed(self, seat: int) -> None:
-        threading.Thread(target=self._toss, args=(seat,), name="simulated-toss", daemon=True).start()
+        armed_us = monotonic_us()
+        threading.Thread(target=self._toss, args=(seat, armed_us), name="simulated-toss", daemon=True).start()
 
     def on_verdict(self, verdict: Verdict) -> None:
         threading.Timer(max(self.delay, 0.5), self.lift).start()
@@ -216,10 +218,13 @@ class SimulatedTosser:
             with self._lock:
                 self._lifting = False
 
-    def _toss(self, seat: int) -> None:
-        # The window counts from arming, so the simulated player tosses within it.
-        toss = self.horn.toss(self.skill(seat), arrive_us=round(self.delay * 1e6))
-        self.play(toss.edges(offset_us=monotonic_us()))
+    def _toss(self, seat: int, armed_us: int) -> None:
+        # The window counts from arming, so the simulated player tosses `delay` after it, however long
+        # the simulation took (a toss takes a tenth of a second to seconds of CPU); if it took longer, at
+        # once: edges are never stamped with a time already past.
+        toss = self.horn.toss(self.skill(seat))
+        thrown_us = max(armed_us + round(self.delay * 1e6), monotonic_us())
+        self.play(toss.edges(offset_us=thrown_us))
 
 
 def _sleep_until(t_us: int) -> None:

@@ -15,11 +15,13 @@ recogniser reads "horn:left"/"horn:right" → "ring" | "clear") and
   the time runs out), submits the beams' verdict and says so on the
   scoreboard: a lost camera never stops the game, and the host can still
   overturn the verdict;
-- except a success the beams themselves are unsure of (`beams_agree` false in
-  the evidence: one base beam blocked, as a ring lying beside the horn does):
-  with no camera to confirm it, the host decides. `NoTossCamera` stands in
-  where no camera watches the figure, so that such a success is never taken
-  silently (hardware/beams.md, "Where beams alone cannot decide").
+- a verdict the beams themselves are unsure of (`sure` false in the evidence:
+  a ring still hanging on a tip, a count of blocked base beams between the
+  sure ones) is the camera's to decide: its reading is submitted, with the
+  beams' as evidence. Only when the camera cannot tell is the host asked.
+  `NoTossCamera` stands in where no camera watches the figure, so that such a
+  toss is never taken silently (hardware/beams.md, "Where beams alone cannot
+  decide").
 
 While a verdict is being checked or waits for the host, the sensors do not
 ask for another toss (`holds`).
@@ -48,7 +50,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "toss-check"
 GAME = "toss"
 
-Outcome = Literal["agreed", "asked", "unconfirmed", "beams only"]
+Outcome = Literal["agreed", "asked", "unconfirmed", "beams only", "camera decided"]
 
 
 class NoTossWaitingError(TableError):
@@ -215,23 +217,28 @@ class TossConfirmer:
             log.exception("the toss camera failed")
             look = TossLook(None, {}, f"the camera failed: {error}")
         evidence = {**(command.evidence or {}), "camera": look.evidence()}
-        beams_unsure = success and (command.evidence or {}).get("beams_agree") is False
+        beams_unsure = (command.evidence or {}).get("sure") is False
         outcome: Outcome
-        status: dict[str, Any] | None
+        status: dict[str, Any] | None = None
         with self._lock:
             self._checking = None
-            if look.ring is None and beams_unsure:
+            if beams_unsure and look.ring is not None:
+                outcome = "camera decided"
+                evidence = {**evidence, "judge": "camera", "beams_said": success}
+                command = dataclasses.replace(command, action=Toss(CHANCE, seat, look.ring))
+            elif beams_unsure:
                 outcome = "asked"
                 self.pending = PendingToss(seat, success, None, command.game_id, command.after, evidence)
+                reason = str((command.evidence or {}).get("reason", "")).split(";")[0]
                 status = {
                     "state": "confirm",
-                    "message": f"The beams are unsure of the toss of seat {seat}: only one base beam is "
-                    f"blocked, as by a ring lying beside the horn, and {look.why}. Host: decide.",
+                    "message": f"The beams cannot tell the toss of seat {seat} ({reason}), and {look.why}. "
+                    "Host: decide.",
                     "confirm": self.pending.to_json(),
                     "faults": [],
                 }
             elif look.ring is None and not self.camera.present:
-                outcome, status = "beams only", None
+                outcome = "beams only"
             elif look.ring is None:
                 outcome = "unconfirmed"
                 status = {
@@ -241,7 +248,7 @@ class TossConfirmer:
                     "faults": [],
                 }
             elif look.ring == success:
-                outcome, status = "agreed", None
+                outcome = "agreed"
             else:
                 outcome = "asked"
                 self.pending = PendingToss(seat, success, look.ring, command.game_id, command.after, evidence)

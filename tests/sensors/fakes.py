@@ -13,6 +13,7 @@ class FakeSource:
     """Beams set by the test: `edge()` changes a beam and hands the edge to whoever started the source."""
 
     def __init__(self, pinmap: PinMap) -> None:
+        self.pinmap = pinmap
         self.states = dict.fromkeys(pinmap.names, False)
         self.handler: EdgeHandler | None = None
         self.stopped = False

@@ -20,13 +20,16 @@ from companion.sensors.gpio import (
 )
 from companion.sensors.judge import TossJudge
 from companion.sensors.pinmap import PinMap
-from companion.sensors.simhorn import FAILURE_KINDS, SUCCESS_KINDS, SimulatedHorn, play_into_pins
+from companion.sensors.simtable import play_into_pins
+from companion.sim.ringtoss.tosses import PhysicalToss
+
+from .physical import physical_tosses
 
 
 def test_a_break_beam_reports_broken_while_its_receiver_pulls_low(
     mock_factory: MockFactory, clock: ManualClock
 ) -> None:
-    beam = BreakBeam(17, name="left_base_front")
+    beam = BreakBeam(17, name="front")
     broken: list[int] = []
     cleared: list[int] = []
     edges: list[BeamEdge] = []
@@ -42,8 +45,8 @@ def test_a_break_beam_reports_broken_while_its_receiver_pulls_low(
     pin.drive_high()
     assert not beam.is_broken and cleared == [5_003_100]
     assert edges == [
-        BeamEdge("left_base_front", True, 5_000_250, "gpio"),
-        BeamEdge("left_base_front", False, 5_003_100, "gpio"),
+        BeamEdge("front", True, 5_000_250, "gpio"),
+        BeamEdge("front", False, 5_003_100, "gpio"),
     ]
     beam.close()
 
@@ -58,16 +61,28 @@ def test_a_receiver_that_drives_high_while_broken(mock_factory: MockFactory, clo
     beam.close()
 
 
-def test_the_gpio_source_delivers_every_edge_of_pulse_trains_with_glitches(
+def first_of_each_kind(tosses: tuple[PhysicalToss, ...], per_kind: int = 1) -> list[PhysicalToss]:
+    """Up to `per_kind` tosses of every kind (and horn) among `tosses`, in their order."""
+    seen: dict[tuple[str, str | None], int] = {}
+    out = []
+    for toss in tosses:
+        key = (toss.kind, toss.horn)
+        if seen.get(key, 0) < per_kind:
+            seen[key] = seen.get(key, 0) + 1
+            out.append(toss)
+    return out
+
+
+def test_the_gpio_source_delivers_every_edge_of_physical_tosses_with_glitches(
     mock_factory: MockFactory, clock: ManualClock, pinmap: PinMap
 ) -> None:
-    horn = SimulatedHorn(pinmap, seed=7, glitch_rate=1.0)
+    tosses = first_of_each_kind(tuple(t for t in physical_tosses() if t.glitches))
+    assert len({t.kind for t in tosses}) >= 4 and {t.success for t in tosses} == {True, False}
     received: list[BeamEdge] = []
     expected: list[BeamEdge] = []
     with GpioBeams(pinmap) as source:
         source.start(received.append)
-        for kind in ("ringer", "rattler", "near_miss", "bounce_off", "tip_hanger", "beside"):
-            toss = horn.toss(kind=kind)
+        for toss in tosses:
             edges = toss.edges(offset_us=clock.now + 1000, source="gpio")
             play_into_pins(edges, pinmap, mock_factory, lambda t: setattr(clock, "now", t))
             expected += edges
@@ -78,13 +93,13 @@ def test_the_gpio_source_delivers_every_edge_of_pulse_trains_with_glitches(
                     expected.append(BeamEdge(name, False, clock.now, "gpio"))
             assert not any(source.beam_states().values())
     assert any(b.beam == a.beam and b.t_us - a.t_us < 1000 for a, b in itertools.pairwise(expected))
+    assert {pinmap.beam(e.beam).level for e in expected} == {"base", "tip", "knock"}
     assert received == expected
 
 
 def test_verdicts_through_the_gpio_source_match_the_truth(
     mock_factory: MockFactory, clock: ManualClock, pinmap: PinMap
 ) -> None:
-    horn = SimulatedHorn(pinmap, seed=11)
     judge = TossJudge(pinmap, clock=clock)
     verdicts = []
     with GpioBeams(pinmap) as source:
@@ -102,18 +117,19 @@ def test_verdicts_through_the_gpio_source_match_the_truth(
             clock.now = t
 
         source.start(on_edge)
-        tosses = [
-            horn.toss(kind=kind) for kind in list(SUCCESS_KINDS) + list(FAILURE_KINDS) for _ in range(3)
-        ]
+        tosses = first_of_each_kind(physical_tosses(), per_kind=3)
         for toss in tosses:
             judge.arm(0, source.beam_states())
             play_into_pins(toss.edges(offset_us=clock.now), pinmap, mock_factory, set_time)
             set_time(clock.now + 60_000_000)
             for name in pinmap.names:
                 mock_factory.pin(pinmap.beam(name).pi_gpio).drive_high()
+    assert {t.success for t in tosses} == {True, False}
+    assert {t.horn for t in tosses} == {"left", "right", None}
     assert len(verdicts) == len(tosses)
     for toss, verdict in zip(tosses, verdicts, strict=True):
-        assert verdict.success == toss.beams_say_success, (toss.kind, verdict.reason)
+        assert verdict.success == toss.success, (toss.kind, verdict.reason)
+        assert verdict.horn == toss.horn, (toss.kind, verdict.reason)
         assert verdict.outcome != "void", toss.kind
 
 
@@ -148,7 +164,7 @@ def test_the_fixture_restores_the_previous_pin_factory(mock_factory: MockFactory
 def test_the_self_test_blinks_the_emitters_and_names_dead_and_blocked_receivers(
     mock_factory: MockFactory, pinmap: PinMap
 ) -> None:
-    dead, obstructed = "left_tip", "right_base_back"
+    dead, obstructed = "left_tip", "right_back_outer"
 
     def light_travels(seconds: float) -> None:
         # The figure's physics: a receiver sees light while the emitters are on and its beam is free.
@@ -165,7 +181,8 @@ def test_the_self_test_blinks_the_emitters_and_names_dead_and_blocked_receivers(
         results = source.self_test()
         assert source.emitters.value == 1  # back on for the game
     assert results[dead] == "stuck_clear" and results[obstructed] == "blocked"
-    assert {r for name, r in results.items() if name not in (dead, obstructed)} == {"ok"}
+    assert results["knock"] == "untested"  # a piezo: no light to switch off
+    assert {r for name, r in results.items() if name not in (dead, obstructed, "knock")} == {"ok"}
 
 
 def test_without_an_emitter_switch_the_beams_are_untested(mock_factory: MockFactory, pinmap: PinMap) -> None:

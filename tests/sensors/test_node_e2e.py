@@ -1,6 +1,6 @@
 """End to end: the firmware's real output, through a pty, into the daemon's reader and the toss judge.
 
-Simulated tosses (with ground truth) play into the firmware running in
+Physically simulated tosses (with ground truth) play into the firmware running in
 MicroPython under Node; the bytes it writes go, frame by frame at their node
 time, into a pty that the daemon's `SensorNode` reads like a Pico's USB
 serial; its edges feed the `TossJudge`, whose verdicts must match the truth.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import random
 import threading
 from pathlib import Path
 
@@ -21,25 +22,27 @@ from companion.sensors.edges import BeamEdge
 from companion.sensors.judge import TossJudge, TossSettings, Verdict
 from companion.sensors.node import NodeFault, SensorNode, pinmap_crc
 from companion.sensors.pinmap import PinMap, load_pinmap
-from companion.sensors.simhorn import SimToss, SimulatedHorn
+from companion.sim.ringtoss.tosses import PhysicalToss
 
 from .node_fixtures import PINMAP_FILE, PtyPort, flash, pty_port, run_firmware, wait_for
+from .physical import physical_tosses
 
 __all__ = ["flash", "pty_port"]
 
 SETTINGS = TossSettings(window_ms=8000)
-KINDS = [
-    "ringer",
-    "bounce_off",
-    "leaner",
-    "near_miss",
-    "rattler",
-    "beside",
-    "tip_hanger",
-    "rattle_off",
-    "miss",
-]
-GARBLED = "ringer"  # one more toss, with garbage on the line while the ring falls
+
+
+def chosen_tosses() -> list[PhysicalToss]:
+    """The first simulated toss of every kind (ringers on each horn apart), one with glitches among them,
+    and one more ringer: the toss with garbage on the line while the ring falls."""
+    chosen: dict[tuple[str, str | None], PhysicalToss] = {}
+    for toss in physical_tosses():
+        chosen.setdefault((toss.kind, toss.horn), toss)
+    tosses = list(chosen.values())
+    ringers = [t for t in physical_tosses() if t.success and t not in tosses]
+    if not any(t.glitches for t in tosses):
+        tosses.append(next(t for t in physical_tosses() if t.glitches and t not in tosses))
+    return [*tosses, ringers[0]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,22 +50,29 @@ class PlannedToss:
     seat: int
     armed_us: int
     """Node time at which the table arms the judge."""
-    sim: SimToss
+    sim: PhysicalToss
+    """The toss as thrown after arming, on the node's clock."""
     edges: tuple[BeamEdge, ...]
     garbled: bool = False
 
 
+def last_change_us(toss: PhysicalToss) -> int:
+    return max(t for t, _, _ in toss.changes + toss.glitch_changes)
+
+
 def plan(pinmap: PinMap) -> tuple[list[PlannedToss], list[BeamEdge], int]:
     """Tosses one after another on the node's clock, the ring taken off the figure after each verdict."""
-    horn = SimulatedHorn(pinmap, seed=11)
+    rng = random.Random(11)
+    chosen = chosen_tosses()
     tosses: list[PlannedToss] = []
     train: list[BeamEdge] = []
     armed = 600_000
-    for i, kind in enumerate([*KINDS, GARBLED]):
-        sim = horn.toss(kind=kind, arrive_us=horn.rng.randint(300_000, 2_000_000))
-        edges = sim.edges(offset_us=armed)
-        tosses.append(PlannedToss(i % 3, armed, sim, tuple(edges), garbled=i == len(KINDS)))
-        cleared = armed + max(sim.end_us, SETTINGS.window_ms * 1000) + SETTINGS.settle_ms * 1000 + 1_500_000
+    for i, toss in enumerate(chosen):
+        sim = toss.shifted(armed + rng.randint(300_000, 2_000_000))
+        edges = sim.edges()
+        tosses.append(PlannedToss(i % 3, armed, sim, tuple(edges), garbled=i == len(chosen) - 1))
+        end = max(last_change_us(sim), armed + SETTINGS.window_ms * 1000)
+        cleared = end + SETTINGS.settle_ms * 1000 + 1_500_000
         final = {e.beam: e.blocked for e in edges}
         train += edges + [BeamEdge(beam, False, cleared) for beam, blocked in final.items() if blocked]
         armed = cleared + 600_000
@@ -134,9 +144,8 @@ def test_firmware_output_through_a_pty_gives_the_right_verdicts(
         wait_for(lambda: node.status().connected, "the port opened")
         base = 10_000_000  # the daemon's clock is not the node's
         pending = list(tosses)
-        noise_at: int | None = (
-            tosses[-1].edges[0].t_us
-        )  # right after the ring passed the tip in the last toss
+        # Right after the ring's first change in the last toss (it is falling past the tips).
+        noise_at: int | None = tosses[-1].sim.changes[0][0]
         for sent, line in enumerate(lines, start=1):
             t = frame_time(line)
             if t is not None:
@@ -170,22 +179,27 @@ def test_firmware_output_through_a_pty_gives_the_right_verdicts(
         ]
     assert verdicts[-1].outcome == "void" and "garbled" in verdicts[-1].reason
     assert {t.sim.success for t in tosses[:-1]} == {True, False}
+    assert {t.sim.horn for t in tosses[:-1]} == {"left", "right", None}
+    assert any(t.sim.glitches for t in tosses[:-1])
 
 
 @pytest.fixture(scope="module")
 def one_ringer(
     pinmap: PinMap, flash: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[SimToss, bytes]:
-    """The firmware's output for one ringer, armed at 0.6 s on the node's clock."""
-    sim = SimulatedHorn(pinmap, seed=5).toss(kind="ringer", arrive_us=1_000_000)
-    edges = sim.edges(offset_us=600_000)
-    scenario = {"edges": [[e.t_us, e.beam, e.blocked] for e in edges], "end_us": 4_000_000}
+) -> tuple[PhysicalToss, bytes]:
+    """The firmware's output for one ringer thrown 1 s after arming, armed at 0.6 s on the node's clock."""
+    sim = next(t for t in physical_tosses() if t.success).shifted(1_600_000)
+    edges = sim.edges()
+    scenario = {
+        "edges": [[e.t_us, e.beam, e.blocked] for e in edges],
+        "end_us": last_change_us(sim) + 2_000_000,
+    }
     return sim, run_firmware(flash, scenario, tmp_path_factory.mktemp("ringer")).serial
 
 
 @pytest.mark.parametrize("trouble", ["heartbeat stops", "cable pulled"])
 def test_a_node_that_goes_quiet_or_away_mid_toss_voids_it(
-    pinmap: PinMap, one_ringer: tuple[SimToss, bytes], pty_port: PtyPort, trouble: str
+    pinmap: PinMap, one_ringer: tuple[PhysicalToss, bytes], pty_port: PtyPort, trouble: str
 ) -> None:
     sim, serial = one_ringer
     clock = ManualClock(0)
@@ -194,7 +208,7 @@ def test_a_node_that_goes_quiet_or_away_mid_toss_voids_it(
     node.start(table.on_edge)
     try:
         wait_for(lambda: node.status().connected, "the port opened")
-        first_edge = 600_000 + min(o.start_us for o in sim.occlusions)
+        first_edge = sim.changes[0][0]  # the ring reaches the first beam
         for sent, line in enumerate(serial.splitlines(keepends=True), start=1):
             t = frame_time(line)
             if t is not None:
@@ -205,7 +219,7 @@ def test_a_node_that_goes_quiet_or_away_mid_toss_voids_it(
             pty_port.write(line)
             wait_for(functools.partial(taken, node, sent), "the reader to take the frame")
             if t is not None and t >= first_edge:
-                break  # the ring has passed the tip beam: the toss is under way
+                break  # the ring is coming down: the toss is under way
         assert table.verdicts == []
         if trouble == "heartbeat stops":
             clock.advance(2_000_000)

@@ -73,8 +73,8 @@ def test_a_healthy_node_delivers_edges_and_reports_ok(node: Harness) -> None:
     assert node.status.firmware == "1.0.0" and set(node.status.self_test.values()) == {"ok"}
     node.send(Edge("left_tip", True, 10), Edge("left_tip", False, 3010))
     assert node.edges == [BeamEdge("left_tip", True, 10, "node"), BeamEdge("left_tip", False, 3010, "node")]
-    node.send(Edge("left_base_front", True, 90_000))
-    assert node.link.states["left_base_front"] is True
+    node.send(Edge("left_front_inner", True, 90_000))
+    assert node.link.states["left_front_inner"] is True
     assert node.faults == []
     assert node.statuses[-1].ok
 
@@ -89,26 +89,26 @@ def test_a_receiver_stuck_clear_fails_the_self_test_until_the_node_restarts(node
 
 
 def test_a_beam_blocked_at_the_self_test_is_fine_once_seen_clear(node: Harness) -> None:
-    node.boot({"left_base_back": "blocked"}, blocked=frozenset({"left_base_back"}))
+    node.boot({"left_back_inner": "blocked"}, blocked=frozenset({"left_back_inner"}))
     assert node.kinds == ["self_test"]
     assert not node.status.ok
-    node.send(Edge("left_base_back", False, 2_000_000))
+    node.send(Edge("left_back_inner", False, 2_000_000))
     assert node.status.ok
     # The node repeats its boot results every few seconds: that does not bring the fault back.
-    node.send(SelfTest("left_base_back", "blocked"))
+    node.send(SelfTest("left_back_inner", "blocked"))
     assert node.status.ok and node.kinds == ["self_test"]
 
 
 def test_garbage_voids_at_once_and_the_next_heartbeat_resyncs_the_beams(node: Harness) -> None:
     node.boot()
-    lost_edge = node.encoder.encode(Edge("right_base_front", True, 700_000))
+    lost_edge = node.encoder.encode(Edge("right_front_inner", True, 700_000))
     node.link.received(b"\x00\x17garbage" + lost_edge[5:], node.now)
     assert node.kinds == ["corrupt"]
     assert node.faults[0].status.corrupt_frames == 1
-    assert not node.status.ok and node.link.states["right_base_front"] is False
-    node.send(Heartbeat(1_000_000, frozenset({"right_base_front"}), 0, 0))
+    assert not node.status.ok and node.link.states["right_front_inner"] is False
+    node.send(Heartbeat(1_000_000, frozenset({"right_front_inner"}), 0, 0))
     assert node.status.ok
-    assert node.link.states["right_base_front"] is True
+    assert node.link.states["right_front_inner"] is True
     assert node.kinds == ["corrupt", "lost_frames"]  # the heartbeat's number shows the edge's frame missing
     assert node.edges == []  # a lost edge is never made up
 

@@ -102,13 +102,13 @@ def test_edges_from_a_loop_port_come_out_with_source_node(
     reader, opener = loop_reader
     assert opener.opened.wait(10)
     edges = [BeamEdge("left_tip", True, 1_000), BeamEdge("left_tip", False, 4_000)]
-    edges.append(BeamEdge("right_base_back", True, 60_000))
+    edges.append(BeamEdge("right_back_outer", True, 60_000))
     results = dict.fromkeys(pinmap.names, "ok")
     data = render_node_output(edges, pinmap.names, pinmap_crc=pinmap_crc(PINMAP_FILE), self_test=results)
     opener.ports[0].write(data)
     wait_for(lambda: len(reader.edges.snapshot()) == 3, "three edges")
     assert reader.edges.snapshot() == [dataclasses.replace(e, source="node") for e in edges]
-    assert reader.node.beam_states()["right_base_back"] is True
+    assert reader.node.beam_states()["right_back_outer"] is True
     assert reader.node.status().port == "loop://"
     wait_for(lambda: reader.node.status().ok, "a healthy node")
     assert reader.faults.snapshot() == []

@@ -65,8 +65,9 @@ class Rig:
         t = self.clock.now
         self.source.edge(f"{horn}_tip", True, t)
         self.source.edge(f"{horn}_tip", False, t + 3 * MS)
-        self.source.edge(f"{horn}_base_front", True, t + 30 * MS)
-        self.clock.now = t + 30 * MS + 1_002 * MS
+        for name in self.source.pinmap.base_beams(horn):  # it comes to rest around the horn
+            self.source.edge(name, True, t + 30 * MS)
+        self.clock.now = t + 30 * MS + TossSettings().settle_ms * MS + TossSettings().grace_us
         self.runner.kick()
 
 
@@ -101,22 +102,26 @@ def test_a_sensor_verdict_becomes_the_toss_with_its_edges_as_evidence(referee: R
     assert event.source == "sensor"
     assert event.action == {"kind": "toss", "by": -1, "player": seat, "success": True}
     assert event.evidence is not None and event.evidence["outcome"] == "success"
-    assert [e["beam"] for e in event.evidence["edges"]] == ["left_tip", "left_tip", "left_base_front"]
-    assert event.evidence["settings"]["settle_ms"] == 1000
+    assert [e["beam"] for e in event.evidence["edges"]] == [
+        "left_tip",
+        "left_tip",
+        *rig.source.pinmap.base_beams("left"),
+    ]
+    assert event.evidence["settings"]["settle_ms"] == TossSettings().settle_ms and event.evidence["sure"]
 
 
 def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -> None:
     snapshot = play_to_a_toss(referee)
-    rig.source.states["right_base_back"] = True  # the last ring still lies on the figure
+    rig.source.states["right_back_outer"] = True  # the last ring still lies on the figure
     asked_to_clear: list[bool] = []
     rig.link.on_not_clear = lambda: asked_to_clear.append(True)  # the simulated table's hands
     rig.link.start()
     eventually(lambda: sensor_status(referee).get("state") == "blocked", "'clear the horn' shown")
-    assert "right_base_back" in str(sensor_status(referee)["message"])
+    assert "right_back_outer" in str(sensor_status(referee)["message"])
     assert rig.runner.armed_seat is None and asked_to_clear
     beams = {b["name"]: b["state"] for b in sensor_status(referee)["beams"]}  # type: ignore[attr-defined]
-    assert beams["right_base_back"] == "blocked" and beams["left_tip"] == "clear"
-    rig.source.states["right_base_back"] = False
+    assert beams["right_back_outer"] == "blocked" and beams["left_tip"] == "clear"
+    rig.source.states["right_back_outer"] = False
     eventually(lambda: rig.runner.armed_seat == tossing_seat(snapshot), "armed once the horn is clear")
 
 

@@ -312,15 +312,23 @@ class TossRig:
         self.confirmer = TossConfirmer(referee, camera)  # type: ignore[arg-type]
         self.link.confirmer = self.confirmer
 
-    def ringer(self, *, both_base_beams: bool = False) -> None:
-        """A ring over the left horn; with one base beam blocked the beams are unsure (it may lie beside)."""
+    def ringer(self, *, lines: int = 6) -> None:
+        """A ring coming down over the left horn, blocking `lines` of its six base beams: the beams are
+        sure with 5 or 6 (around it) or 4 or fewer (not around it)."""
         t, ms = self.clock.now, 1000
         self.source.edge("left_tip", True, t)
         self.source.edge("left_tip", False, t + 3 * ms)
-        self.source.edge("left_base_front", True, t + 30 * ms)
-        if both_base_beams:
-            self.source.edge("left_base_back", True, t + 31 * ms)
-        self.clock.now = t + 1_032 * ms
+        for k, name in enumerate(self.source.pinmap.base_beams("left")[:lines]):
+            self.source.edge(name, True, t + (30 + k) * ms)
+        self.clock.now = t + (30 + lines) * ms + self.runner.judge.settings.settle_ms * ms + 2 * ms
+        self.runner.kick()
+
+    def hanger(self) -> None:
+        """A ring caught on the left tip for longer than the judge waits: the beams cannot tell."""
+        t, ms = self.clock.now, 1000
+        self.source.edge("left_tip", True, t)
+        settings = self.runner.judge.settings
+        self.clock.now = t + (settings.window_ms + settings.max_wait_ms) * ms
         self.runner.kick()
 
 
@@ -410,7 +418,7 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
     rig.link.start()
     try:
         eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
-        rig.ringer(both_base_beams=True)
+        rig.ringer()
         eventually(lambda: referee.snapshot().seq > snapshot.seq, "the beams' verdict recorded")
     finally:
         rig.link.stop()
@@ -424,7 +432,7 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
 
 
 @pytest.mark.parametrize("camera", [FakeTossCamera(TossLook(None, {}, "markers lost")), NoTossCamera()])
-def test_a_success_the_beams_are_unsure_of_goes_to_the_host_when_no_camera_can_tell(
+def test_a_toss_the_beams_cannot_tell_goes_to_the_host_when_no_camera_can_tell(
     referee: Referee, camera: FakeTossCamera | NoTossCamera
 ) -> None:
     snapshot = play_to_a_toss(referee)
@@ -432,9 +440,10 @@ def test_a_success_the_beams_are_unsure_of_goes_to_the_host_when_no_camera_can_t
     rig.link.start()
     try:
         eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
-        rig.ringer()
+        rig.hanger()
         eventually(lambda: toss_status(referee).get("state") == "confirm", "the host asked on every phone")
-        assert "The beams are unsure" in toss_status(referee)["message"]
+        assert "The beams cannot tell the toss" in toss_status(referee)["message"]
+        assert "hangs on the left horn's tip" in toss_status(referee)["message"]
         assert toss_status(referee)["confirm"]["camera"] is None
         assert referee.snapshot().seq == snapshot.seq, "no verdict taken silently"
         assert rig.confirmer.decide(False).ok
@@ -451,12 +460,37 @@ def test_without_a_camera_a_sure_verdict_is_taken_at_once_and_quietly(referee: R
     rig.link.start()
     try:
         eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
-        rig.ringer(both_base_beams=True)
+        rig.ringer(lines=5)
         eventually(lambda: referee.snapshot().seq > snapshot.seq, "the beams' verdict recorded")
     finally:
         rig.link.stop()
     assert rig.confirmer.outcomes == ["beams only"]
     assert toss_status(referee) == {}
+
+
+@pytest.mark.parametrize("ring", [True, False])
+def test_the_camera_decides_a_toss_the_beams_cannot_tell_and_the_host_is_not_asked(
+    referee: Referee, ring: bool
+) -> None:
+    snapshot = play_to_a_toss(referee)
+    seat = tossing_seat(snapshot)
+    horns = {"horn:left": "ring" if ring else "clear", "horn:right": "clear"}
+    camera = FakeTossCamera(TossLook(ring, horns))
+    rig = TossRig(referee, camera)
+    rig.link.start()
+    try:
+        eventually(lambda: rig.runner.armed_seat == seat, "the judge armed")
+        rig.hanger()
+        eventually(lambda: referee.snapshot().seq > snapshot.seq, "the camera's verdict recorded")
+    finally:
+        rig.link.stop()
+    assert rig.confirmer.outcomes == ["camera decided"] and camera.looks == 1
+    assert rig.confirmer.pending is None and toss_status(referee) == {}
+    assert snapshot.game_id is not None
+    event = referee.store.events(snapshot.game_id)[snapshot.seq]
+    assert event.source == "sensor" and event.action == Toss(CHANCE, seat, ring).to_json()  # type: ignore[arg-type]
+    assert event.evidence is not None and event.evidence["judge"] == "camera"
+    assert event.evidence["sure"] is False and event.evidence["camera"]["horns"] == horns
 
 
 class HornsRecogniser(scenes.SquaresRecogniser):

@@ -103,9 +103,7 @@ class Figure:
                     out.append((x, y, height + 5))
         return out
 
-    def with_changes(
-        self, *, beam_height_offset: float = 0.0, cord_diameter: float | None = None
-    ) -> Figure:
+    def with_changes(self, *, beam_height_offset: float = 0.0, cord_diameter: float | None = None) -> Figure:
         """The same figure with every beam moved up (or down) and another rope: the tolerance cases."""
         beams = tuple(
             dataclasses.replace(
@@ -147,10 +145,21 @@ def load_figure(figure_file: Path | None = None, pinmap_file: Path | None = None
             axis = (math.sin(lean) * tx / norm, math.sin(lean) * ty / norm, math.cos(lean))
             bx, by = (float(v) for v in spec["base"])
             horns.append(
-                Horn(name, (bx, by, 0.0), axis, length, float(data["horn_base_radius"]), float(data["horn_tip_radius"]))
+                Horn(
+                    name,
+                    (bx, by, 0.0),
+                    axis,
+                    length,
+                    float(data["horn_base_radius"]),
+                    float(data["horn_tip_radius"]),
+                )
             )
         ring_spec = data["ring"]
-        ring = Ring(float(ring_spec["centre_radius"]), float(ring_spec["cord_diameter"]) / 2, float(ring_spec["mass_g"]))
+        ring = Ring(
+            float(ring_spec["centre_radius"]),
+            float(ring_spec["cord_diameter"]) / 2,
+            float(ring_spec["mass_g"]),
+        )
         radius = float(data["light_path_diameter"]) / 2
         beams, knocks = [], []
         for spec in pins["beams"]:
@@ -161,7 +170,9 @@ def load_figure(figure_file: Path | None = None, pinmap_file: Path | None = None
             if path is None:
                 raise FigureError(f"beam {spec.get('name')!r} has no light path in the pin map")
             beams.append(
-                LightPath(str(spec["name"]), _vec3(path[0], spec["name"]), _vec3(path[1], spec["name"]), radius)
+                LightPath(
+                    str(spec["name"]), _vec3(path[0], spec["name"]), _vec3(path[1], spec["name"]), radius
+                )
             )
         half = data["head"]["half_size"]
         collar = data["collar"]

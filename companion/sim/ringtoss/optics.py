@@ -17,6 +17,7 @@ one on the table less the farther away it lands.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 
@@ -69,6 +70,7 @@ def _frame(beam: LightPath) -> tuple[numpy.ndarray, float, numpy.ndarray, numpy.
     return start, length, u, v, numpy.cross(u, v)
 
 
+@functools.lru_cache(maxsize=256)
 def rays_the_horns_block(figure: Figure, beam: LightPath) -> numpy.ndarray:
     """Which of the beam's rays a horn itself stands in (a beam placed too close to a horn or its tip)."""
     start, length, u, v, w = _frame(beam)
@@ -82,8 +84,12 @@ def rays_the_horns_block(figure: Figure, beam: LightPath) -> numpy.ndarray:
             height = rel @ numpy.asarray(horn.axis)
             radial = numpy.linalg.norm(rel - numpy.outer(height, horn.axis), axis=1)
             inside = (height >= 0) & (height <= horn.length)
-            radius = horn.base_radius + (horn.tip_radius - horn.base_radius) * numpy.clip(height, 0, horn.length) / horn.length
+            radius = (
+                horn.base_radius
+                + (horn.tip_radius - horn.base_radius) * numpy.clip(height, 0, horn.length) / horn.length
+            )
             blocked[k] |= bool(numpy.any(inside & (radial < radius)))
+    blocked.flags.writeable = False  # shared by every caller (cached)
     return blocked
 
 
@@ -102,23 +108,34 @@ def blocked_share(figure: Figure, trajectory: Trajectory, beam: LightPath) -> nu
         return share
     # A ring at rest is computed once: only steps whose pose moved since the step before are computed.
     pose = numpy.concatenate(
-        [trajectory.position[index] / MOVED_MM, trajectory.quat[index] * ring.centre_radius / MOVED_MM], axis=1
+        [trajectory.position[index] / MOVED_MM, trajectory.quat[index] * ring.centre_radius / MOVED_MM],
+        axis=1,
     ).round()
     moved = numpy.ones(len(index), dtype=bool)
     moved[1:] = (numpy.diff(index) != 1) | numpy.any(pose[1:] != pose[:-1], axis=1)
     kept = index[moved]
     theta = numpy.linspace(0, 2 * math.pi, OUTLINE_POINTS, endpoint=False)
-    circle = numpy.stack([numpy.cos(theta), numpy.sin(theta), numpy.zeros_like(theta)], axis=1) * ring.centre_radius
+    circle = (
+        numpy.stack([numpy.cos(theta), numpy.sin(theta), numpy.zeros_like(theta)], axis=1)
+        * ring.centre_radius
+    )
     rays = _ray_offsets(beam.radius)
     for chunk in numpy.array_split(kept, max(1, len(kept) // 128)):
         rot = rotation_matrices(trajectory.quat[chunk])
         points = numpy.matmul(rot, circle.T).transpose(0, 2, 1) + rel[chunk][:, None, :]  # (t, k, 3)
         pu, pv, pw = points @ u, points @ v, points @ w
         inside = (pu > 0) & (pu < length)
-        dv = pv[:, None, :] - rays[None, :, 0, None]
-        dw = pw[:, None, :] - rays[None, :, 1, None]
-        hit = ((dv * dv + dw * dw) < ring.cord_radius**2) & inside[:, None, :]
-        share[chunk] = (hit.any(axis=2) | by_horn[None, :]).mean(axis=1)
+        # Only poses whose outline comes within a cord and a light path's radius of the beam's axis
+        # can block a ray: the rest of the chunk keeps the horns' share.
+        reach2 = (ring.cord_radius + beam.radius + 0.1) ** 2
+        close = numpy.flatnonzero(numpy.any(inside & (pv * pv + pw * pw < reach2), axis=1))
+        share[chunk] = by_horn.mean()
+        if close.size == 0:
+            continue
+        dv = pv[close, None, :] - rays[None, :, 0, None]
+        dw = pw[close, None, :] - rays[None, :, 1, None]
+        hit = ((dv * dv + dw * dw) < ring.cord_radius**2) & inside[close, None, :]
+        share[chunk[close]] = (hit.any(axis=2) | by_horn[None, :]).mean(axis=1)
     # Fill the skipped (unmoved) steps with the share of the step kept before them.
     filled = numpy.zeros(len(rel), dtype=int)
     filled[kept] = kept

@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from typing import Any
 
 import numpy
 
@@ -101,7 +102,8 @@ def model_xml(figure: Figure) -> str:
         p1 = (ring.centre_radius * math.cos(a1) * mm, ring.centre_radius * math.sin(a1) * mm)
         capsules.append(
             f'<geom class="ring" type="capsule" size="{ring.cord_radius * mm:.6f}" '
-            f'fromto="{p0[0]:.6f} {p0[1]:.6f} 0 {p1[0]:.6f} {p1[1]:.6f} 0" mass="{ring.mass_g / 1000 / CAPSULES:.8f}"/>'
+            f'fromto="{p0[0]:.6f} {p0[1]:.6f} 0 {p1[0]:.6f} {p1[1]:.6f} 0" '
+            f'mass="{ring.mass_g / 1000 / CAPSULES:.8f}"/>'
         )
     rim_h, rim_w = figure.rim_height * mm, figure.rim_width * mm
     rims = [
@@ -111,7 +113,8 @@ def model_xml(figure: Figure) -> str:
         (-hx * mm + rim_w / 2, 0, rim_w / 2, hy * mm),
     ]
     rim_xml = "".join(
-        f'<geom class="figure" type="box" size="{sx:.6f} {sy:.6f} {rim_h / 2:.6f}" pos="{x:.6f} {y:.6f} {rim_h / 2:.6f}"/>'
+        f'<geom class="figure" type="box" size="{sx:.6f} {sy:.6f} {rim_h / 2:.6f}" '
+        f'pos="{x:.6f} {y:.6f} {rim_h / 2:.6f}"/>'
         for x, y, sx, sy in rims
     )
     posts = "".join(
@@ -134,8 +137,10 @@ def model_xml(figure: Figure) -> str:
 </default>
 <asset><mesh name="horn" vertex="{_cone_vertices(horn.base_radius, horn.tip_radius, horn.length)}"/></asset>
 <worldbody>
-  <geom name="table" type="plane" size="2 2 0.1" pos="0 0 {-depth * mm:.6f}" friction="{figure.friction_table} 0.002 0.0001"/>
-  <geom class="figure" name="head" type="box" size="{hx * mm:.6f} {hy * mm:.6f} {depth * mm / 2:.6f}" pos="0 0 {-depth * mm / 2:.6f}"/>
+  <geom name="table" type="plane" size="2 2 0.1" pos="0 0 {-depth * mm:.6f}"
+    friction="{figure.friction_table} 0.002 0.0001"/>
+  <geom class="figure" name="head" type="box" size="{hx * mm:.6f} {hy * mm:.6f} {depth * mm / 2:.6f}"
+    pos="0 0 {-depth * mm / 2:.6f}"/>
   {rim_xml}{posts}{horns}
   <body name="ring" pos="0 0 0.3"><freejoint/>{"".join(capsules)}</body>
 </worldbody>
@@ -143,7 +148,7 @@ def model_xml(figure: Figure) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def _model(xml: str) -> object:
+def _model(xml: str) -> Any:
     import mujoco
 
     return mujoco.MjModel.from_xml_string(xml)
@@ -164,12 +169,15 @@ def rotation_matrices(quat: numpy.ndarray) -> numpy.ndarray:
 
 
 def rotation_matrix(quat: numpy.ndarray) -> numpy.ndarray:
-    return rotation_matrices(numpy.asarray(quat, dtype=float)[None, :])[0]
+    matrices: numpy.ndarray = rotation_matrices(numpy.asarray(quat, dtype=float)[None, :])
+    return numpy.asarray(matrices[0])
 
 
 def _quat(tilt_deg: float, azimuth: float) -> numpy.ndarray:
     half = math.radians(tilt_deg) / 2
-    return numpy.array([math.cos(half), math.cos(azimuth) * math.sin(half), math.sin(azimuth) * math.sin(half), 0.0])
+    return numpy.array(
+        [math.cos(half), math.cos(azimuth) * math.sin(half), math.sin(azimuth) * math.sin(half), 0.0]
+    )
 
 
 def simulate(figure: Figure, throw: Throw, max_s: float = 14.0) -> Trajectory:

@@ -63,7 +63,11 @@ def draw_throw(figure: Figure, rng: random.Random, thrower: Thrower | None = Non
     vx, vy = sideways * math.cos(heading), sideways * math.sin(heading)
     position = (aim[0] - vx * fall_s * 1000, aim[1] - vy * fall_s * 1000, tip[2] + START_ABOVE_TIP_MM)
     tilt = abs(rng.gauss(0, thrower.tilt_sd_deg))
-    spin = (rng.gauss(0, thrower.wobble_sd_rad_s), rng.gauss(0, thrower.wobble_sd_rad_s), rng.gauss(0, thrower.spin_sd_rad_s))
+    spin = (
+        rng.gauss(0, thrower.wobble_sd_rad_s),
+        rng.gauss(0, thrower.wobble_sd_rad_s),
+        rng.gauss(0, thrower.spin_sd_rad_s),
+    )
     return Throw(position, (vx, vy, -speed_at_start), tilt, rng.uniform(0, 2 * math.pi), spin)
 
 
@@ -159,7 +163,9 @@ class PhysicalToss:
             return tuple((t + by_us, name, blocked) for t, name, blocked in changes)
 
         rest = None if self.rest_us is None else self.rest_us + by_us
-        return dataclasses.replace(self, rest_us=rest, changes=move(self.changes), glitch_changes=move(self.glitch_changes))
+        return dataclasses.replace(
+            self, rest_us=rest, changes=move(self.changes), glitch_changes=move(self.glitch_changes)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "success": self.success, "horn": self.horn, "rest_us": self.rest_us}
@@ -174,7 +180,9 @@ def sensor_changes(
     for beam in figure.beams:
         share = blocked_share(figure, trajectory, beam)
         crossed = crossed or bool(share.max() > 0)
-        changes += [(t, beam.name, blocked) for t, blocked in receiver_edges(share, trajectory.t, receiver, rng)]
+        changes += [
+            (t, beam.name, blocked) for t, blocked in receiver_edges(share, trajectory.t, receiver, rng)
+        ]
     for name in figure.knock_sensors:
         changes += [(t, name, on) for t, on in knock_edges(figure, trajectory)]
     return sorted(changes), crossed
@@ -207,8 +215,19 @@ def physical_toss(
     rng: random.Random | None = None,
     glitch_rate: float = 0.3,
 ) -> PhysicalToss:
+    return toss_from_trajectory(figure, simulate(figure, throw), receiver, rng, glitch_rate)
+
+
+def toss_from_trajectory(
+    figure: Figure,
+    trajectory: Trajectory,
+    receiver: Receiver | None = None,
+    rng: random.Random | None = None,
+    glitch_rate: float = 0.3,
+) -> PhysicalToss:
+    """What the sensors of `figure` report of a ring flying as `trajectory` (the same flight may be seen
+    by beams placed a little differently, or by other receivers)."""
     rng = rng or random.Random(0)
-    trajectory = simulate(figure, throw)
     changes, crossed = sensor_changes(figure, trajectory, receiver or Receiver(), rng)
     span = round(trajectory.t[-1] * 1e6)
     spikes = glitch_changes(changes, [b.name for b in figure.beams], span, rng, glitch_rate)
