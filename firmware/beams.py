@@ -10,12 +10,14 @@ from array import array
 
 
 class Beam:
-    """One IR break beam's receiver, read through a pin with a pull-up."""
+    """One sensor line read through a pin with a pull-up: an IR break beam's receiver, or the knock
+    sensor (optical=False: a piezo's comparator, which pulses on an impact and has no light to test)."""
 
-    def __init__(self, name, receiver, active_low=True):
+    def __init__(self, name, receiver, active_low=True, optical=True):
         self.name = name
         self.receiver = receiver
         self.blocked_level = 0 if active_low else 1
+        self.optical = optical
 
     def is_blocked(self):
         return self.receiver.value() == self.blocked_level
@@ -28,9 +30,12 @@ def self_test(beams, emitters, on_level, sleep_ms, settle_ms=20):
     with the emitters off, clear with them on. That catches an unplugged or dead
     receiver (it reads clear forever and would call every ringer a failure).
     Without the switch, all we can check is that each beam is clear at start.
+    The knock sensor has no light: it is always "untested" (switching the
+    emitters off would make it read "stuck_clear", and a knock pulse at boot
+    is no fault).
     """
     if emitters is None:
-        return ["blocked" if beam.is_blocked() else "untested" for beam in beams]
+        return ["blocked" if beam.optical and beam.is_blocked() else "untested" for beam in beams]
     emitters.value(1 - on_level)
     sleep_ms(settle_ms)
     dark = [beam.is_blocked() for beam in beams]
@@ -38,7 +43,9 @@ def self_test(beams, emitters, on_level, sleep_ms, settle_ms=20):
     sleep_ms(settle_ms)
     results = []
     for beam, was_dark in zip(beams, dark):
-        if beam.is_blocked():
+        if not beam.optical:
+            results.append("untested")
+        elif beam.is_blocked():
             results.append("blocked")
         else:
             results.append("ok" if was_dark else "stuck_clear")

@@ -15,6 +15,7 @@ VERSION = "1.0.0"
 PROTOCOL = 1
 HELLO_EVERY = 4  # repeat hello and self-test every this many heartbeats (2 s), for a late reader
 PINMAP = "pinmap.json"
+KNOCK = "knock"  # the pin map's level of the knock sensor: no light, so no emitter self-test
 
 
 class SensorNode:
@@ -111,7 +112,10 @@ def build(machine, writer, pinmap_path=PINMAP, clock_us=time.ticks_us, sleep_ms=
         raw = f.read()
     pinmap = json.loads(raw)
     Pin = machine.Pin
-    beams = [Beam(spec["name"], Pin(spec["node_gpio"], Pin.IN, Pin.PULL_UP), spec.get("active_low", True))
+    # Each entry: a beam ("level" "base" or "tip") or the knock sensor ("level" "knock", not optical).
+    # Its "horn" and light "path" are the daemon's and the simulator's business, not the node's.
+    beams = [Beam(spec["name"], Pin(spec["node_gpio"], Pin.IN, Pin.PULL_UP), spec.get("active_low", True),
+                  spec.get("level") != KNOCK)
              for spec in pinmap["beams"]]
     switch = pinmap.get("emitters") or {}
     emitters = None

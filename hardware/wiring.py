@@ -1,4 +1,4 @@
-"""Draws hardware/wiring.svg from hardware/pinmap.json: both ways to wire the beams.
+"""Draws hardware/wiring.svg from hardware/pinmap.json: both ways to wire the beams and the knock sensor.
 
 Run `python hardware/wiring.py` after changing the pin map; a test checks that
 the committed SVG is what this script makes of the committed pin map.
@@ -26,7 +26,7 @@ PICO_PADS = {
 }  # fmt: skip
 
 ROW = 34
-WIDTH = 1000
+WIDTH = 1080
 FONT = "font-family='DejaVu Sans, Arial, sans-serif' font-size='13'"
 
 
@@ -48,16 +48,23 @@ Row = tuple[str, str]
 
 
 def panel(
-    top: float, title: str, board: str, pins: list[Row], emitter_pin: str, power: tuple[str, str, str]
+    top: float,
+    title: str,
+    board: str,
+    pins: list[Row],
+    emitter_pin: str,
+    power: tuple[str, str, str],
+    emitters: int,
 ) -> tuple[list[str], float]:
-    """One wiring option: the board's pins on the left, the receivers and the emitter switch on the right."""
+    """One wiring option: the board's pins on the left, the receivers, the knock module and the emitter
+    switch on the right."""
     out = [text(20, top, title, weight="bold")]
     rows = len(pins) + 4
     y0 = top + 20
     out.append(box(20, y0, 250, rows * ROW, "#e8f0e0"))
     out.append(text(145, y0 + 22, board, "middle", "bold"))
-    out.append(box(620, y0, 360, rows * ROW, "#f4f4f4"))
-    out.append(text(800, y0 + 22, "beam receivers (open collector, low = broken)", "middle", "bold"))
+    out.append(box(620, y0, 440, rows * ROW, "#f4f4f4"))
+    out.append(text(840, y0 + 22, "receivers, knock module (open collector, low = on)", "middle", "bold"))
     for i, (pin_label, beam_label) in enumerate(pins):
         y = y0 + 50 + i * ROW
         out.append(text(30, y + 5, pin_label))
@@ -68,33 +75,38 @@ def panel(
     three_v3, five_v, ground = power
     out.append(text(30, y + 5, three_v3))
     out.append(line(270, y, 620, y, "#c62828"))
-    out.append(text(630, y + 5, "receivers VCC (and 10 kOhm pull-ups, optional)"))
+    out.append(text(630, y + 5, "receivers + knock module VCC (10 kOhm pull-ups optional)"))
     y += ROW
     out.append(text(30, y + 5, five_v))
     out.append(line(270, y, 620, y, "#ef6c00"))
-    out.append(text(630, y + 5, "emitters VCC (all six in parallel)"))
+    out.append(text(630, y + 5, f"emitters VCC (all {emitters} in parallel, {20 * emitters} mA)"))
     y += ROW
     out.append(text(30, y + 5, emitter_pin))
     out.append(line(270, y, 420, y, "#6a1b9a"))
-    out.append(text(430, y + 5, "1 kOhm -> base of PN2222A; collector <- emitters GND"))
+    out.append(text(430, y + 5, "100 Ohm -> gate of IRLB8721 (100 kOhm to GND); drain <- emitters GND"))
     y += ROW
     out.append(text(30, y + 5, ground))
     out.append(line(270, y, 620, y, "#222"))
-    out.append(text(630, y + 5, "receivers GND, PN2222A emitter"))
+    out.append(text(630, y + 5, "receivers + knock module GND, IRLB8721 source"))
     return out, y0 + rows * ROW + 40
 
 
+def _what(beam: dict[str, Any]) -> str:
+    if beam["level"] == "knock":
+        return "knock sensor: piezo + comparator"
+    horn = "both horns" if beam["horn"] == "both" else f"{beam['horn']} horn"
+    return f"{horn}, {beam['level']} beam"
+
+
 def _beam_rows(beams: list[dict[str, Any]], key: str, name: str, pads: dict[int, int], pad: str) -> list[Row]:
-    return [
-        (f"{name}{b[key]} ({pad} {pads[b[key]]})", f"{b['name']}  ({b['horn']} horn, {b['level']})")
-        for b in beams
-    ]
+    return [(f"{name}{b[key]} ({pad} {pads[b[key]]})", f"{b['name']}  ({_what(b)})") for b in beams]
 
 
 def draw(pinmap: dict[str, Any]) -> str:
     beams: list[dict[str, Any]] = pinmap["beams"]
     emitters: dict[str, Any] = pinmap.get("emitters") or {}
     node: dict[str, Any] = pinmap["node"]
+    lit = sum(1 for b in beams if b["level"] != "knock")
     parts = [text(20, 24, "Minotaur Companion: ring-toss beams, from hardware/pinmap.json", weight="bold")]
     pi_emitter = f"GPIO{emitters['pi_gpio']} (pin {PI_HEADER[emitters['pi_gpio']]})" if emitters else "(none)"
     drawn, y = panel(
@@ -104,6 +116,7 @@ def draw(pinmap: dict[str, Any]) -> str:
         _beam_rows(beams, "pi_gpio", "GPIO", PI_HEADER, "pin"),
         pi_emitter,
         ("3V3 (pin 1)", "5V (pin 2)", "GND (pin 6)"),
+        lit,
     )
     parts += drawn
     pico_emitter = (
@@ -117,6 +130,7 @@ def draw(pinmap: dict[str, Any]) -> str:
         _beam_rows(beams, "node_gpio", "GP", PICO_PADS, "pad"),
         pico_emitter,
         ("3V3(OUT) (pad 36)", "VBUS 5V (pad 40)", "GND (pad 38)"),
+        lit,
     )
     parts += drawn
     height = int(y)

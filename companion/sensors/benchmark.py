@@ -40,6 +40,8 @@ from companion.sensors.pinmap import PinMap, default_pinmap_path, load_pinmap
 from companion.sensors.tossing import TossRunner, realtime_priority
 from companion.sim.ringtoss.tosses import PhysicalToss
 
+OFF_THE_FIGURE = frozenset({"bounce_off", "pass_through", "clean_miss"})
+"""Kinds whose ring ends on the table."""
 APPROACH_US = 3000
 """The last stretch before each judge deadline, passed in real time."""
 DELIVERY_TIMEOUT_S = 5.0
@@ -223,7 +225,9 @@ class _Tally:
     changes = 0
     missed = 0
     glitches = 0
-    decided_before_rest = 0
+    decided_before_rest: collections.Counter[str] = dataclasses.field(default_factory=collections.Counter)
+    """Verdicts given before the ring stopped moving, by where it ended (a ring rolling away on the table
+    changes no beam; one creeping on the figure might)."""
 
     def score(self, toss: PhysicalToss, verdict: Verdict) -> str:
         if verdict.outcome == "void" or not verdict.sure:
@@ -274,7 +278,9 @@ def judge_tosses(
                 if toss.rest_us is not None and outcome != "asked_host":
                     delay = (verdict.decided_us - (base + toss.rest_us)) / 1000
                     tally.rest_to_verdict["success" if toss.success else "failure"].append(delay)
-                    tally.decided_before_rest += delay < 0
+                    if delay < 0:
+                        where = "on the table" if toss.kind in OFF_THE_FIGURE else "on the figure"
+                        tally.decided_before_rest[where] += 1
                 _lift(path, clock)
         finally:
             runner.stop()
@@ -392,7 +398,7 @@ def bench_toss(
                 **_summary(tally, len(tosses)),
                 "asked_host_share": round(asked_share, 4),
                 "rest_to_verdict_ms": rest,
-                "decided_before_rest": tally.decided_before_rest,
+                "decided_before_rest": dict(tally.decided_before_rest),
                 "by_kind": {k: dict(v) for k, v in sorted(tally.by_kind.items())},
                 "edges": {
                     "changes": tally.changes,

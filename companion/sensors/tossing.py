@@ -43,7 +43,7 @@ class TossRunner:
         self.faults: dict[str, str] = {}
         self.check_beams: Callable[[], list[str]] | None = None
         """If set, run before each arming: the names of beams that failed a self-test."""
-        """Open faults by key (e.g. "node", "left_tip"): what is wrong, for the scoreboard."""
+        """Open faults by key (e.g. "node", "left_tip_a"): what is wrong, for the scoreboard."""
         self._cond = threading.Condition()
         self._stopping = False
         self._thread: threading.Thread | None = None

@@ -28,15 +28,18 @@ from companion.sensors.protocol import (
     SelfTest,
     render_node_output,
 )
-from companion.sensors.simhorn import SimulatedHorn
+from companion.sim.ringtoss.tosses import PhysicalToss
 
 from .node_fake_pico import FakePico
 from .node_fixtures import FIRMWARE, PINMAP_FILE, deploy_tool, flash, flash_with_pinmap, run_firmware
+from .physical import physical_tosses, toss_of_kind
 
 __all__ = ["flash"]
 
 TICKS_PERIOD = 1 << 30
 FIRMWARE_VERSION = "1.0.0"
+LEFT_TIP, RIGHT_TIP = (load_pinmap(PINMAP_FILE).tip_beams(horn)[0] for horn in ("left", "right"))
+"""A tip beam of each horn (any beam would do; these are the ones a hanging ring blocks)."""
 
 
 def scenario(edges: list[BeamEdge], end_us: int, **extra: Any) -> dict[str, Any]:
@@ -49,13 +52,11 @@ def decode(serial: bytes) -> list[Frame]:
     return [d for d in out if isinstance(d, Frame)]
 
 
-def toss_train(pinmap: PinMap, kinds: list[str], seed: int = 3) -> tuple[list[BeamEdge], int]:
-    """Tosses of the simulated horn one after another, the figure cleared after each."""
-    horn = SimulatedHorn(pinmap, seed=seed)
+def toss_train(tosses: list[PhysicalToss]) -> tuple[list[BeamEdge], int]:
+    """Physically simulated tosses one after another, the figure cleared after each."""
     edges: list[BeamEdge] = []
     t = 100_000
-    for kind in kinds:
-        toss = horn.toss(kind=kind, arrive_us=300_000)
+    for toss in tosses:
         train = toss.edges(offset_us=t)
         edges += train
         t = max(e.t_us for e in train) + 200_000
@@ -112,9 +113,16 @@ def pinmap_data() -> dict[str, Any]:
 
 
 @pytest.fixture(scope="module")
-def train(pinmap: PinMap) -> tuple[list[BeamEdge], int]:
-    kinds = ["ringer", "bounce_off", "leaner", "rattler", "near_miss", "tip_hanger", "beside", "rattle_off"]
-    return toss_train(pinmap, kinds)
+def train() -> tuple[list[BeamEdge], int]:
+    kinds = list(dict.fromkeys(t.kind for t in physical_tosses()))  # one toss of every kind there is
+    assert {"clean_ringer", "bounce_off"} <= set(kinds)
+    tosses = [toss_of_kind(kind) for kind in kinds]
+    tosses.append(max(physical_tosses(), key=lambda t: len(t.changes)))  # the busiest: a long rattle
+    tosses += [t for t in physical_tosses() if t.glitches][:2]  # receiver glitches under a millisecond
+    edges, end = toss_train(tosses)
+    assert {e.beam for e in edges} >= {"knock", "front", "back"}  # the ring struck, crossed shared beams
+    assert any(load_pinmap(PINMAP_FILE).beam(e.beam).level == "tip" for e in edges)  # and passed a tip
+    return edges, end
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +143,7 @@ def test_the_firmware_sends_exactly_what_the_protocol_says(
         pinmap.names,
         firmware=FIRMWARE_VERSION,
         pinmap_crc=pinmap_crc(PINMAP_FILE),
-        self_test=dict.fromkeys(pinmap.names, "ok"),
+        self_test={name: "untested" if name == "knock" else "ok" for name in pinmap.names},
         end_us=end,
     )
     assert run.serial.decode().splitlines() == expected.decode().splitlines()
@@ -167,7 +175,8 @@ def test_the_bench_catches_a_handler_that_allocates(
         "while True:\n"
         "    time.sleep_ms(1)\n"
     )
-    edges = [BeamEdge("left_base_front", True, 5_000), BeamEdge("left_base_front", False, 9_000)]
+    beam = next(b["name"] for b in pinmap_data["beams"] if b["node_gpio"] == 10)
+    edges = [BeamEdge(beam, True, 5_000), BeamEdge(beam, False, 9_000)]
     report = run_firmware(probe, scenario(edges, 20_000, entry="probe"), tmp_path / "run").report
     assert report["irq_calls"] == 2
     assert len(report["errors"]) == 2 and all("MemoryError" in e for e in report["errors"])
@@ -197,12 +206,11 @@ def self_test_results(run_serial: bytes) -> dict[str, str]:
 def test_the_self_test_finds_an_unplugged_receiver_and_a_dead_emitter(
     pinmap: PinMap, flash: Path, tmp_path: Path
 ) -> None:
-    faults = {"left_tip": "unplugged", "right_base_front": "dead_emitter"}
-    run = run_firmware(
-        flash, scenario([], 1_000, faults=faults, initially_blocked=["left_base_back"]), tmp_path
-    )
+    faults = {LEFT_TIP: "unplugged", "right_front_outer": "dead_emitter"}
+    run = run_firmware(flash, scenario([], 1_000, faults=faults, initially_blocked=["back"]), tmp_path)
     expected = dict.fromkeys(pinmap.names, "ok")
-    expected.update(left_tip="stuck_clear", right_base_front="blocked", left_base_back="blocked")
+    expected.update({LEFT_TIP: "stuck_clear", "right_front_outer": "blocked", "back": "blocked"})
+    expected["knock"] = "untested"
     assert self_test_results(run.serial) == expected
 
     reported: list[NodeFault] = []
@@ -218,16 +226,43 @@ def test_without_an_emitter_switch_the_self_test_checks_for_clear_beams(
 ) -> None:
     del pinmap_data["emitters"]
     plain = flash_with_pinmap(flash, pinmap_data, tmp_path / "flash")
-    run = run_firmware(plain, scenario([], 1_000, initially_blocked=["right_tip"]), tmp_path / "run")
+    run = run_firmware(plain, scenario([], 1_000, initially_blocked=[RIGHT_TIP]), tmp_path / "run")
     results = self_test_results(run.serial)
-    assert results.pop("right_tip") == "blocked"
+    assert results.pop(RIGHT_TIP) == "blocked"
     assert set(results.values()) == {"untested"}
     beats = [f.message for f in decode(run.serial) if isinstance(f.message, Heartbeat)]
-    assert beats[0].blocked == {"right_tip"}
+    assert beats[0].blocked == {RIGHT_TIP}
+
+
+@pytest.mark.parametrize("switch", [True, False], ids=["emitter switch", "no emitter switch"])
+@pytest.mark.parametrize("pulsing", [False, True], ids=["quiet", "knocked at boot"])
+def test_the_knock_sensor_has_no_light_to_test_and_is_untested_never_a_fault(
+    pinmap: PinMap, pinmap_data: dict[str, Any], flash: Path, tmp_path: Path, switch: bool, pulsing: bool
+) -> None:
+    # The piezo's comparator ignores the emitters: in the dark it still reads clear, which in a
+    # receiver means unplugged ("stuck_clear"); a knock at boot would read "blocked".
+    knock = [b.name for b in pinmap.beams if b.level == "knock"]
+    assert knock == ["knock"]
+    if not switch:
+        del pinmap_data["emitters"]
+    board = flash_with_pinmap(flash, pinmap_data, tmp_path / "flash")
+    run = run_firmware(
+        board, scenario([], 1_000, initially_blocked=knock if pulsing else []), tmp_path / "run"
+    )
+    results = self_test_results(run.serial)
+    assert results.pop("knock") == "untested"
+    assert set(results.values()) == ({"ok"} if switch else {"untested"})  # the beams are tested as before
+
+    reported: list[NodeFault] = []
+    link = NodeLink(pinmap, on_edge=lambda e: None, on_fault=reported.append, expected_pinmap_crc=None)
+    link.connected("pty", 0)
+    link.received(run.serial, 0)
+    assert link.self_test["knock"] == "untested"
+    assert reported == [] and link.status().ok, link.status().faults
 
 
 def test_a_pulse_shorter_than_the_interrupt_latency_is_counted_not_sent(flash: Path, tmp_path: Path) -> None:
-    spurious = [[200_000, "left_tip"], [300_000, "left_tip"]]
+    spurious = [[200_000, LEFT_TIP], [300_000, LEFT_TIP]]
     run = run_firmware(flash, scenario([], 500_000, spurious=spurious), tmp_path)
     frames = [f.message for f in decode(run.serial)]
     assert not [m for m in frames if isinstance(m, Edge)]
@@ -239,8 +274,8 @@ def test_a_burst_beyond_the_buffer_is_reported_and_the_node_carries_on(
     pinmap: PinMap, flash: Path, tmp_path: Path
 ) -> None:
     # 300 edges in 0.9 ms, ending clear: the buffer (128) keeps the first ones, ending blocked.
-    burst = [BeamEdge("left_tip", i % 2 == 0, 100_100 + 3 * i) for i in range(300)]
-    later = [BeamEdge("left_tip", True, 700_000), BeamEdge("left_tip", False, 704_000)]
+    burst = [BeamEdge(LEFT_TIP, i % 2 == 0, 100_100 + 3 * i) for i in range(300)]
+    later = [BeamEdge(LEFT_TIP, True, 700_000), BeamEdge(LEFT_TIP, False, 704_000)]
     run = run_firmware(flash, scenario(burst + later, 1_000_000), tmp_path)
     beats = [f.message for f in decode(run.serial) if isinstance(f.message, Heartbeat)]
     assert beats[0].overflows == 0 and beats[1].overflows > 0
@@ -252,7 +287,7 @@ def test_a_burst_beyond_the_buffer_is_reported_and_the_node_carries_on(
     link.received(run.serial, 0)
     assert [f.kind for f in reported] == ["overflow"]
     assert edges[-2:] == [BeamEdge(e.beam, e.blocked, e.t_us, "node") for e in later]  # not taken for repeats
-    assert link.states["left_tip"] is False
+    assert link.states[LEFT_TIP] is False
     assert link.status().ok  # the heartbeat resynced the beams: the next toss can be judged
 
 

@@ -164,7 +164,7 @@ def test_the_fixture_restores_the_previous_pin_factory(mock_factory: MockFactory
 def test_the_self_test_blinks_the_emitters_and_names_dead_and_blocked_receivers(
     mock_factory: MockFactory, pinmap: PinMap
 ) -> None:
-    dead, obstructed = "left_tip", "right_back_outer"
+    dead, obstructed = "left_tip_a", "right_back_outer"
 
     def light_travels(seconds: float) -> None:
         # The figure's physics: a receiver sees light while the emitters are on and its beam is free.

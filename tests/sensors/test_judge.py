@@ -78,8 +78,8 @@ RIGHT = ("front", "back", "right_back_inner", "right_back_outer", "right_front_o
 def ringer(table: Table, t0: int, horn: str = "left", lines: int = 6) -> int:
     """A ring falling over the tip and coming to rest flat around `horn`, blocking `lines` of its six
     base beams; returns the edge time of its last change (the rest starts there)."""
-    table.pulse("tips", t0, 3 * MS)
-    table.pulse(f"{horn}_tip", t0 + 1 * MS, 3 * MS)
+    table.pulse(f"{horn}_tip_b", t0, 3 * MS)
+    table.pulse(f"{horn}_tip_a", t0 + 1 * MS, 3 * MS)
     base = LEFT if horn == "left" else RIGHT
     table.edge("knock", True, t0 + 27 * MS)  # it strikes the collar
     for k, name in enumerate(base[:lines]):
@@ -97,8 +97,19 @@ def test_a_clean_ringer_succeeds_once_the_ring_has_been_still_for_the_settle_tim
     verdict = table.verdict
     assert (verdict.seat, verdict.outcome, verdict.horn, verdict.sure) == (2, "success", "left", True)
     assert verdict.settle_end_us == last + SETTLE and verdict.blocked == {"left": 6, "right": 2}
-    assert [e.beam for e in verdict.edges][:5] == ["tips", "tips", "left_tip", "left_tip", "knock"]
-    assert verdict.evidence()["edges"][0] == {"beam": "tips", "blocked": True, "t_us": t0, "source": "test"}
+    assert [e.beam for e in verdict.edges][:5] == [
+        "left_tip_b",
+        "left_tip_b",
+        "left_tip_a",
+        "left_tip_a",
+        "knock",
+    ]
+    assert verdict.evidence()["edges"][0] == {
+        "beam": "left_tip_b",
+        "blocked": True,
+        "t_us": t0,
+        "source": "test",
+    }
     assert verdict.evidence()["sure"] is True
 
 
@@ -134,7 +145,7 @@ def test_a_ring_between_the_horns_fails_as_soon_as_it_is_at_rest(table: Table) -
 
 def test_a_bounce_off_fails_at_rest_without_waiting_for_the_window(table: Table) -> None:
     t_arm = table.arm()
-    table.pulse("left_tip", t_arm + 1_000 * MS, 4 * MS)
+    table.pulse("left_tip_a", t_arm + 1_000 * MS, 4 * MS)
     table.pulse("front", t_arm + 1_030 * MS, 350 * MS)
     table.pulse("knock", t_arm + 1_400 * MS, 30 * MS)  # it lands on the table beside the figure
     last = t_arm + 1_430 * MS
@@ -180,7 +191,7 @@ def test_a_knock_does_not_stop_arming(pinmap: PinMap, clock: ManualClock) -> Non
 
 def test_glitches_shorter_than_the_debounce_are_not_a_ring(table: Table) -> None:
     t_arm = table.arm()
-    table.pulse("left_tip", t_arm + 500 * MS, 900)
+    table.pulse("left_tip_a", t_arm + 500 * MS, 900)
     table.pulse("front", t_arm + 600 * MS, 400)
     table.run_until(t_arm + 600 * MS + 3 * SETTLE)
     assert table.verdicts == []  # nothing came down: a glitch is not a ring
@@ -206,11 +217,11 @@ def test_a_ring_rattling_on_the_horn_is_judged_from_its_last_change(table: Table
 
 def test_nothing_is_decided_while_a_ring_hangs_on_a_tip(table: Table) -> None:
     t_arm = table.arm()
-    table.edge("left_tip", True, t_arm + 1_000 * MS)  # caught on the tip, quite still
+    table.edge("left_tip_a", True, t_arm + 1_000 * MS)  # caught on the tip, quite still
     table.run_until(t_arm + 1_000 * MS + 5 * SETTLE)
     assert table.verdicts == []
     slide = t_arm + 5_000 * MS  # it slides down after a few seconds
-    table.edge("left_tip", False, slide)
+    table.edge("left_tip_a", False, slide)
     last = ringer(table, slide + 5 * MS)
     table.run_until(last + SETTLE + GRACE + DELAY)
     assert table.verdict.success and table.verdict.sure
@@ -218,7 +229,7 @@ def test_nothing_is_decided_while_a_ring_hangs_on_a_tip(table: Table) -> None:
 
 def test_a_ring_hanging_past_the_wait_is_doubtful(table: Table) -> None:
     t_arm = table.arm()
-    table.edge("tips", True, t_arm + 14_000 * MS)
+    table.edge("left_tip_b", True, t_arm + 14_000 * MS)
     table.run_until(t_arm + (SETTINGS.window_ms + SETTINGS.max_wait_ms) * MS - 1)
     assert table.verdicts == []
     table.run_until(t_arm + (SETTINGS.window_ms + SETTINGS.max_wait_ms) * MS + DELAY)
@@ -228,7 +239,7 @@ def test_a_ring_hanging_past_the_wait_is_doubtful(table: Table) -> None:
 def test_a_ring_still_moving_when_the_window_ends_is_waited_for(table: Table) -> None:
     t_arm = table.arm()
     window_end = t_arm + SETTINGS.window_ms * MS
-    table.pulse("left_tip", window_end - 300 * MS, 3 * MS)
+    table.pulse("left_tip_a", window_end - 300 * MS, 3 * MS)
     table.pulse("front", window_end - 5 * MS, 10 * MS)  # bounces up, comes down again
     last = ringer(table, window_end + 200 * MS)
     table.run_until(last + SETTLE + GRACE + DELAY)
@@ -264,7 +275,7 @@ def test_each_toss_has_exactly_one_verdict(table: Table) -> None:
 def test_arming_is_refused_while_a_beam_is_blocked(pinmap: PinMap, clock: ManualClock) -> None:
     judge = TossJudge(pinmap, clock=clock)
     with pytest.raises(HornNotClearError, match=r"clear the horn figure.*left_back_inner is blocked"):
-        judge.arm(1, {"left_back_inner": True, "left_tip": False})
+        judge.arm(1, {"left_back_inner": True, "left_tip_a": False})
     assert judge.armed_seat is None
     judge.arm(1, {name: False for name in pinmap.names})
     with pytest.raises(TossInProgressError):
@@ -273,7 +284,7 @@ def test_arming_is_refused_while_a_beam_is_blocked(pinmap: PinMap, clock: Manual
 
 def test_a_void_ends_the_toss_without_a_verdict_on_the_ring(table: Table) -> None:
     t_arm = table.arm(seat=3)
-    table.edge("left_tip", True, t_arm + 100 * MS)
+    table.edge("left_tip_a", True, t_arm + 100 * MS)
     verdict = table.judge.void("the sensor node disappeared")
     assert verdict is not None and verdict.outcome == "void" and not verdict.success
     assert "sensor node disappeared" in verdict.reason and len(verdict.edges) == 1
@@ -314,13 +325,13 @@ def test_a_deadline_that_passed_since_the_last_poll_is_still_due(table: Table) -
 def test_the_edge_ending_a_glitch_may_arrive_late(table: Table) -> None:
     t_arm = table.arm()
     glitch = t_arm + 500 * MS
-    table.edge("left_tip", True, glitch)
+    table.edge("left_tip_a", True, glitch)
     # The clear that ends this 0.9 ms glitch is delayed in transit by 40 ms more than the block was
     # (a busy reader): the judge, polled meanwhile, must not have taken it for a ring coming down,
     # or it would call a miss before the real toss.
     table.clock.now = glitch + 900 + DELAY + 40 * MS
     assert table.judge.poll() is None
-    table.judge.feed(BeamEdge("left_tip", False, glitch + 900, "test"))
+    table.judge.feed(BeamEdge("left_tip_a", False, glitch + 900, "test"))
     table.run_until(glitch + 5 * SETTLE)
     assert table.verdicts == []
     last = ringer(table, t_arm + 4_000 * MS)
@@ -337,7 +348,7 @@ def test_a_late_batch_of_edges_is_judged_by_the_edges_times(table: Table) -> Non
     table.edge("knock", False, tip - 270 * MS)
     table.run_until(tip + DELAY + 10 * MS)
     for blocked, t in ((True, tip), (False, tip + 900)):
-        assert table.judge.feed(BeamEdge("right_tip", blocked, t, "test")) is None
+        assert table.judge.feed(BeamEdge("right_tip_a", blocked, t, "test")) is None
     # The knock was a ring landing off the figure: judged from the knock, the glitch ignored (and as
     # late edges may be 10 ms late now, the rest is called 10 ms later).
     table.run_until(tip - 270 * MS + SETTLE + GRACE + DELAY + 10 * MS)

@@ -156,7 +156,7 @@ def test_firmware_output_through_a_pty_gives_the_right_verdicts(
                     with table.lock:
                         table.judge.arm(toss.seat, node.beam_states())
                 if noise_at is not None and not pending and t > noise_at:
-                    pty_port.write(b"\x00\xfe@17 E b=left_tip blocked=1 t=\xff\n")  # noise on the cable
+                    pty_port.write(b"\x00\xfe@17 E b=left_tip_a blocked=1 t=\xff\n")  # noise on the cable
                     noise_at = None
             pty_port.write(line)
             wait_for(functools.partial(taken, node, sent), "the reader to take the frame")

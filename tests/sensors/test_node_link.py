@@ -71,8 +71,11 @@ def test_a_healthy_node_delivers_edges_and_reports_ok(node: Harness) -> None:
     node.boot()
     assert node.status.ok, node.status.faults
     assert node.status.firmware == "1.0.0" and set(node.status.self_test.values()) == {"ok"}
-    node.send(Edge("left_tip", True, 10), Edge("left_tip", False, 3010))
-    assert node.edges == [BeamEdge("left_tip", True, 10, "node"), BeamEdge("left_tip", False, 3010, "node")]
+    node.send(Edge("left_tip_a", True, 10), Edge("left_tip_a", False, 3010))
+    assert node.edges == [
+        BeamEdge("left_tip_a", True, 10, "node"),
+        BeamEdge("left_tip_a", False, 3010, "node"),
+    ]
     node.send(Edge("left_front_inner", True, 90_000))
     assert node.link.states["left_front_inner"] is True
     assert node.faults == []
@@ -80,10 +83,10 @@ def test_a_healthy_node_delivers_edges_and_reports_ok(node: Harness) -> None:
 
 
 def test_a_receiver_stuck_clear_fails_the_self_test_until_the_node_restarts(node: Harness) -> None:
-    node.boot({"right_tip": "stuck_clear"})
-    assert node.kinds == ["self_test"] and "right_tip" in node.faults[0].reason
+    node.boot({"right_tip_a": "stuck_clear"})
+    assert node.kinds == ["self_test"] and "right_tip_a" in node.faults[0].reason
     node.send(Heartbeat(500_000, frozenset(), 0, 0))
-    assert not node.status.ok and any("right_tip" in f for f in node.status.faults)
+    assert not node.status.ok and any("right_tip_a" in f for f in node.status.faults)
     node.boot()  # rebooted with the receiver plugged back in
     assert node.status.ok
 
@@ -115,8 +118,8 @@ def test_garbage_voids_at_once_and_the_next_heartbeat_resyncs_the_beams(node: Ha
 
 def test_a_sequence_gap_is_a_fault(node: Harness) -> None:
     node.boot()
-    node.encoder.encode(Edge("left_tip", True, 5))  # sent by the node, never received
-    node.send(Edge("left_tip", False, 3005))
+    node.encoder.encode(Edge("left_tip_a", True, 5))  # sent by the node, never received
+    node.send(Edge("left_tip_a", False, 3005))
     assert node.kinds == ["lost_frames"] and "1 frame" in node.faults[0].reason
     assert node.status.lost_frames == 1 and not node.status.ok
     node.send(Heartbeat(500_000, frozenset(), 0, 0))
@@ -133,9 +136,9 @@ def test_a_full_buffer_on_the_node_is_a_fault(node: Harness) -> None:
 
 def test_beam_states_that_disagree_with_the_edges_are_a_fault(node: Harness) -> None:
     node.boot()
-    node.send(Heartbeat(500_000, frozenset({"left_tip"}), 0, 0))
+    node.send(Heartbeat(500_000, frozenset({"left_tip_a"}), 0, 0))
     assert node.kinds == ["out_of_sync"]
-    assert node.link.states["left_tip"] is True
+    assert node.link.states["left_tip_a"] is True
 
 
 def test_a_lost_heartbeat_is_reported_once_and_clears_when_it_returns(node: Harness) -> None:
@@ -232,8 +235,8 @@ def test_a_disconnect_is_a_fault_and_a_reconnect_waits_for_a_new_hello(node: Har
 
 
 def test_a_reader_joining_mid_stream_adopts_the_first_heartbeat(node: Harness) -> None:
-    node.link.received(encode_frame(4321, Heartbeat(9_000_000, frozenset({"right_tip"}), 2, 1)), 0)
-    assert node.faults == [] and node.link.states["right_tip"] is True  # old overflows are not news
+    node.link.received(encode_frame(4321, Heartbeat(9_000_000, frozenset({"right_tip_a"}), 2, 1)), 0)
+    assert node.faults == [] and node.link.states["right_tip_a"] is True  # old overflows are not news
     node.link.received(encode_frame(4322, Hello("1.0.0", PROTOCOL_VERSION, 500, node.pinmap.names, CRC)), 0)
     assert node.status.firmware == "1.0.0"
 

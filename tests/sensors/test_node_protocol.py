@@ -30,10 +30,10 @@ from companion.sensors.protocol import (
     render_node_output,
 )
 
-BEAMS = ("left_base", "left_tip", "right_base")
+BEAMS = ("left_base", "left_tip_a", "right_base")
 MESSAGES: list[Message] = [
     Hello("1.0.0", 1, 500, BEAMS, "0badf00d"),
-    SelfTest("left_tip", "stuck_clear"),
+    SelfTest("left_tip_a", "stuck_clear"),
     Edge("left_base", True, 1_234_567_890_123),
     Edge("right_base", False, 0),
     Heartbeat(500_000, frozenset({"left_base", "right_base"}), 3, 1),
@@ -54,9 +54,9 @@ def test_every_message_survives_encoding(message: Message) -> None:
 
 
 def test_the_checksum_covers_the_text_between_start_and_hash() -> None:
-    line = encode_frame(7, Edge("left_tip", True, 99))
+    line = encode_frame(7, Edge("left_tip_a", True, 99))
     body, crc = line[1:-1].split(b"#")
-    assert body == b"7 E b=left_tip blocked=1 t=99"
+    assert body == b"7 E b=left_tip_a blocked=1 t=99"
     assert int(crc, 16) == binascii.crc32(body)
 
 
@@ -180,8 +180,8 @@ def test_reset_forgets_partial_lines_and_the_sequence() -> None:
 
 def test_node_frames_sends_changes_heartbeats_and_repeated_hellos() -> None:
     edges = [
-        BeamEdge("left_tip", True, 100_000),
-        BeamEdge("left_tip", False, 103_000),
+        BeamEdge("left_tip_a", True, 100_000),
+        BeamEdge("left_tip_a", False, 103_000),
         BeamEdge("left_base", True, 500_000),  # the same microsecond as heartbeat 1: the edge first
         BeamEdge("left_base", True, 600_000),  # not a change: not sent
     ]
@@ -201,13 +201,13 @@ def test_node_frames_sends_changes_heartbeats_and_repeated_hellos() -> None:
 
 def test_rendered_output_carries_the_edges_for_the_reader() -> None:
     edges = [BeamEdge("right_base", True, 7_000), BeamEdge("right_base", False, 9_500)]
-    data = render_node_output(edges, BEAMS, self_test={"left_tip": "ok"}, initially_blocked=["left_base"])
+    data = render_node_output(edges, BEAMS, self_test={"left_tip_a": "ok"}, initially_blocked=["left_base"])
     decoded = [f.message for f in frames(FrameDecoder().feed(data))]
     assert [m for m in decoded if isinstance(m, Edge)] == [
         Edge("right_base", True, 7_000),
         Edge("right_base", False, 9_500),
     ]
-    assert SelfTest("left_tip", "ok") in decoded and SelfTest("left_base", "untested") in decoded
+    assert SelfTest("left_tip_a", "ok") in decoded and SelfTest("left_base", "untested") in decoded
     first_beat = next(m for m in decoded if isinstance(m, Heartbeat))
     assert first_beat.blocked == {"left_base"}
 

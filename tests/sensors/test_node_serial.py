@@ -101,7 +101,7 @@ def test_edges_from_a_loop_port_come_out_with_source_node(
 ) -> None:
     reader, opener = loop_reader
     assert opener.opened.wait(10)
-    edges = [BeamEdge("left_tip", True, 1_000), BeamEdge("left_tip", False, 4_000)]
+    edges = [BeamEdge("left_tip_a", True, 1_000), BeamEdge("left_tip_a", False, 4_000)]
     edges.append(BeamEdge("right_back_outer", True, 60_000))
     results = dict.fromkeys(pinmap.names, "ok")
     data = render_node_output(edges, pinmap.names, pinmap_crc=pinmap_crc(PINMAP_FILE), self_test=results)
@@ -126,9 +126,9 @@ def test_the_reader_resyncs_after_garbage_on_a_loop_port(
     port.write(b"\xff\xfe\x00 line noise \x07\n")
     wait_for(lambda: "corrupt" in reader.fault_kinds(), "the corrupt frame reported")
     assert not reader.node.status().ok
-    port.write(encoder.encode(Heartbeat(500_000, frozenset({"left_tip"}), 0, 0)))
+    port.write(encoder.encode(Heartbeat(500_000, frozenset({"left_tip_a"}), 0, 0)))
     wait_for(lambda: reader.node.status().ok, "the resync at the next heartbeat")
-    assert reader.node.beam_states()["left_tip"] is True
+    assert reader.node.beam_states()["left_tip_a"] is True
     assert reader.node.status().corrupt_frames == 1
 
 
@@ -226,7 +226,7 @@ def test_a_silent_node_on_a_pty_loses_its_heartbeat(pinmap: PinMap, pty_port: Pt
         wait_for(lambda: reader.node.status().ok, "a healthy node")
         clock.advance(1_400_000)  # just inside 3 heartbeats: still fine
         pty_port.write(encoder.encode(Heartbeat(500_000, frozenset(), 0, 0)))
-        pty_port.write(encoder.encode(Edge("left_tip", True, 600_000)))  # read after the heartbeat
+        pty_port.write(encoder.encode(Edge("left_tip_a", True, 600_000)))  # read after the heartbeat
         wait_for(lambda: len(reader.edges.snapshot()) == 1, "the heartbeat and an edge")
         assert reader.faults.snapshot() == []
         clock.advance(1_600_000)  # the node hangs: nothing for 1.6 s
@@ -234,7 +234,7 @@ def test_a_silent_node_on_a_pty_loses_its_heartbeat(pinmap: PinMap, pty_port: Pt
         faults: list[NodeFault] = reader.faults.snapshot()
         assert faults[-1].reason == "no heartbeat from the sensor node"
         assert reader.node.status().connected and not reader.node.status().ok
-        pty_port.write(encoder.encode(Heartbeat(1_000_000, frozenset({"left_tip"}), 0, 0)))
+        pty_port.write(encoder.encode(Heartbeat(1_000_000, frozenset({"left_tip_a"}), 0, 0)))
         wait_for(lambda: reader.node.status().ok, "the heartbeat back")
         assert reader.fault_kinds() == ["heartbeat_lost"]
     finally:
@@ -294,13 +294,13 @@ def test_a_callback_may_wait_for_a_table_that_is_asking_for_beam_states(
         wait_for(lambda: node.status().connected, "the port opened")
         states: list[dict[str, bool]] = []
         with table_lock:
-            pty_port.write(FrameEncoder().encode(Edge("left_tip", True, 5)))
+            pty_port.write(FrameEncoder().encode(Edge("left_tip_a", True, 5)))
             assert in_callback.wait(10)
             asker = threading.Thread(target=lambda: states.append(node.beam_states()), daemon=True)
             asker.start()
             asker.join(5)
             assert not asker.is_alive(), "beam_states() blocked behind a callback"
-        assert states[0]["left_tip"] is True
+        assert states[0]["left_tip_a"] is True
     finally:
         node.stop()
 

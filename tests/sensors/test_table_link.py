@@ -63,8 +63,8 @@ class Rig:
 
     def ringer(self, horn: str = "left") -> None:
         t = self.clock.now
-        self.source.edge(f"{horn}_tip", True, t)
-        self.source.edge(f"{horn}_tip", False, t + 3 * MS)
+        self.source.edge(f"{horn}_tip_a", True, t)
+        self.source.edge(f"{horn}_tip_a", False, t + 3 * MS)
         for name in self.source.pinmap.base_beams(horn):  # it comes to rest around the horn
             self.source.edge(name, True, t + 30 * MS)
         self.clock.now = t + 30 * MS + TossSettings().settle_ms * MS + TossSettings().grace_us
@@ -103,8 +103,8 @@ def test_a_sensor_verdict_becomes_the_toss_with_its_edges_as_evidence(referee: R
     assert event.action == {"kind": "toss", "by": -1, "player": seat, "success": True}
     assert event.evidence is not None and event.evidence["outcome"] == "success"
     assert [e["beam"] for e in event.evidence["edges"]] == [
-        "left_tip",
-        "left_tip",
+        "left_tip_a",
+        "left_tip_a",
         *rig.source.pinmap.base_beams("left"),
     ]
     assert event.evidence["settings"]["settle_ms"] == TossSettings().settle_ms and event.evidence["sure"]
@@ -120,7 +120,7 @@ def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -
     assert "right_back_outer" in str(sensor_status(referee)["message"])
     assert rig.runner.armed_seat is None and asked_to_clear
     beams = {b["name"]: b["state"] for b in sensor_status(referee)["beams"]}  # type: ignore[attr-defined]
-    assert beams["right_back_outer"] == "blocked" and beams["left_tip"] == "clear"
+    assert beams["right_back_outer"] == "blocked" and beams["left_tip_a"] == "clear"
     rig.source.states["right_back_outer"] = False
     eventually(lambda: rig.runner.armed_seat == tossing_seat(snapshot), "armed once the horn is clear")
 
@@ -131,13 +131,13 @@ def test_a_fault_voids_the_toss_shows_until_fixed_and_the_toss_is_repeated(
     snapshot = play_to_a_toss(referee)
     rig.link.start()
     eventually(lambda: rig.runner.armed_seat is not None, "armed")
-    rig.source.edge("left_tip", True, rig.clock.now)
+    rig.source.edge("left_tip_a", True, rig.clock.now)
     rig.link.fault("node", "sensor node disconnected")
     eventually(lambda: sensor_status(referee).get("state") == "fault", "the fault on the scoreboard")
     assert sensor_status(referee)["faults"] == ["sensor node disconnected"]
     assert "Toss void" in str(sensor_status(referee)["message"])
     assert referee.snapshot().seq == snapshot.seq  # no verdict was recorded
-    rig.source.edge("left_tip", False, rig.clock.now + 1 * MS)
+    rig.source.edge("left_tip_a", False, rig.clock.now + 1 * MS)
     rig.link.fault("node", None)
     eventually(lambda: sensor_status(referee).get("state") == "armed", "armed again")
     assert "Toss void" in str(sensor_status(referee)["message"])

@@ -43,8 +43,8 @@ def test_the_runner_delivers_a_success_when_the_clock_reaches_the_settle_end(
 ) -> None:
     runner.arm(3)
     t = clock.now
-    source.edge("right_tip", True, t + 10 * MS)
-    source.edge("right_tip", False, t + 13 * MS)
+    source.edge("right_tip_a", True, t + 10 * MS)
+    source.edge("right_tip_a", False, t + 13 * MS)
     clock.now = t + 40 * MS
     for name in source.pinmap.base_beams("right"):  # a ring around the right horn
         source.edge(name, True, t + 40 * MS)
@@ -70,7 +70,7 @@ def test_a_fault_voids_the_toss_and_refuses_arming_until_fixed(
     runner: TossRunner, source: FakeSource, clock: ManualClock, verdicts: list[Verdict]
 ) -> None:
     runner.arm(1)
-    source.edge("left_tip", True, clock.now)
+    source.edge("left_tip_a", True, clock.now)
     runner.fault("node", "sensor node disconnected")
     assert [v.outcome for v in verdicts] == ["void"] and "disconnected" in verdicts[0].reason
     with pytest.raises(SensorFaultError, match="sensor node disconnected"):
@@ -78,7 +78,7 @@ def test_a_fault_voids_the_toss_and_refuses_arming_until_fixed(
     runner.fault("node", None)
     with pytest.raises(HornNotClearError):  # the ring of the void toss still hangs on the tip
         runner.arm(1)
-    source.edge("left_tip", False, clock.now + 5 * MS)
+    source.edge("left_tip_a", False, clock.now + 5 * MS)
     runner.arm(1)
     assert runner.armed_seat == 1
 
@@ -97,9 +97,9 @@ def test_a_cancelled_toss_gives_no_verdict(
 def test_a_beam_check_before_each_toss_holds_arming_until_the_receiver_works_again(
     runner: TossRunner, verdicts: list[Verdict]
 ) -> None:
-    dead = ["left_tip"]
+    dead = ["left_tip_a"]
     runner.check_beams = lambda: list(dead)
-    with pytest.raises(SensorFaultError, match="left_tip stayed clear with the emitters off"):
+    with pytest.raises(SensorFaultError, match="left_tip_a stayed clear with the emitters off"):
         runner.arm(0)
     assert "self_test" in runner.faults
     dead.clear()  # the maker plugged it back in
@@ -115,5 +115,5 @@ def test_real_time_priority_is_given_back(runner: TossRunner, source: FakeSource
     assert os.sched_getscheduler(0) == before
     # A runner left at its default never touches the priority of a thread that hands it edges.
     runner.arm(0)
-    source.edge("left_tip", True, clock.now)
+    source.edge("left_tip_a", True, clock.now)
     assert os.sched_getscheduler(0) == before

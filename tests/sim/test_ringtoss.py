@@ -94,8 +94,8 @@ def test_a_ring_dropped_flat_over_a_tip_comes_to_rest_around_that_horn_on_the_co
     assert tilt_deg(trajectory.final_quat) < 3.0
     assert trajectory.touched_figure
     # On the way down it crossed the tip beams; at rest it lies across every base beam of its horn.
-    assert blocked_share(figure, trajectory, beam(figure, f"{horn_name}_tip")).max() > 0.5
-    assert blocked_share(figure, trajectory, beam(figure, f"{horn_name}_tip"))[-1] == 0.0
+    assert blocked_share(figure, trajectory, beam(figure, f"{horn_name}_tip_a")).max() > 0.5
+    assert blocked_share(figure, trajectory, beam(figure, f"{horn_name}_tip_a"))[-1] == 0.0
     for name in pinmap.base_beams(horn_name):
         assert blocked_share(figure, trajectory, beam(figure, name))[-1] == 1.0, name
 
@@ -209,9 +209,9 @@ def test_the_horns_stand_in_none_of_the_beams_but_would_block_one_moved_through_
     assert rays_the_horns_block(figure, through).all()
     assert numpy.all(blocked_share(figure, placed([(0.0, -400.0, 2.5)]), through) == 1.0)  # ring or no ring
 
-    lowered = figure.with_changes(beam_height_offset=-5.0)  # the tips beam 1.4 mm below the tips
-    assert rays_the_horns_block(lowered, beam(lowered, "tips")).any()
-    assert blocked_share(lowered, placed([(0.0, -400.0, 2.5)]), beam(lowered, "tips"))[0] > 0.0
+    lowered = figure.with_changes(beam_height_offset=-5.0)  # the tip beams 1.4 mm below the tips
+    assert rays_the_horns_block(lowered, beam(lowered, "left_tip_a")).any()
+    assert blocked_share(lowered, placed([(0.0, -400.0, 2.5)]), beam(lowered, "left_tip_a"))[0] > 0.0
 
 
 # ------------------------------------------------------------------ receivers

@@ -316,8 +316,8 @@ class TossRig:
         """A ring coming down over the left horn, blocking `lines` of its six base beams: the beams are
         sure with 5 or 6 (around it) or 4 or fewer (not around it)."""
         t, ms = self.clock.now, 1000
-        self.source.edge("left_tip", True, t)
-        self.source.edge("left_tip", False, t + 3 * ms)
+        self.source.edge("left_tip_a", True, t)
+        self.source.edge("left_tip_a", False, t + 3 * ms)
         for k, name in enumerate(self.source.pinmap.base_beams("left")[:lines]):
             self.source.edge(name, True, t + (30 + k) * ms)
         self.clock.now = t + (30 + lines) * ms + self.runner.judge.settings.settle_ms * ms + 2 * ms
@@ -326,7 +326,7 @@ class TossRig:
     def hanger(self) -> None:
         """A ring caught on the left tip for longer than the judge waits: the beams cannot tell."""
         t, ms = self.clock.now, 1000
-        self.source.edge("left_tip", True, t)
+        self.source.edge("left_tip_a", True, t)
         settings = self.runner.judge.settings
         self.clock.now = t + (settings.window_ms + settings.max_wait_ms) * ms
         self.runner.kick()

@@ -32,7 +32,7 @@ class Bench:
         self.ticks_ms = 0
         self.origin = None  # absolute time of the first interrupt registration: edge time 0
         self.pins = {}
-        self.light = {}  # receiver gpio -> [occluded, emitter gpio or -1, active_low, fault]
+        self.light = {}  # receiver gpio -> [occluded, emitter gpio or -1 (lit anyway), active_low, fault]
         self.events = []
         self.next_event = 0
         self.end_us = 0
@@ -51,7 +51,10 @@ class Bench:
         for spec in pinmap["beams"]:
             fault = scenario.get("faults", {}).get(spec["name"], "")
             occluded = spec["name"] in scenario.get("initially_blocked", [])
-            self.light[spec["node_gpio"]] = [occluded, -1 if emitter is None else emitter,
+            # The knock sensor's comparator does not see the emitters: it reads "clear" unless
+            # "occluded" (a pulse), with the emitters off too.
+            follows = emitter is not None and spec.get("level") != "knock"
+            self.light[spec["node_gpio"]] = [occluded, emitter if follows else -1,
                                              spec.get("active_low", True), fault]
             names[spec["name"]] = spec["node_gpio"]
         events = [(t, names[b], 1 if blocked else 0) for t, b, blocked in scenario.get("edges", [])]
