@@ -87,7 +87,7 @@ def start_camera(args: argparse.Namespace, referee: Referee, app: Flask, sensors
         else:
             log.warning("--toss-camera without sensors: there are no verdicts to check")
     elif sensors is not None and not args.simulate:
-        # No camera: a success the beams are unsure of still goes to the host, never silently.
+        # No camera: a toss the beams cannot tell still goes to the host, never silently.
         # (The simulated table has no host standing by, so a demo keeps the beams' verdict.)
         confirmer = TossConfirmer(referee, NoTossCamera())
         services.confirmer = confirmer

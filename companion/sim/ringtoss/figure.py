@@ -41,9 +41,6 @@ class Horn:
     def tip(self) -> tuple[float, float, float]:
         return tuple(b + self.length * a for b, a in zip(self.base, self.axis, strict=True))  # type: ignore[return-value]
 
-    def radius_at(self, along: float) -> float:
-        return self.base_radius + (self.tip_radius - self.base_radius) * along / self.length
-
 
 @dataclasses.dataclass(frozen=True)
 class Ring:
@@ -51,10 +48,6 @@ class Ring:
     """Radius of the cord's centre line."""
     cord_radius: float
     mass_g: float
-
-    @property
-    def inner_radius(self) -> float:
-        return self.centre_radius - self.cord_radius
 
     @property
     def outer_radius(self) -> float:
