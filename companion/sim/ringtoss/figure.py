@@ -50,6 +50,10 @@ class Ring:
     mass_g: float
 
     @property
+    def inner_radius(self) -> float:
+        return self.centre_radius - self.cord_radius
+
+    @property
     def outer_radius(self) -> float:
         return self.centre_radius + self.cord_radius
 
