@@ -128,6 +128,33 @@ def test_five_of_six_base_beams_are_a_ring_around_the_horn(table: Table) -> None
     assert table.verdict.success and table.verdict.sure and table.verdict.blocked["right"] == 5
 
 
+def test_a_ring_spiralling_down_a_horn_unseen_is_waited_for(table: Table) -> None:
+    # It went down over the left tip (both of its beams crossed), struck it, and circles the horn on its
+    # way down, between the tip and the base beams, for most of a second before it reaches the collar.
+    t0 = table.arm() + 1_000 * MS
+    table.pulse("left_tip_a", t0, 3 * MS)
+    table.pulse("left_tip_b", t0 + 1 * MS, 3 * MS)
+    table.pulse("knock", t0 + 5 * MS, 30 * MS)
+    quiet_from = t0 + 35 * MS
+    assert SETTINGS.settle_after_tip_ms > SETTINGS.settle_ms + 200
+    table.run_until(quiet_from + SETTINGS.settle_after_tip_ms * MS - 100 * MS)
+    assert table.verdicts == [], "called while the ring may still be coming down"
+    last = ringer(table, quiet_from + SETTINGS.settle_after_tip_ms * MS - 90 * MS)
+    table.run_until(last + SETTLE + GRACE + DELAY)
+    assert table.verdict.success
+
+
+def test_a_ring_that_went_over_a_tip_and_off_fails_after_the_longer_settle(table: Table) -> None:
+    t0 = table.arm() + 1_000 * MS
+    table.pulse("right_tip_a", t0, 3 * MS)
+    table.pulse("right_tip_b", t0 + 1 * MS, 3 * MS)
+    table.pulse("knock", t0 + 300 * MS, 30 * MS)  # it lands on the table
+    last = t0 + 330 * MS
+    table.run_until(last + SETTINGS.settle_after_tip_ms * MS + GRACE + DELAY)
+    assert table.verdict.outcome == "failure"
+    assert table.verdict.settle_end_us == last + SETTINGS.settle_after_tip_ms * MS
+
+
 def test_a_ring_between_the_horns_fails_as_soon_as_it_is_at_rest(table: Table) -> None:
     # Four of a horn's six lines is the most a ring not around it can block (hardware/beams.md).
     t_arm = table.arm()
