@@ -457,6 +457,10 @@ class Calibrator:
         }
 
     def update(self, frame: Frame) -> CalibrationResult:
+        return self.update_with(self.find_markers(frame))
+
+    def find_markers(self, frame: Frame) -> dict[int, Points]:
+        """The corner markers in the frame (id → corners in frame pixels), as `update` finds them."""
         markers = self.finder.find(frame)
         guess = predicted_marker(markers, self.plane_mm)
         if guess is not None:
@@ -465,7 +469,7 @@ class Calibrator:
             points = self.finder.find_near(frame, marker_id, expected)
             if points is not None:
                 markers[marker_id] = points
-        return self.update_with(markers)
+        return markers
 
     def update_with(self, markers: dict[int, Points]) -> CalibrationResult:
         found = tuple(sorted(markers))
