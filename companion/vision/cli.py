@@ -48,6 +48,19 @@ def add_vision_commands(commands: argparse._SubParsersAction[Any]) -> None:
     record.add_argument("--game", default=None, help="the game on the table (for evaluating it later)")
     record.add_argument("--options", type=_json_object, default={}, help="the game's options as JSON")
     record.add_argument("--png", action="store_true", help="save lossless PNG frames instead of JPEG")
+    record.add_argument(
+        "--reference-seconds",
+        type=_non_negative_float,
+        default=0.0,
+        help="start with the empty play area for this long: those frames are marked reference (the "
+        "reader learns the table from them); default 0",
+    )
+    setup = record.add_argument_group("setup", "what the session is recorded on (kept in the recording)")
+    setup.add_argument("--table", default=None, help="the table's kind, e.g. dark-wood, gingham, laminate")
+    setup.add_argument("--camera-height", type=float, default=None, help="camera height above the table, mm")
+    setup.add_argument("--camera-tilt", type=float, default=None, help="camera tilt from straight down, deg")
+    setup.add_argument("--edition", default=None, help="the pieces' edition (a taught profile's name)")
+    setup.add_argument("--figure-height", type=float, default=None, help="toss: the horns' rest height, mm")
     record.set_defaults(handler=run_record)
 
     generate = actions.add_parser(
@@ -84,6 +97,13 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _non_negative_float(text: str) -> float:
+    value = float(text)
+    if not 0 <= value <= 86400:
+        raise argparse.ArgumentTypeError(f"0 or more (and at most a day), not {value}")
+    return value
+
+
 def _positive_float(text: str) -> float:
     value = float(text)
     if not 0 < value <= 86400:
@@ -110,11 +130,24 @@ def run_markers(args: argparse.Namespace) -> int:
     return 0
 
 
+def _record_setup(args: argparse.Namespace) -> dict[str, Any]:
+    given = {
+        "table": args.table,
+        "camera_height_mm": args.camera_height,
+        "camera_tilt_deg": args.camera_tilt,
+        "edition": args.edition,
+        "figure_height_mm": args.figure_height,
+    }
+    return {key: value for key, value in given.items() if value is not None}
+
+
 def run_record(args: argparse.Namespace) -> int:
-    from companion.vision.recording import RecordingWriter
+    from companion.vision.recording import RecordingWriter, check_setup
     from companion.vision.sources import open_source
 
     try:
+        # Checked before the camera opens, so a typo costs no session.
+        setup = check_setup(_record_setup(args), "companion vision record")
         source = open_source(args.source)
         source.open()
     except ValueError as error:
@@ -129,16 +162,22 @@ def run_record(args: argparse.Namespace) -> int:
             options=args.options,
             suffix=".png" if args.png else ".jpg",
             extra={"source": source.name},
+            setup=setup,
         ) as writer:
+            if args.reference_seconds:
+                print(
+                    f"Keep the play area empty for the first {args.reference_seconds:g} s.",
+                    file=sys.stderr,
+                )
             started = time.monotonic()
             next_t = 0.0
-            while (elapsed := time.monotonic() - started) < args.seconds:
+            while (elapsed := time.monotonic() - started) < args.seconds + args.reference_seconds:
                 frame = source.read()
                 if frame is None:
                     break  # a video played out
                 if frame.t + 1e-9 < next_t:
                     continue
-                writer.add(frame.image, frame.t)
+                writer.add(frame.image, frame.t, reference=frame.t < args.reference_seconds)
                 saved += 1
                 next_t = frame.t + interval
                 print(f"\r{saved} frames, {elapsed:.1f} s", end="", file=sys.stderr, flush=True)

@@ -6,11 +6,16 @@ the same JSON naming it under "video" and each frame by its index:
 
     {"version": 1, "game": "minos", "options": {...},
      "camera": {"width": 1280, "height": 720},
+     "setup": {"table": "dark-wood", "camera_height_mm": 450, "edition": "default", ...},
      "frames": [{"file": "000001.jpg", "t": 0.0, "labels": {"die:0": "Stern"} | null,
-                 "hand": false, "motion": false}, ...]}
+                 "hand": false, "motion": false, "reference": true}, ...]}
 
+"setup" (what the session was recorded on, so results can be broken down by
+table and edition) and a frame's "reference" (the empty play area, to learn
+the table from, never scored) are optional: older recordings load unchanged.
 `RecordingWriter` writes one (the generator and `companion vision record`
-use it); `load_recording` reads and checks one.
+use it); `load_recording` reads and checks one; `save_recording` writes a
+changed one back (the label page), checked first and replaced atomically.
 """
 
 from __future__ import annotations
@@ -18,6 +23,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
+import tempfile
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -35,6 +42,37 @@ class RecordingError(VisionError):
     """A recording that is missing, malformed, or whose frames cannot be read."""
 
 
+SETUP_TEXTS = ("table", "edition")
+"""Setup keys that name something: the table kind ("dark-wood", "gingham", ...) and the pieces' edition."""
+SETUP_MEASURES = {
+    "camera_height_mm": (1.0, 5000.0),
+    "camera_tilt_deg": (0.0, 90.0),
+    "figure_height_mm": (0.0, 1000.0),
+}
+"""Setup keys that are measures, with the range a real table allows (tilt: 0 looks straight down)."""
+
+
+def check_setup(setup: Any, where: str = "recording") -> dict[str, Any]:
+    """The setup checked: each known key null or of its type and in range; other keys kept as they are."""
+    if setup is None:
+        return {}
+    if not isinstance(setup, Mapping):
+        raise RecordingError(f'{where}: setup must be an object such as {{"table": "dark-wood"}}')
+    for key in SETUP_TEXTS:
+        value = setup.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise RecordingError(f'{where}: setup {key} must be a name such as "dark-wood", not {value!r}')
+    for key, (low, high) in SETUP_MEASURES.items():
+        value = setup.get(key)
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            raise RecordingError(f"{where}: setup {key} must be a number, not {value!r}")
+        if not low <= value <= high:
+            raise RecordingError(f"{where}: setup {key} must lie between {low:g} and {high:g}, not {value!r}")
+    return {str(key): value for key, value in setup.items()}
+
+
 @dataclasses.dataclass(frozen=True)
 class RecordedFrame:
     """One frame's entry: its image (a file in the folder, or an index into the video) and what it shows."""
@@ -48,6 +86,8 @@ class RecordedFrame:
     """A hand (or anything else) covers part of the table: the watcher must skip the frame."""
     motion: bool = False
     """Something moves: the watcher must skip the frame."""
+    reference: bool = False
+    """The empty play area: the reader learns the table from it; it is never scored."""
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"t": round(self.t, 6)}
@@ -56,6 +96,8 @@ class RecordedFrame:
         if self.index is not None:
             data["index"] = self.index
         data.update(labels=self.labels, hand=self.hand, motion=self.motion)
+        if self.reference:
+            data["reference"] = True  # written only when set, so older recordings are rewritten unchanged
         return data
 
 
@@ -71,6 +113,25 @@ class Recording:
     video: str | None = None
     extra: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Other top-level keys (e.g. the generator's settings), kept as they were."""
+    setup: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """What the session was recorded on: table, camera_height_mm, camera_tilt_deg, edition,
+    figure_height_mm (each may be missing); empty for older recordings."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The recording.json content (load_recording of it gives this recording back)."""
+        data: dict[str, Any] = {
+            "version": FORMAT_VERSION,
+            "game": self.game,
+            "options": self.options,
+            "camera": {"width": self.width, "height": self.height},
+        }
+        if self.video is not None:
+            data["video"] = self.video
+        if self.setup:
+            data["setup"] = self.setup
+        data.update(self.extra)
+        data["frames"] = [frame.to_json() for frame in self.frames]
+        return data
 
     def images(self) -> Iterator[tuple[RecordedFrame, Frame | None]]:
         """Each entry with its image; None for an image that cannot be read (the caller decides)."""
@@ -156,10 +217,11 @@ def recording_from_json(data: Any, root: Path, *, where: str = "recording") -> R
     raw_frames = data.get("frames")
     if not isinstance(raw_frames, list):
         raise RecordingError(f"{where}: frames must be a list")
+    setup = check_setup(data.get("setup"), where)
     frames = tuple(_frame(raw, n, video is not None, where) for n, raw in enumerate(raw_frames))
-    known = {"version", "game", "options", "camera", "frames", "video"}
+    known = {"version", "game", "options", "camera", "frames", "video", "setup"}
     extra = {k: v for k, v in data.items() if k not in known}
-    return Recording(root, game, options, width, height, frames, video, extra)
+    return Recording(root, game, options, width, height, frames, video, extra, setup)
 
 
 def _frame(raw: Any, n: int, video: bool, where: str) -> RecordedFrame:
@@ -180,10 +242,11 @@ def _frame(raw: Any, n: int, video: bool, where: str) -> RecordedFrame:
         not isinstance(labels, dict) or not all(isinstance(v, str) for v in labels.values())
     ):
         raise RecordingError(f"{what}: labels must map item ids to label texts, or be null")
-    flags = {name: raw.get(name, False) for name in ("hand", "motion")}
+    flags = {name: raw.get(name, False) for name in ("hand", "motion", "reference")}
     for name, value in flags.items():
         if not isinstance(value, bool):
             raise RecordingError(f"{what}: {name} must be true or false")
+    _check_reference(flags["reference"], flags["hand"], flags["motion"], what)
     return RecordedFrame(
         float(t),
         file if not video else None,
@@ -191,7 +254,44 @@ def _frame(raw: Any, n: int, video: bool, where: str) -> RecordedFrame:
         dict(labels) if labels is not None else None,
         flags["hand"],
         flags["motion"],
+        flags["reference"],
     )
+
+
+def _check_reference(reference: bool, hand: bool, motion: bool, what: str) -> None:
+    # The reader takes a reference frame as the empty table: one with an arm in it would teach it the arm.
+    if reference and (hand or motion):
+        raise RecordingError(
+            f"{what}: a reference frame shows the empty play area, so it cannot also be marked "
+            f"{'hand' if hand else 'motion'}"
+        )
+
+
+def save_recording(recording: Recording | Mapping[str, Any], path: str | Path | None = None) -> Path:
+    """Write a recording's JSON (a Recording, or its JSON as a mapping) to `path` (default: the
+    recording's own recording.json), checked first by the loader and replaced atomically: a malformed
+    recording raises RecordingError and leaves the file as it was."""
+    if isinstance(recording, Recording):
+        root, data = recording.root, recording.to_json()
+        target = Path(path) if path is not None else root / INDEX_NAME
+    else:
+        if path is None:
+            raise RecordingError("save_recording of a JSON mapping needs the path to write it to")
+        target, data = Path(path), dict(recording)
+        root = target.parent
+    recording_from_json(json.loads(json.dumps(data)), root, where=str(target))
+    text = json.dumps(data, indent=1) + "\n"
+    handle, temporary = tempfile.mkstemp(prefix=".recording-", suffix=".json", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
 
 
 class RecordingWriter:
@@ -206,9 +306,12 @@ class RecordingWriter:
         suffix: str = ".jpg",
         jpeg_quality: int = 90,
         extra: Mapping[str, Any] | None = None,
+        setup: Mapping[str, Any] | None = None,
     ) -> None:
         if suffix not in IMAGE_SUFFIXES:
             raise RecordingError(f"frames are saved as one of {', '.join(IMAGE_SUFFIXES)}, not {suffix!r}")
+        # Checked before the folder is made: a wrong setup must not leave half a recording behind.
+        self.setup = check_setup(setup, "the recording's setup")
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         if (self.folder / INDEX_NAME).exists():
@@ -230,10 +333,13 @@ class RecordingWriter:
         hand: bool = False,
         motion: bool = False,
         encoded: bytes | None = None,
+        reference: bool = False,
     ) -> RecordedFrame:
-        """Save one frame (or its already encoded bytes, e.g. the generator's JPEG) with what it shows."""
+        """Save one frame (or its already encoded bytes, e.g. the generator's JPEG) with what it shows;
+        `reference`: a frame of the empty play area, for the reader to learn the table from."""
         import cv2
 
+        _check_reference(reference, hand, motion, f"frame {len(self.frames)}")
         height, width = image.shape[:2]
         if self.size is None:
             self.size = (width, height)
@@ -247,7 +353,9 @@ class RecordingWriter:
                 raise RecordingError(f"cannot encode frame {name}")
             encoded = buffer.tobytes()
         (self.folder / name).write_bytes(encoded)
-        entry = RecordedFrame(t, name, None, dict(labels) if labels is not None else None, hand, motion)
+        entry = RecordedFrame(
+            t, name, None, dict(labels) if labels is not None else None, hand, motion, reference
+        )
         self.frames.append(entry)
         return entry
 
@@ -258,6 +366,7 @@ class RecordingWriter:
             "game": self.game,
             "options": self.options,
             "camera": {"width": width, "height": height},
+            **({"setup": self.setup} if self.setup else {}),
             **self.extra,
             "frames": [f.to_json() for f in self.frames],
         }
