@@ -2,8 +2,12 @@
 
 Every labelled frame without a hand or motion is read as the table would read
 it (markers, homography, warp, recogniser, on one core) and compared item by
-item with its labels. Frames labelled hand or motion are not read: the
-watcher's stabiliser skips them; the report counts them.
+item with its labels. Reference frames (the empty play area) teach the reader
+the table and are never scored. Frames labelled hand are not scored either,
+but each is checked: the share the reader refused (as the table must) is
+`hand_frames_refused`. Motion frames are skipped (the stabiliser's agreeing
+frames deal with them); the report counts them. The recording's setup (table,
+edition) comes with the figures, so results can be broken down by it.
 """
 
 from __future__ import annotations
@@ -13,9 +17,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from companion.vision.base import Profile, Recogniser
+from companion.vision.base import Frame, Profile, Recogniser
 from companion.vision.pipeline import PlaneReader
 from companion.vision.recording import Recording, load_recording
+from companion.vision.stability import SceneChecker
 
 GOALS = {"item_accuracy": 0.998, "frames_entirely_right": 0.97, "ms_per_frame": 20.0}
 ERRORS_SHOWN = 25
@@ -33,8 +38,11 @@ def evaluate(
     profile: Profile | None = None,
     recogniser: Recogniser | None = None,
     limit: int | None = None,
+    cpu_ms_out: list[float] | None = None,
 ) -> dict[str, Any]:
-    """Read every usable frame of the recording and compare with its ground truth; figures as JSON."""
+    """Read every usable frame of the recording and compare with its ground truth; figures as JSON.
+
+    `cpu_ms_out` collects each scored frame's CPU milliseconds (for figures over several recordings)."""
     import cv2
 
     cv2.setNumThreads(1)
@@ -43,6 +51,7 @@ def evaluate(
     if recording.game is None:
         raise ValueError(f"{recording.root}: the recording names no game, so no recogniser can read it")
     reader = PlaneReader(recording.game, recording.options, profile, recogniser=recogniser)
+    hands = _HandCheck(reader)
     skipped: Counter[str] = Counter()
     kinds_total: Counter[str] = Counter()
     kinds_right: Counter[str] = Counter()
@@ -51,7 +60,8 @@ def evaluate(
     timings: list[float] = []
     cpu_timings: list[float] = []
     stage_seconds: Counter[str] = Counter()
-    frames_right = frames_read = unreadable = uncalibrated = 0
+    frames_right = frames_read = unreadable = uncalibrated = references = 0
+    hand_frames = hands_refused = refused_without_hand = 0
     warmup_ms: float | None = None
     for count, (entry, image) in enumerate(recording.images()):
         if limit is not None and count >= limit:
@@ -59,8 +69,17 @@ def evaluate(
         if image is None:
             unreadable += 1
             continue
-        if entry.hand or entry.motion or entry.labels is None:
-            skipped["hand" if entry.hand else "motion" if entry.motion else "unlabelled"] += 1
+        if entry.reference:
+            references += 1
+            hands.learn(image)
+            continue
+        if entry.hand:
+            skipped["hand"] += 1
+            hand_frames += 1
+            hands_refused += hands.refused(image)
+            continue
+        if entry.motion or entry.labels is None:
+            skipped["motion" if entry.motion else "unlabelled"] += 1
             continue
         if warmup_ms is None:
             # The first read builds what the recogniser caches (e.g. a default profile): timed apart.
@@ -71,6 +90,8 @@ def evaluate(
         cpu_timings.append(result.cpu_seconds)
         stage_seconds.update(result.stages)
         frames_read += 1
+        hands.at_rest(result.plane)
+        refused_without_hand += bool(getattr(result, "hand", False))
         read = result.reading.items if result.reading is not None else {}
         if len(result.calibration.markers) < 3:
             # Read (if at all) under the last frame's homography, as a fixed camera would be.
@@ -100,14 +121,24 @@ def evaluate(
     total, right = sum(kinds_total.values()), sum(kinds_right.values())
     ms = sorted(t * 1000 for t in timings)
     cpu_ms = sorted(t * 1000 for t in cpu_timings)
+    if cpu_ms_out is not None:
+        cpu_ms_out.extend(cpu_ms)
     report: dict[str, Any] = {
         "recording": str(recording.root),
         "game": recording.game,
         "options": recording.options,
+        "setup": recording.setup,
+        "table": recording.setup.get("table"),
+        "edition": recording.setup.get("edition"),
         "frame_size": [recording.width, recording.height],
         "frames": len(recording.frames),
+        "reference_frames": references,
         "frames_read": frames_read,
+        "frames_right": frames_right,
         "skipped": dict(skipped),
+        "hand_frames": hand_frames,
+        "hand_frames_refused": _share(hands_refused, hand_frames),
+        "frames_refused_as_hand_without_one": refused_without_hand,
         "unreadable_images": unreadable,
         "frames_markers_not_found": uncalibrated,
         "items": {"total": total, "right": right, "accuracy": _share(right, total)},
@@ -146,6 +177,37 @@ def evaluate(
     return report
 
 
+class _HandCheck:
+    """Whether the table refuses a frame with a hand: the reader's own refusal once it knows the empty
+    area (learn_reference, FrameReading.hand), else the watcher's SceneChecker against the table at rest."""
+
+    def __init__(self, reader: PlaneReader) -> None:
+        self.reader = reader
+        self.learn_reference = getattr(reader, "learn_reference", None)
+        self.checker = None if self.learn_reference is not None else SceneChecker(reader.layout)
+
+    def learn(self, image: Frame) -> None:
+        """A reference frame: the empty play area."""
+        if self.learn_reference is not None:
+            self.learn_reference(image)
+            return
+        _calibration, plane = self.reader.plane(image)
+        self.at_rest(plane)
+
+    def at_rest(self, plane: Frame | None) -> None:
+        """A frame the truth says is at rest: the watcher accepts such a plane as the table to compare to."""
+        if self.checker is not None and plane is not None:
+            self.checker.accept(plane)
+
+    def refused(self, image: Frame) -> bool:
+        """Whether the table would refuse this frame (no plane at all is refused too: nothing is read)."""
+        if self.checker is None:
+            result = self.reader.read(image)
+            return result.reading is None or bool(getattr(result, "hand", False))
+        _calibration, plane = self.reader.plane(image)
+        return plane is None or self.checker.check(plane).hand
+
+
 def _share(part: int, whole: int) -> float:
     return round(part / whole, 6) if whole else 0.0
 
@@ -160,6 +222,8 @@ def summary(report: dict[str, Any]) -> str:
         f"= {report['item_accuracy'] * 100:.2f} % (goal {GOALS['item_accuracy'] * 100:.1f} %)",
         f"  frames entirely right: {report['frames_entirely_right'] * 100:.2f} % "
         f"(goal {GOALS['frames_entirely_right'] * 100:.0f} %)",
+        f"  frames with a hand refused: {report['hand_frames_refused'] * 100:.2f} % "
+        f"of {report['hand_frames']}; reference frames learned: {report['reference_frames']}",
         f"  CPU ms per frame (one core): mean {report['cpu_ms_per_frame']['mean']}, "
         f"p95 {report['cpu_ms_per_frame']['p95']} (goal {GOALS['ms_per_frame']:.0f})",
         f"  wall ms per frame: mean {ms['mean']}, p95 {ms['p95']}, max {ms['max']} ("

@@ -7,10 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy
 import pytest
 
 from companion.cli import main
+from companion.vision import base
+from companion.vision.evaluate import evaluate
+from companion.vision.pipeline import PlaneReader
 from companion.vision.recording import (
     RecordingError,
     RecordingWriter,
@@ -143,3 +147,60 @@ def test_record_keeps_the_setup_and_marks_the_first_seconds_as_reference(
     assert main([*arguments, "--camera-tilt", "95"]) == 1
     assert "camera_tilt_deg must lie between 0 and 90" in capsys.readouterr().err
     assert not refused.exists()
+
+
+# ---------------------------------------------------------------- evaluation of reference and hand frames
+
+
+@pytest.fixture
+def squares(monkeypatch: pytest.MonkeyPatch) -> scenes.SquaresRecogniser:
+    recogniser = scenes.SquaresRecogniser()
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "squares", lambda: recogniser)
+    return recogniser
+
+
+def _with_arm(image: numpy.typing.NDArray[numpy.uint8], *, over_the_area: bool) -> Any:
+    """An arm reaching in from the frame's bottom edge: over the play area's bottom middle, or beside it."""
+    arm = image.copy()
+    x0 = 600 if over_the_area else 1080
+    cv2.rectangle(arm, (x0, 420), (x0 + 150, 719), (95, 140, 190), -1)
+    return arm
+
+
+def _session(folder: Path) -> Path:
+    red_green = {"spot:0": "red", "spot:1": "green"}
+    with RecordingWriter(folder, game="squares", setup={"table": "linen", "edition": "travel"}) as writer:
+        # Labelled wrongly on purpose: a reference frame must never be scored.
+        writer.add(scenes.frame({}, seed=1), 0.0, {"spot:0": "red", "spot:1": "red"}, reference=True)
+        writer.add(scenes.frame(red_green, noise=2, seed=2), 0.2, red_green)
+        writer.add(_with_arm(scenes.frame(red_green, seed=3), over_the_area=True), 0.4, None, hand=True)
+        writer.add(scenes.frame(red_green, noise=2, seed=4), 0.6, red_green)
+        writer.add(_with_arm(scenes.frame(red_green, seed=5), over_the_area=False), 0.8, None, hand=True)
+    return folder
+
+
+def test_reference_frames_are_learned_not_scored_and_hands_are_checked(
+    squares: scenes.SquaresRecogniser, tmp_path: Path
+) -> None:
+    report = evaluate(_session(tmp_path / "rec"))
+    assert (report["table"], report["edition"]) == ("linen", "travel")
+    assert report["reference_frames"] == 1 and report["frames_read"] == 2
+    assert report["items"] == {"total": 4, "right": 4, "accuracy": 1.0} and report["frames_right"] == 2
+    # The arm over the area is refused; the one beside it leaves the area as it was, so it is not.
+    assert report["hand_frames"] == 2 and report["hand_frames_refused"] == 0.5
+
+
+def test_the_reader_learns_the_empty_area_from_reference_frames_only(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    learned: list[float] = []
+
+    def learn_reference(reader: PlaneReader, frame: numpy.typing.NDArray[numpy.uint8]) -> None:
+        learned.append(float(frame.mean()))
+
+    monkeypatch.setattr(PlaneReader, "learn_reference", learn_reference, raising=False)
+    folder = _session(tmp_path / "rec")
+    evaluate(folder)
+    reference_image = next(image for entry, image in load_recording(folder).images() if entry.reference)
+    assert learned == [float(reference_image.mean())]
