@@ -106,6 +106,11 @@ class Layout:
 
     plane_mm: tuple[float, float]
     items: dict[str, ItemRegion]
+    raised_mm: float = 0.0
+    """Height above the markers' plane of the plane the recogniser reads (mm). Things standing above the
+    markers (the toss figure's head, 40-80 mm up, where the rings rest) are seen off their plane position
+    by parallax; the pipeline warps the frame to this raised plane, using the camera pose the markers
+    give (companion/vision/pose.py), so what lies on it is read where it really is."""
 
     def plane_size_px(self) -> tuple[int, int]:
         """(width, height) of the plane image in pixels."""

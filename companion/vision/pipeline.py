@@ -12,7 +12,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from companion.vision.base import Frame, Layout, Profile, Reading, Recogniser, recogniser_for
-from companion.vision.calibration import CalibrationResult, CalibrationSettings, Calibrator, warp_plane
+from companion.vision.calibration import (
+    CalibrationResult,
+    CalibrationSettings,
+    Calibrator,
+    Homography,
+    warp_plane,
+)
+from companion.vision.pose import raised_homography
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,13 +50,27 @@ class PlaneReader:
         self.layout: Layout = self.recogniser.layout(options)
         self.profile = profile
         self.calibrator = Calibrator(self.layout.plane_mm, calibration)
+        self._raised: tuple[Homography, tuple[int, int], Homography] | None = None
 
     def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
         """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
         calibration = self.calibrator.update(frame)
         if calibration.homography is None:
             return calibration, None
-        return calibration, warp_plane(frame, calibration.homography, self.layout)
+        return calibration, warp_plane(
+            frame, self.read_homography(calibration.homography, frame), self.layout
+        )
+
+    def read_homography(self, homography: Homography, frame: Frame) -> Homography:
+        """The homography to the plane the recogniser reads: the markers' own, or for a layout read
+        `raised_mm` above them, the raised plane's from the camera pose (kept while the markers' holds)."""
+        if self.layout.raised_mm == 0:
+            return homography
+        size = (frame.shape[1], frame.shape[0])
+        if self._raised is None or self._raised[0] is not homography or self._raised[1] != size:
+            raised = raised_homography(homography, self.layout.plane_mm, size, self.layout.raised_mm)
+            self._raised = (homography, size, raised)
+        return self._raised[2]
 
     def read(self, frame: Frame) -> FrameReading:
         started, cpu_started = time.perf_counter(), time.thread_time()
@@ -57,7 +78,7 @@ class PlaneReader:
         calibrated = time.perf_counter()
         plane = None
         if calibration.homography is not None:
-            plane = warp_plane(frame, calibration.homography, self.layout)
+            plane = warp_plane(frame, self.read_homography(calibration.homography, frame), self.layout)
         warped = time.perf_counter()
         reading = self.recogniser.read(plane, self.layout, self.profile) if plane is not None else None
         done = time.perf_counter()
