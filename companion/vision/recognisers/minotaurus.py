@@ -10,21 +10,21 @@ template, turned a little either way, finds the piece and its side (a horn
 looks like itself only where it is), and the row of pips below it, matched
 there, gives the value.
 
-Built-in prototypes are learned offline from generated shots with a fixed seed
-and shipped as minotaurus_prototypes.json (write_prototypes rewrites it);
-templates are drawn by the generator. `teach` learns a user's shot: each
-label's prototypes (from the shot seen under a few made-up lights as well), a
-face-down cell's back, and a face-up piece's glyph as the template of its
-value and horn (so numerals do as well as pips).
+The built-in edition is data shipped beside this module: cell prototypes
+learned offline from generated shots with a fixed seed
+(minotaurus_prototypes.json) and the pieces' faces and back
+(minotaurus_faces.json); `python -m companion.vision.training minotaurus`
+writes both. `teach` learns a user's shot: each label's prototypes (from the
+shot seen under a few made-up lights as well), a face-down cell's back, and a
+face-up piece's glyph as the template of its value and horn (so numerals do as
+well as pips).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -43,6 +43,12 @@ from companion.vision.base import (
     decode_template,
     encode_template,
     register_recogniser,
+)
+from companion.vision.recognisers._shipped import (
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
 )
 
 GAME = "minotaurus"
@@ -73,9 +79,6 @@ GLYPH_PX_PER_MM = 1.5
 GLYPH_SLACK_PX = 2
 HORN_SLACK_PX = 8
 """The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
-TRAINING_PLANES = 60
-"""Generated shots the built-in prototypes are learned from."""
-PROTOTYPES_PER_LABEL = 24
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back) in distances: lightness varies with the light far more than hue; the difference from the
@@ -212,12 +215,22 @@ def _back_likeness(
     return scores
 
 
+FACES_FILE = shipped_path("minotaurus_faces")
+"""The built-in edition's faces, straight from above: "back" and "<value>-<horn>" (white), grey PNG."""
+FACES_PX_PER_MM = 4.0
+"""Resolution of the shipped faces: fine enough to cut every template from."""
+
+
+@functools.cache
+def _shipped_faces() -> dict[str, GreyImage]:
+    document = load_shipped(FACES_FILE, GAME, ("faces",))
+    return decoded_templates(document["faces"], FACES_FILE, GAME)
+
+
 @functools.cache
 def default_back() -> GreyImage:
-    """The built-in edition's back, grey, at COARSE_PX_PER_MM (from the generator)."""
-    from companion.vision.generate.minotaurus import piece_face
-
-    return _back_template(piece_face("down", 4.0), 4.0)
+    """The built-in edition's back, grey, at COARSE_PX_PER_MM (shipped in FACES_FILE)."""
+    return _back_template(_shipped_faces()[BACK_TEMPLATE], FACES_PX_PER_MM)
 
 
 def _back_template(face: Frame, px_per_mm: float) -> GreyImage:
@@ -283,16 +296,21 @@ def _glyph_crop(
     return numpy.asarray(small, dtype=numpy.uint8)
 
 
+def face_names() -> list[str]:
+    """The built-in faces' names by glyph class: "<value>-<horn>" for every value and horn in play."""
+    return [f"{value}-{horn}" for value in SETUPS[max(SETUPS)]["values"] for horn in HORNS]
+
+
 @functools.cache
 def default_faces() -> dict[str, Frame]:
-    """The built-in edition's faces by glyph class ("3-left"), white, at 4 px/mm (from the generator)."""
-    from companion.vision.generate.minotaurus import piece_face
-
-    return {
-        f"{value}-{horn}": piece_face(piece_label("white", value, horn), 4.0)
-        for value in SETUPS[max(SETUPS)]["values"]
-        for horn in HORNS
-    }
+    """The built-in edition's faces by glyph class ("3-left"), grey, at FACES_PX_PER_MM (shipped)."""
+    faces = _shipped_faces()
+    missing = [name for name in face_names() if name not in faces]
+    if missing:
+        raise MinotaurusVisionError(
+            f"{FACES_FILE} lacks the faces {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
+        )
+    return {name: faces[name] for name in face_names()}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -311,7 +329,9 @@ def profile_back(profile: Profile | None) -> GreyImage:
 
 
 def _templates(profile: Profile | None) -> Glyphs:
-    faces: dict[str, tuple[Frame, float]] = {name: (face, 4.0) for name, face in default_faces().items()}
+    faces: dict[str, tuple[Frame, float]] = {
+        name: (face, FACES_PX_PER_MM) for name, face in default_faces().items()
+    }
     if profile is not None:
         for name, text in profile.templates.items():
             if name != BACK_TEMPLATE:
@@ -415,12 +435,13 @@ def best_match(
     return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
 
 
-# ---------------------------------------------------------------- learning
+# ---------------------------------------------------------------- prototypes
 
 
-def _learn_prototypes(
+def cluster_prototypes(
     samples: Mapping[str, list[numpy.typing.NDArray[numpy.float32]]], per_label: int
 ) -> dict[str, list[list[float]]]:
+    """Each label's feature rows shrunk to at most `per_label` prototypes (k-means centres, fixed seed)."""
     table: dict[str, list[list[float]]] = {}
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
     for label, rows in samples.items():
@@ -433,65 +454,45 @@ def _learn_prototypes(
     return table
 
 
-PROTOTYPES_FILE = Path(__file__).with_name("minotaurus_prototypes.json")
-"""The built-in cell prototypes, learned by learn_prototypes and written by write_prototypes: learning them
-takes seconds of CPU (more on a Pi), too long to do when a game starts."""
-PROTOTYPES_SEED = 20261121
-"""Seed of the generated planes the built-in prototypes are learned from (no evaluation set uses it)."""
+PROTOTYPES_FILE = shipped_path("minotaurus_prototypes")
+"""The built-in cell prototypes, learned offline from generated planes (companion.vision.training.minotaurus):
+learning them takes seconds of CPU (more on a Pi), too long to do when a game starts."""
 
 
 @functools.cache
 def default_prototypes() -> dict[str, list[list[float]]]:
-    """The built-in cell prototypes: as shipped, or learned afresh if the file is missing."""
-    if PROTOTYPES_FILE.exists():
-        shipped: dict[str, list[list[float]]] = json.loads(PROTOTYPES_FILE.read_text())["prototypes"]
-        return shipped
-    return learn_prototypes()
+    """The built-in cell prototypes, as shipped."""
+    shipped: dict[str, list[list[float]]] = load_shipped(PROTOTYPES_FILE, GAME, ("prototypes",))["prototypes"]
+    return shipped
 
 
-def learn_prototypes(
-    planes: int = TRAINING_PLANES, seed: int = PROTOTYPES_SEED
-) -> dict[str, list[list[float]]]:
-    """Cell prototypes learned from generated, spoilt planes of the built-in edition (fixed seed)."""
-    from companion.vision.generate import effects
-    from companion.vision.generate.minotaurus import render_plane
-
-    rng = numpy.random.default_rng(seed)
-    layout = matrix_layout({"players": max(SETUPS)})
-    values = SETUPS[max(SETUPS)]["values"]
-    samples: dict[str, list[numpy.typing.NDArray[numpy.float32]]] = {}
-    for _ in range(planes):
-        # Far more pieces face up than in play: every colour needs many looks under every light.
-        labels = {item: str(rng.choice(["empty", "down", "up"], p=[0.3, 0.3, 0.4])) for item in layout.items}
-        for item, label in labels.items():
-            if label == "up":
-                colour, value = COLOURS[int(rng.integers(len(COLOURS)))], int(rng.choice(values))
-                labels[item] = piece_label(colour, value, HORNS[int(rng.integers(2))])
-        plane = effects.decode_jpeg(effects.spoil(render_plane(labels, layout, rng), rng, hard=True))
-        ids, features = cell_features(plane, layout)
-        for item, row in zip(ids, features, strict=True):
-            samples.setdefault(_colour_class(labels[item]), []).append(row)
-    return _learn_prototypes(samples, PROTOTYPES_PER_LABEL)
-
-
-def write_prototypes(path: Path = PROTOTYPES_FILE) -> Path:
-    """Learn the built-in cell prototypes afresh and write them (by default beside this module)."""
-    about = (
-        "Minotaurus cell prototypes learned from generated hard planes; rewrite with: .venv/bin/python -c "
-        "'from companion.vision.recognisers.minotaurus import write_prototypes; write_prototypes()'"
-    )
-    document = {
-        "about": about,
-        "planes": TRAINING_PLANES,
-        "seed": PROTOTYPES_SEED,
-        "prototypes": learn_prototypes(),
-    }
-    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
-    return path
-
-
-def _colour_class(label: str) -> str:
+def colour_class(label: str) -> str:
+    """What a cell's colour tells of its label: "empty", "down", or a face-up piece's colour."""
     return label if label in ("empty", "down") else parse_piece(label)[0]
+
+
+TEACH_LIGHT_LEVELS = (0.8, 1.1)
+"""A made-up light is this much dimmer to brighter than the shot's..."""
+TEACH_LIGHT_SLOPE = 0.15
+"""... falls off across the plane by up to this share from its middle to an edge..."""
+TEACH_COLOUR_CAST = 0.05
+"""... tints each channel by up to this share..."""
+TEACH_NOISE = (1.0, 3.5)
+"""... and the sensor adds noise of this standard deviation (8-bit levels)."""
+
+
+def under_made_up_light(plane: Frame, rng: numpy.random.Generator) -> Frame:
+    """The taught shot as the same table could look at another hour: a lamp dimmer or brighter, falling
+    off across the table, a slight colour cast, and sensor noise (so that one shot stands for many)."""
+    height, width = plane.shape[:2]
+    across = numpy.linspace(-1.0, 1.0, width, dtype=numpy.float32)[None, :]
+    down = numpy.linspace(-1.0, 1.0, height, dtype=numpy.float32)[:, None]
+    slope_x, slope_y = rng.uniform(-TEACH_LIGHT_SLOPE, TEACH_LIGHT_SLOPE, 2)
+    light = rng.uniform(*TEACH_LIGHT_LEVELS) * (1.0 + slope_x * across + slope_y * down)
+    cast = rng.uniform(1.0 - TEACH_COLOUR_CAST, 1.0 + TEACH_COLOUR_CAST, 3).astype(numpy.float32)
+    lit = plane.astype(numpy.float32) * light[..., None].astype(numpy.float32) * cast
+    lit += rng.normal(0.0, rng.uniform(*TEACH_NOISE), lit.shape).astype(numpy.float32)
+    return numpy.asarray(numpy.clip(lit, 0, 255), numpy.uint8)
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -537,8 +538,6 @@ class MinotaurusRecogniser:
         """Learn from a shot with known cells: each label's colour prototypes (from the shot under a few
         made-up lights too, so that one shot stands for the table at other hours), and for face-up pieces
         their glyph's template. A taught label's prototypes replace the built-in ones."""
-        from companion.vision.generate import effects
-
         unknown = sorted(set(labels) - set(layout.items))
         if unknown:
             raise MinotaurusVisionError(f"no such cells in this layout: {', '.join(unknown)}")
@@ -551,19 +550,17 @@ class MinotaurusRecogniser:
             templates[BACK_TEMPLATE] = encode_template(_upright_face(plane, layout.items[down[0]]))
         back = profile_back(dataclasses.replace(profile, templates=templates))
         rng = numpy.random.default_rng(profile.shots)
-        shots = [plane] + [
-            effects.decode_jpeg(effects.spoil(plane, rng, hard=False)) for _ in range(TEACH_LIGHTS)
-        ]
+        shots = [plane] + [under_made_up_light(plane, rng) for _ in range(TEACH_LIGHTS)]
         samples: dict[str, list[FloatArray]] = {}
         for shot in shots:
             ids, features = cell_features(shot, layout, back)
             for item, row in zip(ids, features, strict=True):
                 if item in labels:
-                    samples.setdefault(_colour_class(labels[item]), []).append(row)
+                    samples.setdefault(colour_class(labels[item]), []).append(row)
         taught: dict[str, list[list[float]]] = {
             k: [list(v) for v in rows] for k, rows in profile.params.get("cell_prototypes", {}).items()
         }
-        for label, learned in _learn_prototypes(samples, TEACH_PROTOTYPES).items():
+        for label, learned in cluster_prototypes(samples, TEACH_PROTOTYPES).items():
             taught[label] = [*taught.get(label, []), *learned][-TEACH_KEEP:]
         for item, label in labels.items():
             if label not in ("empty", "down"):
