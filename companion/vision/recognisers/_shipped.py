@@ -35,8 +35,11 @@ def rewrite_command(game: str) -> str:
     return f".venv/bin/python -m companion.vision.training {game}"
 
 
-def load_shipped(path: Path, game: str, keys: tuple[str, ...]) -> dict[str, Any]:
-    """The shipped document at `path`, which must hold every one of `keys`.
+def load_shipped(
+    path: Path, game: str, keys: tuple[str, ...], expected: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The shipped document at `path`, which must hold every one of `keys`, and the `expected` values
+    (the scale its pictures were written at, say: a file written for another one would misread).
 
     A clear error names the file and the command that writes it: a missing or stale file is a broken
     install or checkout, and guessing the built-in look at run time would hide that.
@@ -56,6 +59,12 @@ def load_shipped(path: Path, game: str, keys: tuple[str, ...]) -> dict[str, Any]
         raise ShippedDataError(
             f"{path} lacks {', '.join(missing) or 'an object'}; write it afresh with {rewrite_command(game)}"
         )
+    for key, value in (expected or {}).items():
+        if document.get(key) != value:
+            raise ShippedDataError(
+                f"{path} was written for {key} {document.get(key)!r}, not {value!r}; "
+                f"write it afresh with {rewrite_command(game)}"
+            )
     return document
 
 

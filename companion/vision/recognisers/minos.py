@@ -8,8 +8,9 @@ upright by its minimum-area rectangle (which leaves a quarter turn unknown)
 and its symbol matched against every symbol's template in all four quarter
 turns, by normalised cross-correlation.
 
-Built-in templates are the generator's symbols; `teach` replaces a symbol's
-template by the user's die (shown with the symbol upright).
+Built-in templates are the built-in dice's faces, shipped as minos_faces.json
+(`python -m companion.vision.training minos` writes it); `teach` replaces a
+symbol's template by the user's die (shown with the symbol upright).
 """
 
 from __future__ import annotations
@@ -37,6 +38,13 @@ from companion.vision.base import (
     register_recogniser,
 )
 from companion.vision.recognisers._ncc import GreyImage, scores, template_rows
+from companion.vision.recognisers._shipped import (
+    ShippedDataError,
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
+)
 
 GAME = "minos"
 SYMBOLS: tuple[str, ...] = tuple(load_seed("minos")["dice"]["faces"])
@@ -137,17 +145,24 @@ def upright_die(grey: GreyImage, die: FoundDie, margin_px: int) -> GreyImage:
     return numpy.asarray(cut, numpy.uint8)
 
 
+FACES_FILE = shipped_path("minos_faces")
+"""The built-in dice's faces by symbol, grey, upright, at plane scale (PNG)."""
+
+
 @functools.cache
 def default_faces() -> dict[str, GreyImage]:
-    """Each symbol's die face, grey, upright, at plane scale (from the generator)."""
-    from companion.vision.generate.minos import die_face
-
-    return {
-        symbol: _symbol_square(
-            numpy.asarray(cv2.cvtColor(die_face(symbol, PLANE_PX_PER_MM), cv2.COLOR_BGR2GRAY), numpy.uint8)
+    """Each symbol's middle SYMBOL_MM square of the built-in die face, grey, upright, at plane scale."""
+    faces = decoded_templates(
+        load_shipped(FACES_FILE, GAME, ("faces",), {"px_per_mm": PLANE_PX_PER_MM})["faces"], FACES_FILE, GAME
+    )
+    side = round(SYMBOL_MM * PLANE_PX_PER_MM)
+    unfit = [symbol for symbol in SYMBOLS if symbol not in faces or min(faces[symbol].shape[:2]) < side]
+    if unfit:
+        raise ShippedDataError(
+            f"{FACES_FILE} lacks faces of at least {side} px for {', '.join(unfit)}; "
+            f"write it afresh with {rewrite_command(GAME)}"
         )
-        for symbol in SYMBOLS
-    }
+    return {symbol: _symbol_square(faces[symbol]) for symbol in SYMBOLS}
 
 
 def _symbol_square(face: GreyImage) -> GreyImage:

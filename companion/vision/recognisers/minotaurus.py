@@ -223,7 +223,7 @@ FACES_PX_PER_MM = 4.0
 
 @functools.cache
 def _shipped_faces() -> dict[str, GreyImage]:
-    document = load_shipped(FACES_FILE, GAME, ("faces",))
+    document = load_shipped(FACES_FILE, GAME, ("faces",), {"px_per_mm": FACES_PX_PER_MM})
     return decoded_templates(document["faces"], FACES_FILE, GAME)
 
 
