@@ -45,7 +45,7 @@ lint: venv
 	$(BIN)/ruff format --check companion tests firmware/tools hardware
 
 typecheck: venv
-	$(BIN)/mypy --strict companion/games companion/sensors companion/sim/ringtoss companion/bench.py companion/vision companion/web/teach.py
+	$(BIN)/mypy --strict companion/games companion/sensors companion/sim/ringtoss companion/bench.py companion/vision companion/web/teach.py companion/web/setup.py
 
 # Debian packages the tests use, installed once when missing: the browser tests drive Debian's chromium
 # through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad.

@@ -73,6 +73,7 @@ def start_camera(args: argparse.Namespace, referee: Referee, app: Flask, sensors
         settings = WatcherSettings(stability=stability, edition=args.vision_edition)
         watcher = CameraWatcher(referee, open_source(args.camera, pace=True), settings)
         services.grab = lambda: watcher.latest
+        services.watcher = watcher  # the setup page asks it to learn the empty table
         watcher.start()
         setup.watcher = watcher
     if args.toss_camera:

@@ -43,23 +43,31 @@ class VisionServices:
     session: Any = None
     """The teach session in progress (companion.vision.teach.TeachSession)."""
     lock: threading.Lock = dataclasses.field(default_factory=threading.Lock)
+    watcher: Any = None
+    """The play area's camera watcher (companion.vision.watcher.CameraWatcher): the setup page asks it
+    to learn the empty table again."""
+    toss_grab: Callable[[], Frame | None] | None = None
+    """The toss camera's latest frame, where it has its own camera (None: the setup page uses `grab`)."""
+    views: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """The setup and live-reading views kept across the phone's requests (markers tracked over frames)."""
 
 
 def install_vision(app: Flask, services: VisionServices) -> None:
     app.extensions[VISION_KEY] = services
 
 
-def _services() -> VisionServices:
-    services = current_app.extensions.get(VISION_KEY)
-    if services is None:
-        services = VisionServices()
-        current_app.extensions[VISION_KEY] = services
-    assert isinstance(services, VisionServices)
-    return services
+def services() -> VisionServices:
+    """The camera's services of this app (none installed: an empty set, as without a camera)."""
+    installed = current_app.extensions.get(VISION_KEY)
+    if installed is None:
+        installed = VisionServices()
+        current_app.extensions[VISION_KEY] = installed
+    assert isinstance(installed, VisionServices)
+    return installed
 
 
 def _session() -> Any:
-    session = _services().session
+    session = services().session
     if session is None:
         fail(409, "no teach session: start one with the game and the edition to teach")
     return session
@@ -81,10 +89,10 @@ def teach_page() -> str:
 def teach_state() -> Response:
     from companion.vision.teach import PLANS
 
-    services = _services()
-    session = services.session
+    vision = services()
+    session = vision.session
     return jsonify(
-        camera=services.grab is not None,
+        camera=vision.grab is not None,
         games=sorted(PLANS),
         session=session.to_json() if session is not None else None,
     )
@@ -100,16 +108,16 @@ def teach_start() -> Response:
         bad_request("game and edition must be names")
     if not isinstance(options, dict):
         bad_request(f"options must be an object, not {options!r}")
-    services = _services()
-    if services.grab is None:
+    vision = services()
+    if vision.grab is None:
         fail(409, "no camera: start the companion with a camera (companion run --camera ...)")
     try:
         profile_path(game, edition)  # checks both names
-        session = TeachSession(game, options, edition, services.grab, profiles_root=services.profiles_root)
+        session = TeachSession(game, options, edition, vision.grab, profiles_root=vision.profiles_root)
     except (VisionError, KeyError) as error:
         bad_request(f"cannot teach {game!r}: {error}")
-    with services.lock:
-        services.session = session
+    with vision.lock:
+        vision.session = session
     return jsonify(session=session.to_json())
 
 
@@ -168,11 +176,11 @@ def teach_preview() -> Response:
 
 @bp.get("/api/camera")
 def camera_state() -> Response:
-    services = _services()
-    confirmer = services.confirmer
+    vision = services()
+    confirmer = vision.confirmer
     pending = confirmer.pending if confirmer is not None else None
     return jsonify(
-        camera=services.grab is not None,
+        camera=vision.grab is not None,
         toss_check=confirmer is not None,
         pending_toss=pending.to_json() if pending is not None else None,
     )
@@ -184,7 +192,7 @@ def decide_toss() -> Response:
     body = json_object({"success"}, required={"success"})
     if not isinstance(body["success"], bool):
         bad_request(f"success must be true or false, not {body['success']!r}")
-    confirmer = _services().confirmer
+    confirmer = services().confirmer
     if confirmer is None:
         fail(409, "the camera does not check tosses at this table")
     try:

@@ -1,0 +1,284 @@
+"""The setup view: the camera's picture with where the companion looks, markers found or missing, and
+plain messages for what is off, checked on the host's phone page through a fake camera."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from companion.table.referee import Referee
+from companion.vision import base
+from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, ItemRegion, Layout
+from companion.vision.calibration import render_marker
+from companion.vision.setupcheck import DARK_WHITE, SetupView
+from companion.web import create_app
+from companion.web.teach import VisionServices, install_vision
+
+from . import scenes
+
+PIN = "4321"
+YELLOW = (0, 220, 255)
+RED = (40, 40, 230)
+
+
+class Camera:
+    """Whatever picture the test puts in front of it."""
+
+    def __init__(self, image: Frame | None = None) -> None:
+        self.image = image
+
+    def __call__(self) -> Frame | None:
+        return self.image
+
+
+class Watcher:
+    """Stands in for the camera watcher: counts the times it is asked to learn the empty table."""
+
+    def __init__(self) -> None:
+        self.relearned = 0
+
+    def relearn_reference(self) -> None:
+        self.relearned += 1
+
+
+class Figure(scenes.SquaresRecogniser):
+    """The squares scene read as a horn figure: its two spots are the horns' regions."""
+
+    def layout(self, options: Mapping[str, Any]) -> Layout:
+        spots = scenes.layout().items
+        return Layout(scenes.PLANE_MM, {"horn:left": spots["spot:0"], "horn:right": spots["spot:1"]})
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "squares", scenes.SquaresRecogniser)
+    monkeypatch.setitem(base._FACTORIES, "figure", Figure)
+    referee = Referee(tmp_path / "table.db")
+    referee.start()
+    yield create_app({"TESTING": True, "HOST_PIN": PIN}, referee=referee)
+    referee.stop()
+
+
+def _host(app: Flask) -> FlaskClient:
+    host = app.test_client()
+    token = host.post("/api/host/sign-in", json={"pin": PIN}).json["csrf_token"]  # type: ignore[index]
+    host.environ_base["HTTP_X_CSRF_TOKEN"] = token
+    return host
+
+
+def _plane_to_frame() -> numpy.typing.NDArray[numpy.float64]:
+    """Where scenes.frame puts each plane millimetre in the frame (the truth the overlay must match)."""
+    width, height = scenes.PLANE_MM
+    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    return numpy.asarray(cv2.getPerspectiveTransform(corners, scenes.CAMERA_QUAD), dtype=numpy.float64)
+
+
+def _in_frame(points_mm: list[tuple[float, float]]) -> numpy.typing.NDArray[numpy.float32]:
+    array = numpy.float32(points_mm).reshape(-1, 1, 2)
+    return numpy.asarray(cv2.perspectiveTransform(array, _plane_to_frame()), numpy.float32).reshape(-1, 2)
+
+
+def _colour_near(image: Frame, point: numpy.typing.NDArray[numpy.float32]) -> numpy.typing.NDArray[Any]:
+    x, y = round(float(point[0])), round(float(point[1]))
+    return image[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).mean(axis=0)
+
+
+def _is(colour: numpy.typing.NDArray[Any], expected: tuple[int, int, int]) -> bool:
+    return bool(numpy.abs(colour - numpy.array(expected)).max() < 90)  # lines 2 px wide, JPEG
+
+
+def _decode(data: bytes) -> Frame:
+    image = cv2.imdecode(numpy.frombuffer(data, numpy.uint8), cv2.IMREAD_COLOR)
+    assert image is not None, "the view is not a JPEG"
+    return numpy.asarray(image, dtype=numpy.uint8)
+
+
+def _edge_middles(centre: tuple[float, float], size: tuple[float, float]) -> list[tuple[float, float]]:
+    (x, y), (w, h) = centre, size
+    return [(x, y - h / 2), (x + w / 2, y), (x, y + h / 2), (x - w / 2, y)]
+
+
+def _covered(image: Frame, corner: int) -> Frame:
+    """The frame with one corner's marker (0 top-left ... 3 bottom-left) under a sheet of table colour."""
+    width, height = scenes.PLANE_MM
+    side = MARKER_SIDE_MM + 4
+    origin = ((0, 0), (width - side, 0), (width - side, height - side), (0, height - side))[corner]
+    x, y = origin
+    quad = _in_frame([(x, y), (x + side, y), (x + side, y + side), (x, y + side)])
+    covered = image.copy()
+    cv2.fillConvexPoly(covered, numpy.round(quad).astype(numpy.int32), (90, 110, 120))
+    return covered
+
+
+def test_the_view_outlines_every_item_where_the_layout_lies_in_the_frame(app: Flask) -> None:
+    camera = Camera(scenes.frame({"spot:0": "red"}))
+    install_vision(app, VisionServices(grab=camera))
+    host = _host(app)
+    state = host.get("/api/setup?game=squares")
+    assert state.status_code == 200, state.json
+    report = state.json["report"]  # type: ignore[index]
+    assert [m["found"] for m in report["markers"]] == [True] * 4
+    assert [m["name"] for m in report["markers"]] == ["top-left", "top-right", "bottom-right", "bottom-left"]
+    assert report["messages"] == [] and report["ok"] and report["items"] == 2
+    view = host.get("/api/setup/view.jpg?game=squares")
+    assert view.status_code == 200 and view.content_type == "image/jpeg"
+    shown = _decode(view.data)
+    assert shown.shape == camera.image.shape  # type: ignore[union-attr]
+    for region in scenes.layout().items.values():
+        for middle in _in_frame(_edge_middles(region.centre_mm, region.size_mm)):
+            assert _is(_colour_near(shown, middle), YELLOW), middle  # outlined exactly there...
+            assert not _is(_colour_near(camera.image, middle), YELLOW)  # type: ignore[arg-type]
+        inside = _in_frame([(region.centre_mm[0] + 15, region.centre_mm[1])])[0]
+        assert not _is(_colour_near(shown, inside), YELLOW)  # ...and not all over the region
+    # Each found marker is framed in green around its own black square.
+    for middle in _in_frame(_edge_middles((MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0))):
+        assert _is(_colour_near(shown, middle), (60, 200, 60)), middle
+
+
+def test_a_covered_marker_is_named_missing_and_drawn_red_where_it_should_be(app: Flask) -> None:
+    camera = Camera(_covered(scenes.frame({}), 1))
+    install_vision(app, VisionServices(grab=camera))
+    host = _host(app)
+    report = host.get("/api/setup?game=squares").json["report"]  # type: ignore[index]
+    found = {m["name"]: m["found"] for m in report["markers"]}
+    assert found == {"top-left": True, "top-right": False, "bottom-right": True, "bottom-left": True}
+    assert any("top-right marker" in text and "not seen" in text for text in report["messages"])
+    assert not report["ok"] and report["calibrated"]  # three markers still give the plane
+    shown = _decode(host.get("/api/setup/view.jpg?game=squares").data)
+    width = scenes.PLANE_MM[0]
+    where = _in_frame(_edge_middles((width - MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0)))
+    assert sum(_is(_colour_near(shown, point), RED) for point in where) >= 3
+
+
+def test_a_dark_table_is_too_dark_and_a_lit_one_is_not(app: Flask) -> None:
+    lit = scenes.frame({"spot:1": "green"})
+    camera = Camera((lit * 0.25).astype(numpy.uint8))
+    install_vision(app, VisionServices(grab=camera))
+    host = _host(app)
+    dark = host.get("/api/setup?game=squares").json["report"]  # type: ignore[index]
+    assert dark["light"]["paper_white"] < DARK_WHITE
+    assert [text for text in dark["messages"] if text.startswith("Too dark")]
+    camera.image = lit
+    bright = host.get("/api/setup?game=squares").json["report"]  # type: ignore[index]
+    assert bright["light"]["paper_white"] > 200 and bright["messages"] == []
+
+
+def test_glare_over_the_play_area_is_reported() -> None:
+    image = scenes.frame({})
+    glare = image.copy()
+    centre = _in_frame([(150.0, 100.0)])[0]
+    cv2.circle(glare, (round(float(centre[0])), round(float(centre[1]))), 90, (255, 255, 255), -1)
+    view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
+    assert not [text for text in view.look(image).messages if "glare" in text]
+    report = view.look(glare)
+    assert report.light.glare_share > 0.05
+    assert [text for text in report.messages if text.startswith("Too much glare")]
+
+
+PLANE = scenes.plane
+
+
+def _plane_with_marker_moved(shift_mm: float) -> Frame:
+    """The squares plane with its top-left marker slid `shift_mm` right and down (laid off its corner)."""
+    image = PLANE({})
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    shift = round(shift_mm * PLANE_PX_PER_MM)
+    image[:side, :side] = 200
+    image[shift : shift + side, shift : shift + side] = render_marker(0, side)[:, :, None]
+    return image
+
+
+def test_a_marker_off_its_corner_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
+    for shift, off in ((2.0, False), (8.0, True)):
+        moved = _plane_with_marker_moved(shift)
+        monkeypatch.setattr(scenes, "plane", lambda labels, moved=moved, **kw: moved)
+        messages = view.look(scenes.frame({})).messages
+        named = [text for text in messages if text.startswith("The top-left marker lies")]
+        assert bool(named) == off, (shift, messages)
+    assert "11 mm" in named[0]  # slid 8 mm right and 8 mm down: 11 mm diagonally
+
+
+def test_a_horn_figure_moved_since_the_empty_table_is_reported(app: Flask) -> None:
+    camera = Camera(scenes.frame({"spot:0": "red"}))  # the "figure" stands on the left horn's spot
+    watcher = Watcher()
+    install_vision(app, VisionServices(grab=camera, watcher=watcher))
+    host = _host(app)
+    taken = host.post("/api/setup/empty", json={"game": "figure"})
+    assert taken.status_code == 200, taken.json
+    assert watcher.relearned == 1
+    dimmer = (scenes.frame({"spot:0": "red"}).astype(numpy.float32) * 0.8).astype(numpy.uint8)
+    camera.image = dimmer  # the lamp dims: nothing moved
+    report = host.get("/api/setup?game=figure").json["report"]  # type: ignore[index]
+    assert not [text for text in report["messages"] if "horn figure" in text]
+    camera.image = scenes.frame({"spot:1": "red"})  # the figure now stands a horn's width away
+    report = host.get("/api/setup?game=figure").json["report"]  # type: ignore[index]
+    moved = [text for text in report["messages"] if "horn figure is not where it stood" in text]
+    assert moved and "left and right horn" in moved[0]
+
+
+def test_taking_the_empty_table_needs_a_watcher_that_can_learn_it(app: Flask) -> None:
+    install_vision(app, VisionServices(grab=Camera(scenes.frame({})), watcher=object()))
+    host = _host(app)
+    refused = host.post("/api/setup/empty", json={"game": "squares"})
+    assert refused.status_code == 409 and "cannot learn it" in refused.json["error"]  # type: ignore[index]
+    assert host.get("/api/setup?game=squares").json["can_take_empty"] is False  # type: ignore[index]
+    install_vision(app, VisionServices(grab=Camera(_covered(_covered(scenes.frame({}), 0), 2))))
+    blind = host.post("/api/setup/empty", json={"game": "squares"})
+    assert blind.status_code == 409 and "cannot take the empty table" in blind.json["error"]  # type: ignore[index]
+
+
+def test_the_setup_page_is_the_hosts_and_says_what_is_wrong(app: Flask) -> None:
+    viewer, host = app.test_client(), _host(app)
+    assert viewer.get("/setup").status_code == 403
+    assert viewer.get("/api/setup/view.jpg?game=squares").status_code == 403
+    page = host.get("/setup")
+    assert page.status_code == 200 and b"Set up the camera" in page.data and b"setup.js" in page.data
+    assert host.get("/static/setup.js").status_code == 200
+    no_camera = host.get("/api/setup/view.jpg?game=squares")
+    assert no_camera.status_code == 409 and "no camera" in no_camera.json["error"]  # type: ignore[index]
+    state = host.get("/api/setup?game=squares").json
+    assert state["camera"] is False and state["report"] is None  # type: ignore[index]
+    install_vision(app, VisionServices(grab=Camera(None)))
+    waiting = host.get("/api/setup/view.jpg?game=squares")
+    assert waiting.status_code == 409 and "no picture yet" in waiting.json["error"]  # type: ignore[index]
+    assert host.get("/api/setup?game=chess").status_code == 400
+    assert host.get("/api/setup?game=squares&options=[1]").status_code == 400
+
+
+def test_a_generated_table_shows_its_four_markers_and_cells() -> None:
+    from companion.vision.generate import generate_frame
+
+    view = SetupView("minotaurus", {})
+    rng = numpy.random.default_rng(4)
+    frame = generate_frame("minotaurus", view.layout, rng, hand=False, motion=False).image
+    report = view.look(frame)
+    assert all(marker.found for marker in report.markers) and report.calibration.homography is not None
+    assert set(report.outlines) == set(view.layout.items)
+    shown = view.draw(frame, report)
+    # Every cell's outline lies inside the picture and is drawn: yellow pixels at its corners' middle.
+    height, width = frame.shape[:2]
+    for item, corners in report.outlines.items():
+        assert ((corners >= 0) & (corners < [width, height])).all(), item
+        middle = (corners[0] + corners[1]) / 2
+        assert _is(_colour_near(shown, middle), YELLOW), item
+    dark = view.look((frame * 0.2).astype(numpy.uint8))
+    assert [text for text in dark.messages if text.startswith("Too dark")]
+
+
+def test_regions_turned_in_the_plane_are_drawn_turned() -> None:
+    from companion.vision.overlay import region_corners_mm
+
+    corners = region_corners_mm(ItemRegion((50.0, 50.0), (20.0, 10.0), rotation_deg=90.0))
+    # Turned a quarter counter-clockwise (y down): the long side now runs up and down.
+    assert numpy.ptp(corners[:, 0]) == pytest.approx(10.0, abs=1e-4)
+    assert numpy.ptp(corners[:, 1]) == pytest.approx(20.0, abs=1e-4)
+    assert corners[1].tolist() == pytest.approx([45.0, 40.0], abs=1e-4)  # the +x end went up
