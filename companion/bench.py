@@ -16,6 +16,12 @@ from typing import Any
 TOSS_SOURCES = ("gpio", "node", "both")
 
 
+HARD_SESSIONS = 16
+"""Sessions per game in `bench vision --hard`: enough for every table kind, several editions and hands."""
+HARD_FRAMES = 20
+"""Frames per session in `bench vision --hard` (a few of them of the empty area)."""
+
+
 def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     bench = commands.add_parser(
         "bench", help="measure speed and accuracy (prints figures)", description=__doc__
@@ -51,9 +57,29 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
         "one core.",
     )
     vision.add_argument("games", nargs="*", help="games to measure (default: every game the camera reads)")
+    vision.add_argument(
+        "--games", nargs="+", dest="more_games", default=[], help="games to measure (as above)"
+    )
     vision.add_argument("--json", action="store_true", help="print the figures as JSON")
-    vision.add_argument("--frames", type=_positive, default=200, help="frames per game (default 200)")
+    vision.add_argument(
+        "--frames",
+        type=_positive,
+        default=None,
+        help=f"frames per game (default 200); with --hard, per session (default {HARD_FRAMES})",
+    )
     vision.add_argument("--seed", type=int, default=1, help="seed of the generator (default 1)")
+    vision.add_argument(
+        "--hard",
+        action="store_true",
+        help="the hard set instead: sessions on many table kinds, editions, hands; per table kind, and an "
+        "edition taught on one table read on the others (docs/vision-recordings.md)",
+    )
+    vision.add_argument(
+        "--sessions",
+        type=_positive,
+        default=HARD_SESSIONS,
+        help=f"--hard: sessions per game ({HARD_SESSIONS})",
+    )
     vision.set_defaults(handler=run_vision_bench)
     scoreboard = benches.add_parser(
         "scoreboard",
@@ -132,8 +158,11 @@ def run_toss_bench(args: argparse.Namespace) -> int:
 def run_vision_bench(args: argparse.Namespace) -> int:
     from companion.vision.benchmark import bench_vision
 
+    games = [*args.games, *args.more_games] or None
+    if args.hard:
+        return run_hard_vision_bench(args, games)
     try:
-        report = bench_vision(args.games or None, args.frames, args.seed)
+        report = bench_vision(games, args.frames or 200, args.seed)
     except ValueError as error:
         print(f"companion bench vision: {error}", file=sys.stderr)
         return 1
@@ -149,4 +178,21 @@ def run_vision_bench(args: argparse.Namespace) -> int:
             f"({result['frames_read']} of {result['frames']} frames read; "
             f"{'meets' if result['meets_goals'] else 'misses'} the goals)"
         )
+    return 0
+
+
+def run_hard_vision_bench(args: argparse.Namespace, games: list[str] | None) -> int:
+    from companion.vision.benchmark import bench_vision_hard, hard_summary
+
+    def progress(step: str) -> None:
+        print(f"companion bench vision --hard: {step}", file=sys.stderr, flush=True)
+
+    try:
+        report = bench_vision_hard(
+            games, args.sessions, args.frames or HARD_FRAMES, args.seed, progress=progress
+        )
+    except ValueError as error:
+        print(f"companion bench vision --hard: {error}", file=sys.stderr)
+        return 1
+    print(json.dumps(report, indent=2) if args.json else hard_summary(report))
     return 0

@@ -137,6 +137,7 @@ def evaluate(
         "frames_right": frames_right,
         "skipped": dict(skipped),
         "hand_frames": hand_frames,
+        "hand_frames_refused_count": hands_refused,
         "hand_frames_refused": _share(hands_refused, hand_frames),
         "frames_refused_as_hand_without_one": refused_without_hand,
         "unreadable_images": unreadable,

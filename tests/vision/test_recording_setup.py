@@ -160,7 +160,7 @@ def squares(monkeypatch: pytest.MonkeyPatch) -> scenes.SquaresRecogniser:
     return recogniser
 
 
-def _with_arm(image: numpy.typing.NDArray[numpy.uint8], *, over_the_area: bool) -> Any:
+def with_arm(image: numpy.typing.NDArray[numpy.uint8], *, over_the_area: bool) -> Any:
     """An arm reaching in from the frame's bottom edge: over the play area's bottom middle, or beside it."""
     arm = image.copy()
     x0 = 600 if over_the_area else 1080
@@ -174,9 +174,9 @@ def _session(folder: Path) -> Path:
         # Labelled wrongly on purpose: a reference frame must never be scored.
         writer.add(scenes.frame({}, seed=1), 0.0, {"spot:0": "red", "spot:1": "red"}, reference=True)
         writer.add(scenes.frame(red_green, noise=2, seed=2), 0.2, red_green)
-        writer.add(_with_arm(scenes.frame(red_green, seed=3), over_the_area=True), 0.4, None, hand=True)
+        writer.add(with_arm(scenes.frame(red_green, seed=3), over_the_area=True), 0.4, None, hand=True)
         writer.add(scenes.frame(red_green, noise=2, seed=4), 0.6, red_green)
-        writer.add(_with_arm(scenes.frame(red_green, seed=5), over_the_area=False), 0.8, None, hand=True)
+        writer.add(with_arm(scenes.frame(red_green, seed=5), over_the_area=False), 0.8, None, hand=True)
     return folder
 
 

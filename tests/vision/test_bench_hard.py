@@ -1,0 +1,153 @@
+"""`companion bench vision --hard`: the figures over a hard set's sessions, per table kind, and an edition
+taught on one table read on the others. The hard set here is a small world of this test's own (a lamp per
+table, two editions' colours, arms reaching in) read by the toy squares recogniser, so the bench's
+arithmetic is checked against evaluations made independently, recording by recording."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy
+import pytest
+
+from companion.cli import main
+from companion.vision import base
+from companion.vision import generate as generate_module
+from companion.vision.base import CORNER_MARKER_IDS, MARKER_SIDE_MM, PLANE_PX_PER_MM
+from companion.vision.benchmark import HARD_GOALS, bench_vision_hard, hard_summary
+from companion.vision.calibration import render_marker
+from companion.vision.evaluate import evaluate
+from companion.vision.recording import RecordingWriter
+
+from . import scenes
+from .test_recording_setup import with_arm
+
+EDITION_COLOURS = {
+    "default": scenes.COLOURS,
+    # Paler pieces: the built-in prototypes take them for the empty table until the edition is taught.
+    "pastel": {"red": (150, 150, 235), "green": (150, 215, 150), "empty": (200, 200, 200)},
+}
+LAMP = {"linen": 1.0, "oak": 0.95, "dark-wood": 0.55}
+"""Light reaching the play area on each table (a dim lamp over the dark wood)."""
+TABLE_COLOUR = {"linen": (190, 200, 205), "oak": (90, 140, 180), "dark-wood": (30, 45, 60)}
+SESSIONS = [("linen", "default"), ("dark-wood", "default"), ("linen", "pastel"), ("oak", "pastel")]
+
+
+def _frame(labels: Mapping[str, str], table: str, edition: str, rng: numpy.random.Generator) -> Any:
+    layout = scenes.layout()
+    width, height = layout.plane_size_px()
+    plane = numpy.full((height, width, 3), EDITION_COLOURS[edition]["empty"], numpy.float32)
+    for item, label in labels.items():
+        x0, y0, x1, y1 = layout.items[item].box_px()
+        cv2.rectangle(plane, (x0 + 10, y0 + 10), (x1 - 10, y1 - 10), EDITION_COLOURS[edition][label], -1)
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    origins = [(0, 0), (width - side, 0), (width - side, height - side), (0, height - side)]
+    for marker_id, (x, y) in zip(CORNER_MARKER_IDS, origins, strict=True):
+        plane[y : y + side, x : x + side] = render_marker(marker_id, side)[:, :, None]
+    plane *= LAMP[table]
+    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    homography = cv2.getPerspectiveTransform(corners, scenes.CAMERA_QUAD)
+    image = cv2.warpPerspective(plane, homography, scenes.FRAME_SIZE, borderValue=TABLE_COLOUR[table])
+    return numpy.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(numpy.uint8)
+
+
+def fake_hard_set(game: str, out_root: Path, sessions: int, frames: int, seed: int) -> list[Path]:
+    """One recording per session: an empty-area frame, then play frames, every third with an arm."""
+    rng = numpy.random.default_rng(seed)
+    folders = []
+    for n in range(sessions):
+        table, edition = SESSIONS[n % len(SESSIONS)]
+        folder = out_root / f"session-{n:02d}"
+        setup = {"table": table, "edition": edition, "camera_height_mm": 450.0}
+        with RecordingWriter(folder, game=game, setup=setup, suffix=".png") as writer:
+            empty = dict.fromkeys(scenes.SPOTS, "empty")
+            writer.add(_frame(empty, table, edition, rng), 0.0, empty, reference=True)
+            for f in range(1, frames):
+                labels = {item: str(rng.choice(["red", "green", "empty"])) for item in scenes.SPOTS}
+                image = _frame(labels, table, edition, rng)
+                hand = f % 3 == 0
+                if hand:
+                    image = with_arm(image, over_the_area=True)
+                writer.add(image, f * 0.2, None if hand else labels, hand=hand)
+        folders.append(folder)
+    return folders
+
+
+@pytest.fixture
+def squares(monkeypatch: pytest.MonkeyPatch) -> scenes.SquaresRecogniser:
+    recogniser = scenes.SquaresRecogniser()
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "squares", lambda: recogniser)
+    return recogniser
+
+
+def test_the_figures_add_up_the_sessions_by_table(squares: scenes.SquaresRecogniser, tmp_path: Path) -> None:
+    report = bench_vision_hard(["squares"], 4, 7, seed=3, make_hard_set=fake_hard_set)
+    assert report["goals"] == HARD_GOALS and report["seed"] == 3
+    [result] = report["results"]
+    # The same sessions again, evaluated one by one: the bench's sums must be theirs.
+    reports = [evaluate(folder) for folder in fake_hard_set("squares", tmp_path, 4, 7, 3)]
+    by_table: dict[str, list[dict[str, Any]]] = {}
+    for one in reports:
+        by_table.setdefault(one["table"], []).append(one)
+    assert set(result["by_table"]) == {"linen", "dark-wood", "oak"}
+    for table, figures in result["by_table"].items():
+        items = sum(one["items"]["total"] for one in by_table[table])
+        right = sum(one["items"]["right"] for one in by_table[table])
+        assert figures["items"] == {"total": items, "right": right}
+        assert figures["frames"]["read"] == sum(one["frames_read"] for one in by_table[table])
+        assert figures["sessions"] == len(by_table[table])
+    # Tables differ (the dim lamp over the dark wood, the untaught pale edition on the oak and the linen), so
+    # a breakdown that mixed them up would not match.
+    assert len({figures["item_accuracy"] for figures in result["by_table"].values()}) == 3
+    assert result["items"]["total"] == sum(one["items"]["total"] for one in reports)
+    assert result["item_accuracy"] == round(
+        sum(one["items"]["right"] for one in reports) / result["items"]["total"], 6
+    )
+    # Every third play frame has an arm over the area, and the reference frames are never scored.
+    assert result["hand_frames"] == 4 * 2 and result["frames"]["read"] == 4 * 4
+    assert result["hand_frames_refused"] == 1.0
+    assert result["cpu_ms_per_frame"]["mean"] > 0 and result["cpu_ms_per_frame"]["frame_sizes"] == [
+        "1280x720"
+    ]
+
+
+def test_an_edition_taught_on_one_table_is_read_on_the_others(
+    squares: scenes.SquaresRecogniser,
+) -> None:
+    [result] = bench_vision_hard(["squares"], 4, 7, seed=5, make_hard_set=fake_hard_set)["results"]
+    taught = result["edition_taught_on_one_table"]
+    assert (taught["edition"], taught["taught_on"], list(taught["by_table"])) == ("pastel", "linen", ["oak"])
+    assert taught["taught_frames"] == 4  # the linen session's play frames without an arm
+    # Untaught, the pale pieces read as empty; taught on the linen, they read on the oak too.
+    assert taught["item_accuracy"] == 1.0 and taught["untaught_item_accuracy"] < 0.8
+    assert taught["items"]["total"] == 8
+
+
+def test_without_an_edition_on_two_tables_there_is_no_taught_figure(
+    squares: scenes.SquaresRecogniser,
+) -> None:
+    [result] = bench_vision_hard(["squares"], 2, 4, seed=1, make_hard_set=fake_hard_set)["results"]
+    assert result["edition_taught_on_one_table"] is None
+    summary = hard_summary({**bench_vision_hard(["squares"], 2, 4, 1, make_hard_set=fake_hard_set)})
+    assert "no other edition on two tables" in summary and "linen: items 100.00 %" in summary
+
+
+def test_bench_vision_hard_on_the_command_line(
+    squares: scenes.SquaresRecogniser, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(generate_module, "generate_hard_set", fake_hard_set, raising=False)
+    arguments = ["bench", "vision", "--hard", "--games", "squares", "--sessions", "4", "--frames", "4"]
+    assert main([*arguments, "--json", "--seed", "9"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["seed"], report["sessions"], report["frames_per_session"]) == (9, 4, 4)
+    [result] = report["results"]
+    assert result["game"] == "squares" and result["sessions"] == 4
+    assert main(arguments) == 0
+    printed = capsys.readouterr().out
+    assert "hand frames refused 100.00 %" in printed and "goal 99.50 %" in printed
+    assert "edition pastel taught on linen, read on the other tables" in printed
