@@ -1,11 +1,12 @@
 """Asterion: matching a cell against the templates of every design and rotation in its frame colour.
 
 The templates (`Templates`) are Lab pictures of every look (design and rotation) of each frame
-colour: the built-in ones drawn by the generator, blurred as a camera blurs, and the user's
-taught ones. A cell is matched by normalised correlation over the whole tile, lined up by the
-best shift; looks scoring close to the best are then told apart pairwise, only around the pixels
-where their drawings differ (a wing, a chest, a path's end), with the light there fitted (a gain
-and an offset sloping across) so that glare or shadow on one tile does not decide.
+colour: the built-in ones shipped in asterion_tiles.json (the seed's designs as drawn and blurred
+as a camera blurs, written by companion.vision.training.asterion), and the user's taught ones. A
+cell is matched by normalised correlation over the whole tile, lined up by the best shift; looks
+scoring close to the best are then told apart pairwise, only around the pixels where their
+drawings differ (a wing, a chest, a path's end), with the light there fitted (a gain and an offset
+sloping across) so that glare or shadow on one tile does not decide.
 """
 
 from __future__ import annotations
@@ -22,6 +23,15 @@ from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame, Profile, decode_template
 from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers._lab import FloatArray, to_lab
+from companion.vision.recognisers._shipped import (
+    ShippedDataError,
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
+)
+
+GAME = "asterion"
 
 TEMPLATE_PX = 40
 """A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
@@ -52,16 +62,6 @@ def _features(window: FloatArray) -> FloatArray:
     return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
 
-def _template_image(cell: Frame) -> Frame:
-    """A cell's picture (BGR, one cell at plane scale) as a template: 8-bit Lab at template scale."""
-    # Area averaging all the way: templates are made once, and the smoothest read best (shrunk
-    # like a cell's window, seed 1 read one more frame wrong).
-    small = numpy.asarray(
-        cv2.resize(cell, (TEMPLATE_PX, TEMPLATE_PX), interpolation=cv2.INTER_AREA), numpy.uint8
-    )
-    return numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), numpy.uint8)
-
-
 def lined_up(windows: list[Frame], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
     """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness.
 
@@ -86,21 +86,28 @@ def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing
     return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(0, 1)))
 
 
-TEMPLATE_BLUR_PX = 1.6
-"""Built-in templates are blurred (plane pixels) as a camera blurs: a sharp template under-rates a chest."""
+TILES_FILE = shipped_path("asterion_tiles")
+"""The built-in edition: its colours (Lab prototypes) and a template per frame colour and design."""
 
 
-def _as_seen(cell: Frame) -> Frame:
-    return numpy.asarray(cv2.GaussianBlur(cell, (0, 0), TEMPLATE_BLUR_PX), numpy.uint8)
+def built_in_shapes() -> list[str]:
+    """Every "<frame colour>:<design number>" of the game: each set's designs, and the Minotaur tile."""
+    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
+    return [f"{colour}:{d}" for colour, d in shapes]
 
 
 @functools.cache
 def built_in_templates() -> dict[str, Frame]:
-    """Template per "<frame colour>:<design number>": the renderer's tile, unturned, on the table."""
-    from companion.vision.generate.asterion import draw_cell
-
-    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
-    return {f"{colour}:{d}": _template_image(_as_seen(draw_cell(colour, d))) for colour, d in shapes}
+    """Template per "<frame colour>:<design number>": the built-in tile, unturned, on the table, as 8-bit
+    Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
+    document = load_shipped(TILES_FILE, GAME, ("templates",), {"template_px": TEMPLATE_PX})
+    templates = decoded_templates(document["templates"], TILES_FILE, GAME)
+    missing = [shape for shape in built_in_shapes() if shape not in templates]
+    if missing:
+        raise ShippedDataError(
+            f"{TILES_FILE} lacks the tiles {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
+        )
+    return {shape: templates[shape] for shape in built_in_shapes()}
 
 
 class Templates:

@@ -12,8 +12,10 @@ How: the four corners of a tile show its set's colour (paths never reach a
 corner), so each cell's corners, labelled by the nearest colour prototype in
 CIELAB, tell an empty cell from a tile and give its colour. The tile is then
 matched by normalised correlation against templates of every design and rotation
-in that colour; the built-in templates are rendered from the seed's designs, and
-teaching adds the user's own tiles (seen at every rotation).
+in that colour; the built-in colours and templates (the seed's designs as the
+built-in edition prints them) are shipped in asterion_tiles.json, written by
+`python -m companion.vision.training asterion`, and teaching adds the user's own
+tiles (seen at every rotation).
 
 This module holds the layout, a cell's window, the colour handling and the recogniser;
 matching a cell against the templates is in _asterion_match, items and labels in
@@ -44,8 +46,10 @@ from companion.vision.base import (
 )
 from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse_label, tile_label
 from companion.vision.recognisers._asterion_match import (
+    GAME,
     SHIFT_PX,
     TEMPLATE_PX,
+    TILES_FILE,
     Templates,
     built_in_templates,
     channels,
@@ -58,14 +62,13 @@ from companion.vision.recognisers._asterion_match import (
 from companion.vision.recognisers._lab import (
     FloatArray,
     balanced,
-    bgr_to_lab,
     learn_colour,
     neutral_gains,
     palette_for,
     to_lab,
 )
+from companion.vision.recognisers._shipped import ShippedDataError, load_shipped, rewrite_command
 
-GAME = "asterion"
 TABLE = "table"
 
 CELL_MM = 44.0
@@ -190,13 +193,15 @@ def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
 
 
 def default_colours() -> dict[str, list[list[float]]]:
-    from companion.vision.generate import asterion as scene
-
-    colours = {name: [bgr_to_lab(bgr)] for name, bgr in scene.FRAME_BGR.items()}
-    colours[TABLE] = [bgr_to_lab(scene.TABLE_BGR)]
-    colours["stone"] = [bgr_to_lab(scene.STONE_BGR)]
-    colours["path"] = [bgr_to_lab(scene.PATH_BGR)]
-    return colours
+    """The built-in edition's colour prototypes (Lab) per frame colour and surface (shipped in TILES_FILE)."""
+    colours: dict[str, list[list[float]]] = load_shipped(TILES_FILE, GAME, ("colours",))["colours"]
+    missing = [label for label in (*FRAME_LABELS, *OTHER_LABELS) if not colours.get(label)]
+    if missing:
+        raise ShippedDataError(
+            f"{TILES_FILE} lacks the colours {', '.join(missing)}; "
+            f"write it afresh with {rewrite_command(GAME)}"
+        )
+    return {label: [list(prototype) for prototype in prototypes] for label, prototypes in colours.items()}
 
 
 def _path_like(profile: Profile) -> int:
