@@ -21,16 +21,32 @@ import dataclasses
 import importlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy
 
 from companion.vision.base import Frame, Layout, VisionError, recogniser_for
 
+if TYPE_CHECKING:
+    from companion.vision.generate.solids import Solid
+
 Rng = numpy.random.Generator
 
 RenderPlane = Callable[[Mapping[str, str], Layout, Rng], Frame]
 """Draws the top-down plane (layout.plane_size_px(), BGR) showing the labels; markers are the core's."""
+
+
+class RenderOn(Protocol):
+    """Draws the labels' items (and the game's board or tray, if it has one) over `background`, the
+    table under the plane (layout.plane_size_px(), BGR), in the look of the named edition."""
+
+    def __call__(
+        self, labels: Mapping[str, str], layout: Layout, rng: Rng, *, background: Frame, edition: str
+    ) -> Frame: ...
+
+
+SolidsFor = Callable[[Mapping[str, str], Layout, Rng], "list[Solid]"]
+"""The solid things the labels stand on the table (world mm, solids.py), for the world renderer."""
 
 SampleLabels = Callable[[Layout, Rng, bool], dict[str, str]]
 """A random but plausible table for the layout (hard=True: the harder cases more often)."""
@@ -55,6 +71,13 @@ class SceneRenderer:
     render_plane: RenderPlane
     sample_labels: SampleLabels
     default_options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    render_on: RenderOn | None = None
+    """Draws the items on a given table in an edition's look (the world renderer's way); without
+    it the world lays `render_plane`'s own table down, in the built-in look."""
+    editions: tuple[str, ...] = ("default",)
+    """The print runs `render_on` can draw; "default" is the built-in look of `render_plane`."""
+    solids: SolidsFor | None = None
+    """What stands above the table (the toss's head, horns and rings), drawn in 3-D by the world."""
 
 
 _RENDERERS: dict[str, SceneRenderer] = {}
@@ -160,3 +183,47 @@ def generate_recording(
                 encoded=frame.jpeg,
             )
     return Path(out_dir) / "recording.json"
+
+
+def generate_session(
+    game: str,
+    out_dir: str | Path,
+    frames: int,
+    *,
+    hard: bool = False,
+    seed: int = 0,
+    table: str | None = None,
+    edition: str = "default",
+    options: Mapping[str, Any] | None = None,
+    placement: str | None = None,
+    lens: str | None = None,
+) -> Path:
+    """One session's recording seen by a fixed pinhole camera over one table (session.py)."""
+    from companion.vision.generate.session import generate_session as generate
+
+    return generate(
+        game,
+        out_dir,
+        frames,
+        hard=hard,
+        seed=seed,
+        table=table,
+        edition=edition,
+        options=options,
+        placement=placement,
+        lens=lens,
+    )
+
+
+def generate_hard_set(
+    game: str,
+    out_root: str | Path,
+    sessions: int = 14,
+    frames_per_session: int = 20,
+    seed: int = 0,
+    editions: tuple[str, ...] | None = None,
+) -> list[Path]:
+    """Sessions over every table kind and both marker placements (session.py); their recordings."""
+    from companion.vision.generate.session import generate_hard_set as generate
+
+    return generate(game, out_root, sessions, frames_per_session, seed, editions)

@@ -26,7 +26,13 @@ def spoil(image: Frame, rng: Rng, *, hard: bool, motion: bool = False) -> bytes:
     light *= _shadows(width, height, rng, hard)
     out = image.astype(numpy.float32) * light[..., None]
     out += _glare(width, height, rng, hard)[..., None] * (255.0 - numpy.clip(out, 0, 255))
-    out *= (
+    return sensor(out, rng, hard=hard, motion=motion)
+
+
+def sensor(light: FloatImage, rng: Rng, *, hard: bool, motion: bool = False) -> bytes:
+    """What the camera makes of the light reaching it (float BGR, 0-255 scale): white balance off a
+    little, lens blur or motion, sensor noise, JPEG."""
+    out = light * (
         rng.uniform(0.9, 1.1, 3).astype(numpy.float32)
         if hard
         else rng.uniform(0.95, 1.05, 3).astype(numpy.float32)

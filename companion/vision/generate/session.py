@@ -1,0 +1,356 @@
+"""Sessions: one camera, fixed, over one table, lit by one lamp, for a recording's every frame.
+
+A session's `World` holds what stays put: the table texture with the marker sheets on it, the
+camera's rays onto the table, the lamp's and the daylight's light on it. Each frame then draws the
+game's items onto the table (the scene renderer, in the session's edition), looks through the lens,
+lights the picture (shadows of what stands above the table, glare on a glossy top), paints the
+solids (the toss's figure, an arm reaching in) and hands the light to the sensor (effects.sensor).
+
+`generate_session` writes one such recording, starting with frames of the empty play area (the
+reference a reader learns the table from); `generate_hard_set` writes sessions over every table
+kind and both ways of laying the marker sheets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout, recogniser_for
+from companion.vision.generate import (
+    FRAME_INTERVAL_S,
+    HAND_SHARE,
+    MOTION_SHARE,
+    GeneratorError,
+    SceneRenderer,
+    effects,
+    hands,
+    lighting,
+    marker_sheets,
+    renderer_for,
+    tables,
+    world,
+)
+from companion.vision.generate.solids import Solid
+
+Rng = numpy.random.Generator
+
+EMPTY_LABEL = {"toss": "clear"}
+"""What a game's items read on the empty play area (every other game: "empty")."""
+REACH_MM = 1500.0
+"""How far beyond the play area the table is drawn; a camera that sees further sees its edge."""
+WALL_BGR = (90, 95, 100)
+"""What a ray that misses the table meets (beyond REACH_MM): the room's far wall, dim."""
+HEAD_SHARE = 0.25
+"""Share of hard frames where a player leaning in (out of view) shades part of the table."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Setup:
+    """What is fixed for a session."""
+
+    game: str
+    table: tables.TableLook
+    lens: str
+    camera: world.Camera
+    light: lighting.Lighting
+    edition: str
+    placement: str
+
+    def as_recording(self) -> dict[str, Any]:
+        """The recording's "setup" (docs/vision-recordings.md)."""
+        return {
+            "table": self.table.kind,
+            "camera_height_mm": round(self.camera.height_mm, 1),
+            "camera_tilt_deg": round(self.camera.tilt_deg, 2),
+            "edition": self.edition,
+            "placement": self.placement,
+            "lens": self.lens,
+        }
+
+
+def choose_camera(
+    plane_mm: tuple[float, float], rng: Rng, *, hard: bool, lens: str | None = None
+) -> tuple[str, world.Camera]:
+    """A camera set up over the play area: tilted up to 30° (hard) from straight down, turned a little,
+    as high as it takes for the area and its marker sheets to fill 55-90 % of the frame."""
+    chosen_lens = lens if lens is not None else ("wide" if rng.random() < 0.25 else "standard")
+    if chosen_lens not in world.LENSES:
+        raise GeneratorError(f"no lens {chosen_lens!r} (known: {', '.join(world.LENSES)})")
+    _, k1_range, k2_range = world.LENSES[chosen_lens]
+    width, height = plane_mm
+    margin = marker_sheets.SHEET_MARGIN_MM + 2.0
+    outline = numpy.array(
+        [
+            [-margin, -margin],
+            [width + margin, -margin],
+            [width + margin, height + margin],
+            [-margin, height + margin],
+        ]
+    )
+    for _attempt in range(200):
+        tilt = rng.uniform(0, 30) if hard else rng.uniform(0, 18)
+        towards = rng.uniform(0, 360)
+        yaw = rng.uniform(-12, 12) if hard else rng.uniform(-5, 5)
+        target = (
+            width / 2 + rng.uniform(-0.05, 0.05) * width,
+            height / 2 + rng.uniform(-0.05, 0.05) * height,
+        )
+        k1, k2 = rng.uniform(*k1_range), rng.uniform(*k2_range)
+        fill = rng.uniform(0.55, 0.9) if hard else rng.uniform(0.62, 0.86)
+
+        def at(
+            height_mm: float,
+            tilt: float = tilt,
+            towards: float = towards,
+            yaw: float = yaw,
+            target: tuple[float, float] = target,
+            k1: float = k1,
+            k2: float = k2,
+        ) -> world.Camera:
+            return world.look_at(target, height_mm, tilt, towards, yaw, chosen_lens, k1, k2)
+
+        low, high = 100.0, 5000.0
+        for _step in range(40):  # the span shrinks as the camera rises: bisect for the wanted fill
+            middle = (low + high) / 2
+            _, span = world.fits(at(middle), outline)
+            low, high = (middle, high) if span > fill else (low, middle)
+        camera = at(high)
+        inside, _ = world.fits(camera, outline)
+        if inside:
+            return chosen_lens, camera
+    raise GeneratorError(
+        f"no camera pose keeps a {width:g} x {height:g} mm play area in the frame"
+    )  # pragma: no cover
+
+
+def choose_setup(
+    game: str,
+    layout: Layout,
+    rng: Rng,
+    *,
+    hard: bool,
+    table: str | None,
+    edition: str,
+    placement: str | None,
+    lens: str | None,
+) -> Setup:
+    renderer = renderer_for(game)
+    if edition not in renderer.editions:
+        raise GeneratorError(
+            f"the {game} renderer knows no edition {edition!r} (known: {', '.join(renderer.editions)})"
+        )
+    kind = table if table is not None else tables.TABLE_KINDS[int(rng.integers(len(tables.TABLE_KINDS)))]
+    look = tables.choose_table(kind, rng)
+    chosen_lens, camera = choose_camera(layout.plane_mm, rng, hard=hard, lens=lens)
+    centre = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    light = lighting.choose_lighting(centre, max(layout.plane_mm), rng, hard)
+    laid = placement if placement is not None else ("cut-edge" if rng.random() < 0.3 else "square-edge")
+    if laid not in marker_sheets.PLACEMENTS:
+        raise GeneratorError(f"no marker placement {laid!r} (known: {', '.join(marker_sheets.PLACEMENTS)})")
+    return Setup(game, look, chosen_lens, camera, light, edition, laid)
+
+
+class World:
+    """A session's fixed world (see the module's text); `frame` draws one moment of it."""
+
+    def __init__(self, setup: Setup, layout: Layout, rng: Rng) -> None:
+        self.setup = setup
+        self.layout = layout
+        self.renderer: SceneRenderer = renderer_for(setup.game)
+        self.sheets = marker_sheets.place_sheets(layout.plane_mm, setup.placement, rng)
+        ground_x, ground_y = setup.camera.ground_points()
+        width, height = layout.plane_mm
+        seen_x = numpy.clip(numpy.nan_to_num(ground_x, nan=width / 2), -REACH_MM, width + REACH_MM)
+        seen_y = numpy.clip(numpy.nan_to_num(ground_y, nan=height / 2), -REACH_MM, height + REACH_MM)
+        # Whole millimetres, so that the plane's pixels fall on the texture's pixels.
+        self.origin_mm = (math.floor(float(seen_x.min())) - 2.0, math.floor(float(seen_y.min())) - 2.0)
+        ppm = PLANE_PX_PER_MM
+        size = (
+            math.ceil((float(seen_x.max()) - self.origin_mm[0]) * ppm) + 4,
+            math.ceil((float(seen_y.max()) - self.origin_mm[1]) * ppm) + 4,
+        )
+        self.table = tables.draw_table(setup.table, self.origin_mm, size, ppm)
+        self.map_x, self.map_y = world.ground_maps(setup.camera, self.origin_mm, ppm)
+        self.lamp, self.daylight, glare = lighting.ground_light(setup.light, setup.camera, ground_x, ground_y)
+        self.glare = (glare * setup.table.gloss * 255.0)[..., None] * setup.light.lamp_bgr.astype(
+            numpy.float32
+        )
+        plane_w, plane_h = layout.plane_size_px()
+        x0, y0 = round(-self.origin_mm[0] * ppm), round(-self.origin_mm[1] * ppm)
+        self.plane_box = (slice(y0, y0 + plane_h), slice(x0, x0 + plane_w))
+
+    def frame(
+        self, labels: Mapping[str, str], rng: Rng, *, hand: bool, gains: tuple[float, float], hard: bool
+    ) -> tuple[numpy.typing.NDArray[numpy.float32], list[Solid]]:
+        """The light reaching the sensor (float BGR, 0-255 scale) for one frame, and its solids."""
+        ground = self.table.copy()
+        background = numpy.ascontiguousarray(ground[self.plane_box])
+        renderer = self.renderer
+        if renderer.render_on is not None:
+            plane = renderer.render_on(
+                labels, self.layout, rng, background=background, edition=self.setup.edition
+            )
+        else:
+            plane = renderer.render_plane(labels, self.layout, rng)
+        ground[self.plane_box] = plane
+        marker_sheets.draw_sheets(ground, self.origin_mm, PLANE_PX_PER_MM, self.sheets)
+        albedo = cv2.remap(
+            ground,
+            self.map_x,
+            self.map_y,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=WALL_BGR,
+        )
+        solids = list(renderer.solids(labels, self.layout, rng)) if renderer.solids is not None else []
+        if hand:
+            solids += hands.arm(self.layout.plane_mm, rng)[0]
+        shading = list(solids)
+        if hard and rng.random() < HEAD_SHARE:
+            shading.append(_player_head(self.layout.plane_mm, rng))
+        lamp_gain, day_gain = gains
+        shadow = lighting.shadow_mask(self.setup.light, self.setup.camera, shading) if shading else None
+        lamp = self.lamp * lamp_gain if shadow is None else self.lamp * (lamp_gain * shadow)[..., None]
+        glare = self.glare * lamp_gain if shadow is None else self.glare * (lamp_gain * shadow)[..., None]
+        light = albedo.astype(numpy.float32) / 255.0 * (lamp + self.daylight * day_gain) * 255.0 + glare
+        if solids:
+            light_now = dataclasses.replace(
+                self.setup.light,
+                lamp_bgr=self.setup.light.lamp_bgr * lamp_gain,
+                daylight_bgr=self.setup.light.daylight_bgr * day_gain,
+            )
+            world.draw_solids(light, self.setup.camera, solids, light_now.shade_face)
+        return light, solids
+
+
+def _player_head(plane_mm: tuple[float, float], rng: Rng) -> Solid:
+    """A player's head and shoulders leaning in at the table's edge, above the camera's view."""
+    width, height = plane_mm
+    side = int(rng.integers(4))
+    along = rng.uniform(0.2, 0.8)
+    beyond = rng.uniform(60, 200)
+    x, y = [
+        (along * width, -beyond),
+        (width + beyond, along * height),
+        (along * width, height + beyond),
+        (-beyond, along * height),
+    ][side]
+    return hands.box(
+        numpy.array([x, y, rng.uniform(300, 450)]), numpy.diag([110.0, 110.0, 120.0]), (60, 60, 60), "head"
+    )
+
+
+def empty_labels(game: str, layout: Layout) -> dict[str, str]:
+    return dict.fromkeys(layout.items, EMPTY_LABEL.get(game, "empty"))
+
+
+def generate_session(
+    game: str,
+    out_dir: str | Path,
+    frames: int,
+    *,
+    hard: bool = False,
+    seed: int = 0,
+    table: str | None = None,
+    edition: str = "default",
+    options: Mapping[str, Any] | None = None,
+    placement: str | None = None,
+    lens: str | None = None,
+) -> Path:
+    """Write one session (1-3 reference frames of the empty area, then `frames` play frames with
+    random labels, hands on some, motion on a few); returns its recording.json."""
+    from companion.vision.recording import RecordingWriter
+
+    if frames < 1:
+        raise GeneratorError(f"a session needs at least one play frame, not {frames}")
+    renderer = renderer_for(game)
+    chosen_options = dict(renderer.default_options) if options is None else dict(options)
+    layout = recogniser_for(game).layout(chosen_options)
+    rng = numpy.random.default_rng(seed)
+    setup = choose_setup(
+        game, layout, rng, hard=hard, table=table, edition=edition, placement=placement, lens=lens
+    )
+    scene = World(setup, layout, rng)
+    references = int(rng.integers(1, 4))
+    gains = lighting.drift(references + frames, rng, hard)
+    settings = {"generator": {"seed": seed, "hard": hard, "frames": frames, "world": True}}
+    with RecordingWriter(
+        out_dir, game=game, options=chosen_options, extra=settings, setup=setup.as_recording()
+    ) as writer:
+        for n in range(references + frames):
+            reference = n < references
+            labels = empty_labels(game, layout) if reference else renderer.sample_labels(layout, rng, hard)
+            with_hand = not reference and bool(rng.random() < HAND_SHARE[True])
+            with_motion = not reference and bool(rng.random() < MOTION_SHARE[hard])
+            light, _ = scene.frame(
+                labels, rng, hand=with_hand, gains=(float(gains[n, 0]), float(gains[n, 1])), hard=hard
+            )
+            jpeg = effects.sensor(light, rng, hard=hard, motion=with_motion)
+            writer.add(
+                effects.decode_jpeg(jpeg),
+                n * FRAME_INTERVAL_S,
+                labels,
+                hand=with_hand,
+                motion=with_motion,
+                encoded=jpeg,
+                reference=reference,
+            )
+    return Path(out_dir) / "recording.json"
+
+
+def generate_hard_set(
+    game: str,
+    out_root: str | Path,
+    sessions: int = 14,
+    frames_per_session: int = 20,
+    seed: int = 0,
+    editions: Sequence[str] | None = None,
+) -> list[Path]:
+    """`sessions` hard sessions, session i on table kind i (cycling through every kind), the marker
+    sheets laid by the cut edge in every other one, the editions taken in turn; their recordings."""
+    if sessions < 1:
+        raise GeneratorError(f"a hard set needs at least one session, not {sessions}")
+    chosen = tuple(editions) if editions else ("default",)
+    kinds = tables.TABLE_KINDS
+    paths = []
+    for n in range(sessions):
+        kind = kinds[n % len(kinds)]
+        # Odd rounds through the kinds swap the placements, so every kind meets both.
+        placement = marker_sheets.PLACEMENTS[(n + n // len(kinds)) % 2]
+        edition = chosen[n % len(chosen)]
+        folder = Path(out_root) / f"{game}-{n:02d}-{kind}-{placement}-{edition}"
+        paths.append(
+            generate_session(
+                game,
+                folder,
+                frames_per_session,
+                hard=True,
+                seed=seed * 1000 + n,
+                table=kind,
+                edition=edition,
+                placement=placement,
+            )
+        )
+    return paths
+
+
+def frame_for(
+    setup: Setup,
+    layout: Layout,
+    labels: Mapping[str, str],
+    rng: Rng,
+    *,
+    hand: bool = False,
+    hard: bool = False,
+) -> Frame:
+    """One finished frame (through the sensor, decoded) of a setup; for tests and samples."""
+    scene = World(setup, layout, rng)
+    light, _ = scene.frame(labels, rng, hand=hand, gains=(1.0, 1.0), hard=hard)
+    return effects.decode_jpeg(effects.sensor(light, rng, hard=hard))
