@@ -84,3 +84,15 @@ def decoded_templates(
         raise ShippedDataError(
             f"{path}: a template is unreadable ({error}); write it afresh with {rewrite_command(game)}"
         ) from None
+
+
+def shipped_colours(path: Path, game: str, labels: tuple[str, ...]) -> dict[str, list[list[float]]]:
+    """The colour prototypes (Lab, by label) in the shipped document's "colours": every one of `labels`
+    with one prototype or more."""
+    colours: dict[str, list[list[float]]] = load_shipped(path, game, ("colours",))["colours"]
+    missing = [label for label in labels if not colours.get(label)]
+    if missing:
+        raise ShippedDataError(
+            f"{path} lacks the colours {', '.join(missing)}; write it afresh with {rewrite_command(game)}"
+        )
+    return {label: [list(prototype) for prototype in prototypes] for label, prototypes in colours.items()}

@@ -67,7 +67,7 @@ from companion.vision.recognisers._lab import (
     palette_for,
     to_lab,
 )
-from companion.vision.recognisers._shipped import ShippedDataError, load_shipped, rewrite_command
+from companion.vision.recognisers._shipped import shipped_colours
 
 TABLE = "table"
 
@@ -194,14 +194,7 @@ def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
 
 def default_colours() -> dict[str, list[list[float]]]:
     """The built-in edition's colour prototypes (Lab) per frame colour and surface (shipped in TILES_FILE)."""
-    colours: dict[str, list[list[float]]] = load_shipped(TILES_FILE, GAME, ("colours",))["colours"]
-    missing = [label for label in (*FRAME_LABELS, *OTHER_LABELS) if not colours.get(label)]
-    if missing:
-        raise ShippedDataError(
-            f"{TILES_FILE} lacks the colours {', '.join(missing)}; "
-            f"write it afresh with {rewrite_command(GAME)}"
-        )
-    return {label: [list(prototype) for prototype in prototypes] for label, prototypes in colours.items()}
+    return shipped_colours(TILES_FILE, GAME, (*FRAME_LABELS, *OTHER_LABELS))
 
 
 def _path_like(profile: Profile) -> int:

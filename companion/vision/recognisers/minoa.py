@@ -9,7 +9,8 @@ How: a strip across each line's middle is sampled (one remap for all lines)
 and its pixels labelled by their nearest colour prototype in CIELAB; a line holds
 a stick or a piece when a band of the strip as wide as that piece is mostly of
 its colour. Only the middle of each line is looked at, where no other line's
-stick reaches. Teaching replaces the built-in colours by the user's.
+stick reaches. The built-in colours are shipped in minoa_colours.json (written by
+`python -m companion.vision.training minoa`); teaching replaces them by the user's.
 """
 
 from __future__ import annotations
@@ -36,12 +37,12 @@ from companion.vision.base import (
 from companion.vision.recognisers._lab import (
     FloatArray,
     balanced,
-    bgr_to_lab,
     learn_colour,
     neutral_gains,
     palette_for,
     to_lab,
 )
+from companion.vision.recognisers._shipped import shipped_colours, shipped_path
 
 GAME = "minoa"
 EMPTY = "empty"
@@ -88,14 +89,13 @@ def minoa_layout() -> Layout:
     return Layout((width, height), items)
 
 
-def default_colours() -> dict[str, list[list[float]]]:
-    from companion.vision.generate import minoa as scene
+COLOURS_FILE = shipped_path("minoa_colours")
+"""The built-in edition's colour prototypes (Lab): the pieces', the sticks', the board's and its print."""
 
-    colours = {name: [bgr_to_lab(bgr)] for name, bgr in scene.PIECE_BGR.items()}
-    colours[STICK] = [bgr_to_lab(scene.STICK_BGR)]
-    colours[BOARD_PRINT] = [bgr_to_lab(scene.BOARD_BGR), bgr_to_lab(scene.PRINT_BGR)]
-    colours[TABLE] = [bgr_to_lab(scene.TABLE_BGR)]
-    return colours
+
+def default_colours() -> dict[str, list[list[float]]]:
+    """The built-in edition's colour prototypes by label (shipped in COLOURS_FILE)."""
+    return shipped_colours(COLOURS_FILE, GAME, ALL_LABELS)
 
 
 class MinoaRecogniser:
