@@ -8,7 +8,9 @@ The daemon hands the camera's services to the app as `VisionServices`
   camera's view with the spot to lay it on, and takes the shot.
 - GET /api/teach, POST /api/teach/start {"game", "edition", "options"},
   POST /api/teach/shot, /api/teach/skip, /api/teach/back,
-  GET /api/teach/preview.jpg (the top-down plane, the spot outlined).
+  GET /api/teach/preview.jpg (the top-down plane, the spot outlined),
+  GET /api/teach/live and /api/teach/live.jpg: what the companion reads on
+  the live picture now, with the profile as taught so far (every item labelled).
 - GET /api/camera, POST /api/camera/toss {"success": true|false}: the toss
   that beams and camera disagree on, and the host's verdict on it.
 """
@@ -166,6 +168,62 @@ def teach_preview() -> Response:
     if not ok:
         fail(500, "cannot encode the camera's view")
     response = make_response(jpeg.tobytes())
+    response.headers["Content-Type"] = "image/jpeg"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ---------------------------------------------------------------- what it will read now
+
+
+def _live() -> tuple[Any, Any, Frame]:
+    """The session, its live reader (kept across requests: it tracks the markers) and the present frame."""
+    from companion.vision.liveread import LiveReader
+
+    session = _session()
+    vision = services()
+    key = f"teach:{id(session)}"
+    with vision.lock:
+        reader = vision.views.get(key)
+        if reader is None:
+            for old in [k for k in vision.views if k.startswith("teach:")]:
+                del vision.views[old]
+            reader = vision.views[key] = LiveReader(session.game, session.options, session.recogniser)
+    frame = session.grab()
+    if frame is None:
+        fail(409, "the camera gives no picture: is it connected?")
+    return session, reader, frame
+
+
+def _lesson_spot(session: Any) -> dict[str, str]:
+    return {} if session.done else dict(session.steps[session.index].labels)
+
+
+@bp.get("/api/teach/live")
+def teach_live() -> Response:
+    """What the companion reads on the table now, with the profile as taught so far."""
+    session, reader, frame = _live()
+    with reader.lock:
+        try:
+            live = reader.read(frame, session.profile)
+        except VisionError as error:
+            _vision_error(error)
+    return jsonify(live=live.to_json(), spot=_lesson_spot(session), profile_shots=session.profile.shots)
+
+
+@bp.get("/api/teach/live.jpg")
+def teach_live_picture() -> Response:
+    """The camera's picture with what the companion reads on each item (the lesson's spot green when
+    read right, red when not)."""
+    from companion.vision.overlay import encode_jpeg
+
+    session, reader, frame = _live()
+    with reader.lock:
+        try:
+            jpeg = encode_jpeg(reader.draw(frame, reader.read(frame, session.profile), _lesson_spot(session)))
+        except VisionError as error:
+            _vision_error(error)
+    response = make_response(jpeg)
     response.headers["Content-Type"] = "image/jpeg"
     response.headers["Cache-Control"] = "no-store"
     return response
