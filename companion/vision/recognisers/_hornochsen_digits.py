@@ -5,19 +5,19 @@ ink split into digits (tile_glyphs; two blurred into one shape are cut apart),
 and each digit is scored by a linear discriminant learned from generated camera
 frames (DigitClassifier) or, for a profile taught other digits, by correlation
 with digit templates (DigitTemplates); read_number takes the number of 1-99
-whose digits score best together. The built-in templates are learned from the
-renderer's own tiles (built_in_templates) and, with the classifier, from a
-generated hard set (camera_glyphs, write_camera_digits: hornochsen_digits.json).
+whose digits score best together. The built-in templates and classifier are
+shipped beside this module: hornochsen_tiles.json (the built-in tiles' digits,
+sharp and blurred) and hornochsen_digits.json (templates and the classifier
+learned from a generated hard set), both written by
+`python -m companion.vision.training hornochsen`.
 """
 
 from __future__ import annotations
 
 import base64
 import functools
-import json
 import math
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import cv2
@@ -25,20 +25,17 @@ import numpy
 import numpy.typing
 
 from companion.games.hornochsen.board import BOARD
-from companion.vision.base import (
-    MARKER_SIDE_MM,
-    PLANE_PX_PER_MM,
-    Frame,
-    Profile,
-    decode_template,
-    encode_template,
+from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template
+from companion.vision.recognisers._lab import FloatArray
+from companion.vision.recognisers._shipped import (
+    ShippedDataError,
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
 )
-from companion.vision.recognisers._lab import (
-    FloatArray,
-    balanced,
-    neutral_gains,
-    palette_for,
-)
+
+GAME = "hornochsen"
 
 TILE_MM = 26.0
 """A tile's side: where its number lies on a straightened tile."""
@@ -278,142 +275,50 @@ class DigitTemplates:
         return cls(glyphs, owners, aspects, None if taught else _camera_classifier())
 
 
-def _shrunk(sprite: Frame, factor: float) -> Frame:
-    return numpy.asarray(
-        cv2.resize(sprite, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), numpy.uint8
-    )
-
-
-def _tile_lightness(face: Frame) -> FloatArray:
-    return numpy.asarray(cv2.cvtColor(face, cv2.COLOR_BGR2GRAY), dtype=numpy.float32)
-
-
-BUILT_IN_BLURS = (0.0, 0.8, 1.3, 1.8, 2.4)
-"""The renderer's tiles are learned sharp and blurred by these sigmas (plane pixels), as cameras see them."""
+TILES_FILE = shipped_path("hornochsen_tiles")
+"""The built-in edition's tiles: the colours of their faces, backs, ink and the board's print (Lab), and
+each digit's mean glyph at a few blurs ("digit:D:bN", PNG) with its mean width/height."""
+CAMERA_DIGITS = shipped_path("hornochsen_digits")
+"""What is learned of the built-in tiles as a camera shows them (perspective, lens, blur, noise, JPEG,
+warped back to the plane): digit templates ("digit:D:camN": blurred digits look like these more than like
+a tile blurred by a plain Gaussian) and the digit classifier."""
 
 
 @functools.cache
-def built_in_templates() -> tuple[dict[str, tuple[float, ...]], tuple[float, ...]]:
-    """Mean glyph per digit and blur ("digit:D:bN"), and mean aspect per digit, from the renderer's tiles."""
-    from companion.vision.generate._sprites import SPRITE_PX_PER_MM
-    from companion.vision.generate.hornochsen import draw_tile_face
-
-    shrink = PLANE_PX_PER_MM / SPRITE_PX_PER_MM
-    sharp = [_tile_lightness(_shrunk(draw_tile_face(n)[0], shrink)) for n in range(1, BOARD.tiles + 1)]
-    sums: dict[str, FloatArray] = {}
-    counts: dict[str, int] = {}
-    aspect_sums, aspect_counts = numpy.zeros(10), numpy.zeros(10)
-    for level, sigma in enumerate(BUILT_IN_BLURS):
-        for number, tile in enumerate(sharp, start=1):
-            seen = numpy.asarray(cv2.GaussianBlur(tile, (0, 0), sigma), numpy.float32) if sigma else tile
-            glyphs = tile_glyphs(seen)
-            if len(glyphs) != len(str(number)):
-                continue  # blurred together: nothing to learn from it
-            for digit, (glyph, aspect, _) in zip((int(c) for c in str(number)), glyphs, strict=True):
-                name = f"digit:{digit}:b{level}"
-                sums[name] = sums[name] + glyph if name in sums else glyph
-                counts[name] = counts.get(name, 0) + 1
-                aspect_sums[digit] += aspect
-                aspect_counts[digit] += 1
-    means = {
-        name: tuple(normalised((sums[name] / counts[name]).astype(numpy.float32)).tolist()) for name in sums
-    }
-    if CAMERA_DIGITS.exists():
-        learned = json.loads(CAMERA_DIGITS.read_text())["templates"]
-        means.update({name: tuple(from_png(decode_template(png)).tolist()) for name, png in learned.items()})
-    return means, tuple((aspect_sums / numpy.maximum(aspect_counts, 1)).tolist())
-
-
-CAMERA_DIGITS = Path(__file__).with_name("hornochsen_digits.json")
-"""What is learned of the renderer's tiles as the generator's hard camera shows them (perspective, lens,
-blur, noise, JPEG, warped back to the plane): digit templates (blurred digits look like these more than
-like a tile blurred by a plain Gaussian) and a digit classifier. Written by write_camera_digits."""
-CAMERA_SEED = 3
-"""The generated set the camera digits are learned from (not a seed the benchmarks are checked on)."""
-CAMERA_CLUSTERS = 12
-CAMERA_FRAMES = 600
-
-
-def camera_glyphs(frames: int = CAMERA_FRAMES, seed: int = CAMERA_SEED) -> dict[int, list[Glyph]]:
-    """Generate a hard set and read each face-up tile's digits where they split as the label says."""
-    import tempfile
-
-    from companion.vision.generate import generate_recording
-    from companion.vision.pipeline import PlaneReader
-    from companion.vision.recognisers.hornochsen import GAME, SURFACES, HornochsenRecogniser, find_tile
-    from companion.vision.recording import load_recording
-
-    recogniser = HornochsenRecogniser()
-    profile = recogniser.default_profile()
-    palette = palette_for(profile.colours, SURFACES, washed=False)
-    glyphs: dict[int, list[Glyph]] = {d: [] for d in range(10)}
-    with tempfile.TemporaryDirectory(prefix="hornochsen-digits-") as scratch:
-        folder = Path(scratch) / GAME
-        generate_recording(GAME, folder, frames=frames, hard=True, seed=seed)
-        recording = load_recording(folder)
-        reader = PlaneReader(GAME, recording.options, profile)
-        for entry, image in recording.images():
-            if image is None or entry.hand or entry.motion or entry.labels is None:
-                continue
-            _, plane = reader.plane(image)
-            if plane is None:
-                continue
-            plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
-            for item_id, label in entry.labels.items():
-                if not label.isdigit():
-                    continue
-                crop = reader.layout.crop(plane, item_id)
-                tile = find_tile(crop, palette.classify_bgr(crop))
-                found = tile_glyphs(tile) if tile is not None else []
-                if len(found) == len(label):
-                    for digit, glyph in zip((int(c) for c in label), found, strict=True):
-                        glyphs[digit].append(glyph)
-    return glyphs
-
-
-def camera_digit_templates(
-    glyphs: Mapping[int, list[Glyph]], seed: int = CAMERA_SEED, clusters: int = CAMERA_CLUSTERS
-) -> dict[str, str]:
-    """Each digit's glyphs clustered: the cluster means as templates ("digit:D:camN")."""
-    cv2.setRNGSeed(seed)
-    templates: dict[str, str] = {}
-    for digit, found_glyphs in glyphs.items():
-        samples = numpy.stack([glyph.pixels for glyph in found_glyphs]).astype(numpy.float32)
-        criteria = (cv2.TERM_CRITERIA_MAX_ITER, 30, 0.0)
-        _, _, centres = cv2.kmeans(samples, clusters, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-        for n, centre in enumerate(centres):
-            glyph = normalised(numpy.asarray(centre, numpy.float32))
-            templates[f"digit:{digit}:cam{n}"] = encode_template(to_png(glyph))
-    return templates
-
-
-def write_camera_digits(frames: int = CAMERA_FRAMES, seed: int = CAMERA_SEED) -> Path:
-    """Learn the camera digit templates and classifier afresh and write them beside this module."""
-    about = (
-        "Hornochsen digit templates and classifier learned from a generated hard set; rewrite with: "
-        ".venv/bin/python -c "
-        "'from companion.vision.recognisers._hornochsen_digits import write_camera_digits; "
-        "write_camera_digits()'"
-    )
-    glyphs = camera_glyphs(frames, seed)
-    document = {
-        "about": about,
-        "frames": frames,
-        "seed": seed,
-        "templates": camera_digit_templates(glyphs, seed),
-        "classifier": DigitClassifier.learn(glyphs).to_json(),
-    }
-    CAMERA_DIGITS.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
-    _camera_classifier.cache_clear()
-    return CAMERA_DIGITS
+def built_in_templates() -> tuple[dict[str, str], tuple[float, ...]]:
+    """The built-in digit templates by name (base64 PNG, see to_png): the drawn tiles' and the camera's;
+    and each digit's mean width/height."""
+    tiles = load_shipped(TILES_FILE, GAME, ("templates", "digit_aspect"), {"glyph_size": list(GLYPH_SIZE)})
+    camera = load_shipped(CAMERA_DIGITS, GAME, ("templates",))
+    templates = {**tiles["templates"], **camera["templates"]}
+    decoded = decoded_templates(templates, TILES_FILE, GAME)
+    owners = {int(name.split(":")[1]) for name in decoded if name.startswith("digit:")}
+    unfit = [name for name, image in decoded.items() if image.shape != (GLYPH_SIZE[1], GLYPH_SIZE[0])]
+    aspects = tuple(float(a) for a in tiles["digit_aspect"])
+    if owners != set(range(10)) or unfit or len(aspects) != 10:
+        raise ShippedDataError(
+            f"{TILES_FILE} and {CAMERA_DIGITS} need templates of every digit 0-9 at {GLYPH_SIZE} and ten "
+            f"aspects; write them afresh with {rewrite_command(GAME)}"
+        )
+    return templates, aspects
 
 
 @functools.cache
-def _camera_classifier() -> DigitClassifier | None:
-    if not CAMERA_DIGITS.exists():
-        return None
-    learned = json.loads(CAMERA_DIGITS.read_text()).get("classifier")
-    return DigitClassifier.from_json(learned) if learned else None
+def _camera_classifier() -> DigitClassifier:
+    learned = load_shipped(CAMERA_DIGITS, GAME, ("classifier",))["classifier"]
+    try:
+        classifier = DigitClassifier.from_json(learned)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ShippedDataError(
+            f"{CAMERA_DIGITS}: the classifier is unreadable ({error!r}); write it afresh with "
+            f"{rewrite_command(GAME)}"
+        ) from None
+    if classifier.weights.shape != (10, GLYPH_SIZE[0] * GLYPH_SIZE[1] + 1) or classifier.bias.shape != (10,):
+        raise ShippedDataError(
+            f"{CAMERA_DIGITS}: the classifier does not fit glyphs of {GLYPH_SIZE}; write it afresh with "
+            f"{rewrite_command(GAME)}"
+        )
+    return classifier
 
 
 def read_number(

@@ -43,7 +43,9 @@ from companion.vision.base import (
     register_recogniser,
 )
 from companion.vision.recognisers._hornochsen_digits import (
+    GAME,
     TILE_MM,
+    TILES_FILE,
     DigitTemplates,
     built_in_templates,
     from_png,
@@ -56,14 +58,13 @@ from companion.vision.recognisers._lab import (
     FloatArray,
     Palette,
     balanced,
-    bgr_to_lab,
     learn_colour,
     neutral_gains,
     palette_for,
     to_lab,
 )
+from companion.vision.recognisers._shipped import shipped_colours
 
-GAME = "hornochsen"
 EMPTY = "empty"
 DOWN = "down"
 
@@ -148,23 +149,8 @@ def board_box_mm(layout: Layout) -> tuple[float, float, float, float]:
 
 
 def default_colours() -> dict[str, list[list[float]]]:
-    from companion.vision.generate import hornochsen as scene
-
-    return {
-        FACE: [bgr_to_lab(scene.FACE_BGR)],
-        BACK: [bgr_to_lab(scene.BACK_BGR), bgr_to_lab((150, 110, 80))],
-        INK: [bgr_to_lab(scene.INK_BGR)],
-        BOARD_PRINT: [
-            bgr_to_lab(c)
-            for c in (
-                scene.BOARD_BGR,
-                scene.SQUARE_BGR,
-                scene.COWPAT_BGR,
-                scene.BULLHEAD_BGR,
-                scene.TABLE_BGR,
-            )
-        ],
-    }
+    """The built-in edition's colour prototypes (Lab) of each surface (shipped in TILES_FILE)."""
+    return shipped_colours(TILES_FILE, GAME, SURFACES)
 
 
 class HornochsenRecogniser:
@@ -176,14 +162,12 @@ class HornochsenRecogniser:
     # ------------------------------------------------------------ profile
 
     def default_profile(self) -> Profile:
-        """The built-in edition: the renderer's colours and digits."""
-        means, aspects = built_in_templates()
+        """The built-in edition: its colours and digits, as shipped."""
+        templates, aspects = built_in_templates()
         return Profile(
             game=GAME,
             colours=default_colours(),
-            templates={
-                name: encode_template(to_png(numpy.asarray(g, numpy.float32))) for name, g in means.items()
-            },
+            templates=dict(templates),
             params={"digit_aspect": list(aspects), "taught_digits": [0] * 10, "taught_colours": []},
         )
 
