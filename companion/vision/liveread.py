@@ -63,7 +63,8 @@ class LiveReader:
         self.pipeline.profile = profile
         result = self.pipeline.read(checked_image(frame))
         homography = result.calibration.homography
-        outlines = project_layout(self.layout, homography) if homography is not None else {}
+        size = (frame.shape[1], frame.shape[0])
+        outlines = project_layout(self.layout, homography, size) if homography is not None else {}
         if result.reading is None:
             message = result.calibration.message or "cannot read the table now"
             if getattr(result, "hand", False):  # readers that refuse a hand in view say so

@@ -17,6 +17,7 @@ import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout, VisionError
 from companion.vision.calibration import Homography, Points, project
+from companion.vision.pose import PoseError, raised_homography
 
 Colour = tuple[int, int, int]
 
@@ -55,11 +56,27 @@ def plane_to_frame(homography: Homography, points_mm: numpy.typing.ArrayLike) ->
     return project(inverse, numpy.asarray(points_mm, dtype=numpy.float32) * PLANE_PX_PER_MM)
 
 
-def project_layout(layout: Layout, homography: Homography) -> dict[str, Points]:
-    """Each item's outline in frame pixels (four corners), on the markers' plane."""
+def project_layout(
+    layout: Layout, homography: Homography, frame_size: tuple[int, int] | None = None
+) -> dict[str, Points]:
+    """Each item's outline in frame pixels (four corners), on the plane the recogniser reads: the markers'
+    own, or for a layout read `raised_mm` above them (the toss figure's head), that raised plane, through
+    the camera pose the markers give (`frame_size`: (width, height), needed for the pose)."""
+    raised = float(getattr(layout, "raised_mm", 0.0))
+    if raised and frame_size is not None:
+        homography = _raised(homography, layout, frame_size, raised)
     return {
         item: plane_to_frame(homography, region_corners_mm(region)) for item, region in layout.items.items()
     }
+
+
+def _raised(homography: Homography, layout: Layout, frame_size: tuple[int, int], raised: float) -> Homography:
+    """The raised plane's homography; the markers' own when the markers give no camera pose (the outline
+    is then drawn where the figure's foot is: off by the parallax, but still drawn)."""
+    try:
+        return raised_homography(homography, layout.plane_mm, frame_size, raised)
+    except PoseError:
+        return homography
 
 
 def checked_image(image: object) -> Frame:

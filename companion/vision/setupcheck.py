@@ -265,7 +265,8 @@ class SetupView:
         predicted: dict[int, Points] = {}
         plane: Frame | None = None
         if calibration.homography is not None:
-            outlines = project_layout(self.layout, calibration.homography)
+            size = (image.shape[1], image.shape[0])
+            outlines = project_layout(self.layout, calibration.homography, size)
             corners_mm = marker_corners_mm(self.layout.plane_mm)
             predicted = {
                 m.marker_id: plane_to_frame(calibration.homography, corners_mm[m.marker_id])

@@ -282,3 +282,36 @@ def test_regions_turned_in_the_plane_are_drawn_turned() -> None:
     assert numpy.ptp(corners[:, 0]) == pytest.approx(10.0, abs=1e-4)
     assert numpy.ptp(corners[:, 1]) == pytest.approx(20.0, abs=1e-4)
     assert corners[1].tolist() == pytest.approx([45.0, 40.0], abs=1e-4)  # the +x end went up
+
+
+def test_a_plane_raised_above_the_markers_is_outlined_where_the_camera_sees_it() -> None:
+    """A horn figure's head stands 60 mm up: its regions are drawn where a pinhole camera sees that height
+    (the camera built here from its own focal length, tilt and place, not from the code under test)."""
+    import math
+
+    from companion.vision.overlay import project_layout, region_corners_mm
+
+    width, height, focal = 1280, 720, 1000.0
+    intrinsics = numpy.array([[focal, 0, width / 2], [0, focal, height / 2], [0, 0, 1]])
+    tilt = math.radians(25)
+    # World (x, y, -z) to camera: looking down at the plane, tilted about the x axis, 600 mm away.
+    rotation = numpy.array(
+        [[1, 0, 0], [0, math.cos(tilt), -math.sin(tilt)], [0, math.sin(tilt), math.cos(tilt)]]
+    )
+    translation = numpy.array([-175.0, -60.0, 600.0])
+
+    def seen(points: numpy.typing.NDArray[Any], z_mm: float) -> numpy.typing.NDArray[Any]:
+        world = numpy.column_stack([points, numpy.full(len(points), -z_mm)])
+        pixels = (world @ rotation.T + translation) @ intrinsics.T
+        return pixels[:, :2] / pixels[:, 2:3]
+
+    flat = intrinsics @ numpy.column_stack([rotation[:, 0], rotation[:, 1], translation])
+    frame_to_plane_px = numpy.diag([PLANE_PX_PER_MM, PLANE_PX_PER_MM, 1.0]) @ numpy.linalg.inv(flat)
+    region = ItemRegion((120.0, 100.0), (60.0, 60.0))
+    for raised in (0.0, 60.0):
+        layout = Layout((350.0, 240.0), {"horn:left": region}, raised_mm=raised)
+        drawn = project_layout(layout, frame_to_plane_px, (width, height))["horn:left"]
+        truth = seen(region_corners_mm(region), raised)
+        assert numpy.abs(drawn - truth).max() < 2.0, (raised, drawn, truth)
+    # The head's outline is not the foot's: the parallax the flat homography would miss is many pixels.
+    assert numpy.abs(seen(region_corners_mm(region), 60.0) - seen(region_corners_mm(region), 0.0)).max() > 30
