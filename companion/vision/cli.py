@@ -89,6 +89,20 @@ def add_vision_commands(commands: argparse._SubParsersAction[Any]) -> None:
     evaluate.add_argument("--limit", type=_positive_int, default=None, help="read at most this many frames")
     evaluate.set_defaults(handler=run_eval)
 
+    label = actions.add_parser(
+        "label",
+        help="label a recorded session on a local web page",
+        description="Serve a page that shows each frame of the recording with the game's layout drawn where "
+        "the companion looks, a choice of label per item (prefilled with what the companion reads) and the "
+        "frame's hand/motion/reference marks; every save rewrites recording.json, checked first.",
+    )
+    label.add_argument("recording", type=Path, help="the recording's folder, recording.json or video")
+    label.add_argument("--port", type=int, default=8765, help="port to serve on (default 8765)")
+    label.add_argument(
+        "--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1: this machine only)"
+    )
+    label.set_defaults(handler=run_label)
+
 
 def _positive_int(text: str) -> int:
     value = int(text)
@@ -223,4 +237,15 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"companion vision eval: {error}", file=sys.stderr)
         return 1
     print(json.dumps(report, indent=2) if args.json else summary(report))
+    return 0
+
+
+def run_label(args: argparse.Namespace) -> int:
+    from companion.vision.label import serve_label
+
+    try:
+        serve_label(args.recording, args.host, args.port)
+    except (ValueError, OSError) as error:
+        print(f"companion vision label: {error}", file=sys.stderr)
+        return 1
     return 0

@@ -1,0 +1,171 @@
+"""`companion vision label`: the label page's server, through Flask's test client: load a recording, see the
+layout where the frame shows it, label, save, reload; a wrong label or mark is refused and the file stays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy
+import pytest
+
+from companion.cli import main
+from companion.games.asterion.tiles import COLOURS, DESIGNS
+from companion.vision import base
+from companion.vision.label import create_label_app
+from companion.vision.recognisers._asterion_labels import parse_label, tile_label
+from companion.vision.recording import RecordingWriter, load_recording
+from companion.vision.vocabulary import game_vocabulary, vocabulary_for
+
+from . import scenes
+
+RED_GREEN = {"spot:0": "red", "spot:1": "green"}
+
+
+@pytest.fixture
+def squares(monkeypatch: pytest.MonkeyPatch) -> scenes.SquaresRecogniser:
+    recogniser = scenes.SquaresRecogniser()
+    monkeypatch.setattr(base, "_INSTANCES", {})
+    monkeypatch.setitem(base._FACTORIES, "squares", lambda: recogniser)
+    return recogniser
+
+
+def _recording(folder: Path) -> Path:
+    """A recorded session as `companion vision record` leaves it: unlabelled but for one frame."""
+    with RecordingWriter(folder, game="squares", setup={"table": "linen"}) as writer:
+        writer.add(scenes.frame({}, seed=1), 0.0, None, reference=True)
+        writer.add(scenes.frame(RED_GREEN, noise=2, seed=2), 0.2, None)
+        writer.add(
+            scenes.frame({"spot:0": "green"}, noise=2, seed=3), 0.4, {"spot:0": "green", "spot:1": "empty"}
+        )
+    return folder
+
+
+def _client(folder: Path) -> Any:
+    app = create_label_app(folder)
+    app.testing = True
+    return app.test_client()
+
+
+def _where_the_camera_sees(x_mm: float, y_mm: float) -> numpy.typing.NDArray[numpy.float32]:
+    """Frame pixel of a plane point, by the scene's own camera (not the markers)."""
+    width, height = scenes.layout().plane_size_px()
+    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    homography = cv2.getPerspectiveTransform(corners, scenes.CAMERA_QUAD)
+    point = numpy.float32([[[x_mm * base.PLANE_PX_PER_MM, y_mm * base.PLANE_PX_PER_MM]]])
+    return numpy.asarray(cv2.perspectiveTransform(point, homography)[0, 0], dtype=numpy.float32)
+
+
+def test_a_frame_is_shown_with_the_layout_prefilled_labelled_saved_and_reloaded(
+    squares: scenes.SquaresRecogniser, tmp_path: Path
+) -> None:
+    folder = _recording(tmp_path / "rec")
+    client = _client(folder)
+    summary = client.get("/api/recording").get_json()
+    assert summary["game"] == "squares" and summary["setup"] == {"table": "linen"}
+    assert summary["items"] == {"spot:0": "spot", "spot:1": "spot"} and len(summary["frames"]) == 3
+    assert set(summary["vocabulary"]["spot"]) >= {"green", "empty"}
+    view = client.get("/api/frames/1").get_json()
+    # The layout drawn where the camera shows each spot: the region's corners around the spot's centre.
+    for item, centre_mm in scenes.SPOTS.items():
+        quad = numpy.array(view["regions"][item])
+        assert numpy.linalg.norm(quad.mean(axis=0) - _where_the_camera_sees(*centre_mm)) < 3
+        corner = _where_the_camera_sees(centre_mm[0] - 20, centre_mm[1] - 20)
+        assert numpy.linalg.norm(quad[0] - corner) < 3
+    # Unlabelled: prefilled with the recogniser's reading, so the user only corrects.
+    assert view["prefilled"] and view["labels"] == view["reading"] == RED_GREEN
+    assert client.get("/api/frames/1/image").data[:2] == b"\xff\xd8"
+    corrected = {"spot:0": "red", "spot:1": "empty"}
+    saved = client.post("/api/frames/1", json={"labels": corrected, "hand": False})
+    assert saved.status_code == 200 and saved.get_json()["labels"] == corrected
+    assert not saved.get_json()["prefilled"]
+    client.post("/api/frames/2", json={"labels": None, "hand": True})
+    reloaded = load_recording(folder)
+    assert reloaded.frames[1].labels == corrected
+    assert (reloaded.frames[2].labels, reloaded.frames[2].hand) == (None, True)
+    assert reloaded.frames[0].reference and reloaded.setup == {"table": "linen"}
+    # A new page on the saved file shows what was saved.
+    assert _client(folder).get("/api/frames/1").get_json()["labels"] == corrected
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"labels": {"spot:0": "purple"}}, "'purple' is not a label for spot:0"),
+        ({"labels": {"spot:9": "red"}}, "'spot:9' is not an item of the squares layout"),
+        ({"labels": ["red"]}, "labels must map item ids to labels"),
+        ({"hand": "yes"}, "hand must be true or false"),
+        ({"hand": True, "reference": True}, "a reference frame shows the empty play area"),
+        (["red"], "must be"),
+    ],
+)
+def test_a_wrong_change_is_refused_with_its_reason_and_the_file_is_unchanged(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, change: Any, message: str
+) -> None:
+    folder = _recording(tmp_path / "rec")
+    before = (folder / "recording.json").read_bytes()
+    client = _client(folder)
+    refused = client.post("/api/frames/2", json=change)
+    assert refused.status_code == 400 and message in refused.get_json()["error"]
+    assert (folder / "recording.json").read_bytes() == before
+    # The page's session was not changed either: the frame still shows what the file holds.
+    assert client.get("/api/frames/2").get_json()["entry"]["labels"] == {"spot:0": "green", "spot:1": "empty"}
+
+
+def test_the_setup_is_saved_and_a_wrong_one_refused(
+    squares: scenes.SquaresRecogniser, tmp_path: Path
+) -> None:
+    folder = _recording(tmp_path / "rec")
+    client = _client(folder)
+    setup = {"table": "gingham", "camera_height_mm": 450, "edition": "", "camera_tilt_deg": None}
+    assert client.post("/api/setup", json=setup).get_json()["setup"] == {
+        "table": "gingham",
+        "camera_height_mm": 450,
+    }
+    assert load_recording(folder).setup == {"table": "gingham", "camera_height_mm": 450}
+    before = (folder / "recording.json").read_bytes()
+    refused = client.post("/api/setup", json={"camera_tilt_deg": 200})
+    assert refused.status_code == 400 and "between 0 and 90" in refused.get_json()["error"]
+    assert (folder / "recording.json").read_bytes() == before
+    assert client.get("/api/frames/7").status_code == 400
+
+
+def test_the_page_and_its_assets_are_local(squares: scenes.SquaresRecogniser, tmp_path: Path) -> None:
+    client = _client(_recording(tmp_path / "rec"))
+    page = client.get("/").get_data(as_text=True)
+    assert "Label the squares recording" in page
+    assert "http://" not in page and "https://" not in page  # no CDN: the page works offline
+    script = client.get("/static/label.js")
+    assert script.status_code == 200 and b"/api/frames/" in script.data
+    assert client.get("/static/label.css").status_code == 200
+
+
+def test_every_game_offers_its_labels_and_what_a_recording_already_uses() -> None:
+    minotaurus = game_vocabulary("minotaurus")
+    assert minotaurus is not None and {"empty", "down", "blue-3-left"} <= set(minotaurus["cell"])
+    hornochsen = game_vocabulary("hornochsen")
+    assert hornochsen is not None and {"57", "down", "empty"} <= set(hornochsen["played/2"])
+    asterion = game_vocabulary("asterion")
+    assert asterion is not None and "minotaur@0" in asterion["cell"]
+    # Each tile's look once, at the rotation the recogniser reads (a symmetric tile has fewer than four).
+    tiles = [label for label in asterion["cell"] if label not in ("empty", "minotaur@0")]
+    for label in tiles:
+        parsed = parse_label(label)
+        assert parsed is not None and tile_label(*parsed) == label
+    assert len(tiles) < len(COLOURS) * len(DESIGNS) * 4
+    vocabulary = vocabulary_for("toss", ["horn:left"], [("horn:left", "ring"), ("horn:left", "maybe")])
+    assert vocabulary == {"horn": ("clear", "ring", "maybe")}
+
+
+def test_label_on_the_command_line_refuses_what_it_cannot_serve(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["vision", "label", str(tmp_path / "missing")]) == 1
+    assert "no such recording" in capsys.readouterr().err
+    with RecordingWriter(tmp_path / "nameless", game=None) as writer:
+        writer.add(scenes.frame({}), 0.0, None)
+    assert main(["vision", "label", str(tmp_path / "nameless")]) == 1
+    assert "names no game" in capsys.readouterr().err
+    assert json.loads((tmp_path / "nameless" / "recording.json").read_text())["game"] is None
