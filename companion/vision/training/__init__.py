@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import importlib
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from companion.vision.base import VisionError
 from companion.vision.recognisers._shipped import rewrite_command
 
-Writer = Callable[[], Path]
-"""Writes one shipped file afresh (at its place beside the recogniser) and returns its path."""
+
+class Writer(Protocol):
+    """Writes one shipped file afresh (by default at its place beside the recogniser); returns its path."""
+
+    def __call__(self, path: Path = ...) -> Path: ...
+
 
 GAMES = ("asterion", "hornochsen", "minoa", "minos", "minotaurus")
 """The games whose built-in data this package writes (companion.vision.training.<game>)."""
