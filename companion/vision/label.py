@@ -191,7 +191,8 @@ class LabelSession:
             "options": recording.options,
             "setup": recording.setup,
             "frame_size": {"width": recording.width, "height": recording.height},
-            "items": {item: item_kind(item) for item in self.layout.items},
+            # A list: a JSON object's keys come sorted (cell:10 before cell:2); the layout's order reads.
+            "items": [[item, item_kind(item)] for item in self.layout.items],
             "vocabulary": {kind: list(labels) for kind, labels in self.vocabulary.items()},
             "frames": [entry.to_json() for entry in recording.frames],
         }

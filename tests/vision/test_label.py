@@ -4,6 +4,9 @@ layout where the frame shows it, label, save, reload; a wrong label or mark is r
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,7 @@ from companion.vision.vocabulary import game_vocabulary, vocabulary_for
 from . import scenes
 
 RED_GREEN = {"spot:0": "red", "spot:1": "green"}
+SEQUENCES = Path(__file__).parent / "data" / "sequences"
 
 
 @pytest.fixture
@@ -65,7 +69,7 @@ def test_a_frame_is_shown_with_the_layout_prefilled_labelled_saved_and_reloaded(
     client = _client(folder)
     summary = client.get("/api/recording").get_json()
     assert summary["game"] == "squares" and summary["setup"] == {"table": "linen"}
-    assert summary["items"] == {"spot:0": "spot", "spot:1": "spot"} and len(summary["frames"]) == 3
+    assert summary["items"] == [["spot:0", "spot"], ["spot:1", "spot"]] and len(summary["frames"]) == 3
     assert set(summary["vocabulary"]["spot"]) >= {"green", "empty"}
     view = client.get("/api/frames/1").get_json()
     # The layout drawn where the camera shows each spot: the region's corners around the spot's centre.
@@ -169,3 +173,56 @@ def test_label_on_the_command_line_refuses_what_it_cannot_serve(
     assert main(["vision", "label", str(tmp_path / "nameless")]) == 1
     assert "names no game" in capsys.readouterr().err
     assert json.loads((tmp_path / "nameless" / "recording.json").read_text())["game"] is None
+
+
+def test_the_page_in_a_browser_prefills_draws_the_layout_and_saves(tmp_path: Path) -> None:
+    """`companion vision label` served as a user starts it, driven in Debian's chromium: the Minotaurus
+    matrix drawn over a recorded frame, the reading prefilled, a correction saved, a wrong mark refused."""
+    from tests.web.browser_fixtures import ARTIFACTS, launch_browser
+    from tests.web.test_serve import PATIENCE, free_port, read_line
+
+    copy = tmp_path / "reveal"
+    shutil.copytree(SEQUENCES / "reveal", copy)
+    data = json.loads((copy / "recording.json").read_text())
+    truth = data["frames"][0]["labels"]
+    data["frames"][0]["labels"] = None  # as recorded: nobody has labelled it yet
+    (copy / "recording.json").write_text(json.dumps(data))
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "companion", "vision", "label", str(copy), "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    playwright, browser = launch_browser()
+    try:
+        assert f"http://127.0.0.1:{port}/" in read_line(server)
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"http://127.0.0.1:{port}/", timeout=PATIENCE * 1000)
+        page.wait_for_function(
+            f"document.querySelectorAll('#overlay polygon').length === {len(truth)}", timeout=PATIENCE * 1000
+        )
+        # The items in the layout's order (cell:2 after cell:1, not after cell:19).
+        shown = page.locator("#items label").all_text_contents()
+        assert shown == list(truth)
+        cell = page.locator('[id="item-cell:5"]')
+        assert page.locator("#prefilled").is_visible() and cell.input_value() == truth["cell:5"]
+        cell.select_option("blue-1-left")
+        page.click("#save")
+        page.wait_for_function("document.getElementById('status').textContent === 'frame 0 saved'")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "vision-label.png"))
+        saved = load_recording(copy).frames[0].labels
+        assert saved == {**truth, "cell:5": "blue-1-left"}
+        before = (copy / "recording.json").read_bytes()
+        page.check("#reference")
+        page.check("#hand")
+        page.click("#save")
+        page.wait_for_function("document.getElementById('status').className === 'error'")
+        assert "cannot also be marked hand" in page.locator("#status").text_content()
+        assert (copy / "recording.json").read_bytes() == before
+    finally:
+        browser.close()
+        playwright.stop()
+        server.kill()
+        server.wait(PATIENCE)

@@ -62,7 +62,7 @@ function markChanges() {
 function buildItems(view) {
   const items = $("items");
   items.replaceChildren();
-  for (const [item, kind] of Object.entries(state.summary.items)) {
+  for (const [item, kind] of state.summary.items) {
     const label = document.createElement("label");
     label.htmlFor = `item-${item}`;
     label.textContent = item;
