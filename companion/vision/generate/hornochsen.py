@@ -9,6 +9,7 @@ number, backs are dark blue. Labels follow the recogniser's layout:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 import cv2
@@ -30,13 +31,13 @@ from companion.vision.recognisers._hornochsen_digits import TILE_MM
 from companion.vision.recognisers.hornochsen import (
     DOWN,
     EMPTY,
-    GAME,
     SQUARE_PITCH_MM,
     board_box_mm,
     parse_square,
     played_slot,
 )
 
+GAME = "hornochsen"
 TABLE_BGR = (70, 105, 140)
 """Wooden table."""
 BOARD_BGR = (55, 125, 70)
@@ -54,32 +55,86 @@ STROKE_MM = 1.2
 DIGIT_GAP_MM = 1.0
 
 
-def draw_tile_face(number: int) -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
+@dataclasses.dataclass(frozen=True)
+class Edition:
+    """One print run: the tiles' card, ink, font and back, and the board's greens."""
+
+    face_bgr: tuple[int, int, int]
+    ink_bgr: tuple[int, int, int]
+    font: int
+    """A cv2 Hershey font: each draws its digits' shapes differently."""
+    stroke_mm: float
+    digit_height_mm: float
+    back_bgr: tuple[int, int, int]
+    back_mark_bgr: tuple[int, int, int]
+    board_bgr: tuple[int, int, int]
+    square_bgr: tuple[int, int, int]
+
+
+EDITIONS: dict[str, Edition] = {
+    "default": Edition(
+        FACE_BGR, INK_BGR, FONT, STROKE_MM, DIGIT_HEIGHT_MM, BACK_BGR, (150, 110, 80), BOARD_BGR, SQUARE_BGR
+    ),
+    "second-print": Edition(
+        (245, 245, 245),
+        (90, 30, 20),
+        cv2.FONT_HERSHEY_COMPLEX,
+        1.6,
+        12.0,
+        (40, 90, 40),
+        (190, 220, 190),
+        (70, 140, 95),
+        (120, 185, 140),
+    ),
+    "travel": Edition(
+        (170, 225, 245),
+        (20, 40, 110),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.9,
+        10.0,
+        (40, 40, 140),
+        (200, 200, 230),
+        (45, 100, 60),
+        (80, 140, 95),
+    ),
+}
+"""The built-in tiles (drawn exactly as before) and two other print runs."""
+
+
+def draw_tile_face(
+    number: int, edition: str = "default"
+) -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
     """A face-up tile as a sprite (BGR, alpha): a cream card, a thin frame, the number in the middle."""
+    look = EDITIONS[edition]
+    font = look.font
     sprite, alpha = new_sprite(TILE_MM, TILE_MM)
     rounded_rect_mask(alpha, 2.0)
-    sprite[:] = FACE_BGR
+    sprite[:] = look.face_bgr
     inset = round(mm(1.6))
     side = sprite.shape[0]
     cv2.rectangle(sprite, (inset, inset), (side - 1 - inset, side - 1 - inset), (90, 110, 130), 2)
-    thickness = round(mm(STROKE_MM))
-    scale = cv2.getFontScaleFromHeight(FONT, round(mm(DIGIT_HEIGHT_MM)), thickness)
-    sizes = [cv2.getTextSize(digit, FONT, scale, thickness)[0] for digit in str(number)]
+    thickness = round(mm(look.stroke_mm))
+    scale = cv2.getFontScaleFromHeight(font, round(mm(look.digit_height_mm)), thickness)
+    sizes = [cv2.getTextSize(digit, font, scale, thickness)[0] for digit in str(number)]
     gap = round(mm(DIGIT_GAP_MM))
     x = (side - sum(w for w, _ in sizes) - gap * (len(sizes) - 1)) // 2
     for digit, (width, height) in zip(str(number), sizes, strict=True):
-        cv2.putText(sprite, digit, (x, (side + height) // 2), FONT, scale, INK_BGR, thickness, cv2.LINE_AA)
+        cv2.putText(
+            sprite, digit, (x, (side + height) // 2), font, scale, look.ink_bgr, thickness, cv2.LINE_AA
+        )
         x += width + gap
     return sprite, alpha
 
 
-def draw_tile_back() -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
+def draw_tile_back(edition: str = "default") -> tuple[Frame, numpy.typing.NDArray[numpy.float32]]:
+    look = EDITIONS[edition]
     sprite, alpha = new_sprite(TILE_MM, TILE_MM)
     rounded_rect_mask(alpha, 2.0)
-    sprite[:] = BACK_BGR
+    sprite[:] = look.back_bgr
     side = sprite.shape[0]
-    cv2.circle(sprite, (side // 2, side // 2), round(mm(8)), (150, 110, 80), round(mm(1.5)), cv2.LINE_AA)
-    cv2.circle(sprite, (side // 2, side // 2), round(mm(3)), (150, 110, 80), -1, cv2.LINE_AA)
+    mark = look.back_mark_bgr
+    cv2.circle(sprite, (side // 2, side // 2), round(mm(8)), mark, round(mm(1.5)), cv2.LINE_AA)
+    cv2.circle(sprite, (side // 2, side // 2), round(mm(3)), mark, -1, cv2.LINE_AA)
     return sprite, alpha
 
 
@@ -87,9 +142,11 @@ def _px(point_mm: tuple[float, float]) -> tuple[int, int]:
     return (round(point_mm[0] * PLANE_PX_PER_MM), round(point_mm[1] * PLANE_PX_PER_MM))
 
 
-def _draw_board(plane: Frame, layout: Layout, rng: numpy.random.Generator) -> None:
+def _draw_board(
+    plane: Frame, layout: Layout, rng: numpy.random.Generator, look: Edition = EDITIONS["default"]
+) -> None:
     x0, y0, x1, y1 = board_box_mm(layout)
-    cv2.rectangle(plane, _px((x0, y0)), _px((x1, y1)), shade(BOARD_BGR, rng), -1)
+    cv2.rectangle(plane, _px((x0, y0)), _px((x1, y1)), shade(look.board_bgr, rng), -1)
     half = (SQUARE_PITCH_MM - 2.5) / 2
     for item_id, region in layout.items.items():
         square = parse_square(item_id)
@@ -98,7 +155,7 @@ def _draw_board(plane: Frame, layout: Layout, rng: numpy.random.Generator) -> No
         row = BOARD.rows[square[0]]
         index = square[1]
         cx, cy = region.centre_mm
-        colour = SQUARE_BGR
+        colour = look.square_bgr
         if index == row.bullhead_square:
             colour = BULLHEAD_BGR
         cv2.rectangle(plane, _px((cx - half, cy - half)), _px((cx + half, cy + half)), shade(colour, rng), -1)
@@ -131,16 +188,33 @@ def render_plane(labels: Mapping[str, str], layout: Layout, rng: numpy.random.Ge
     """The top-down plane showing `labels` (unlabelled items are empty)."""
     plane = blank_plane(layout.plane_size_px(), shade(TABLE_BGR, rng, 10), rng)
     _draw_board(plane, layout, rng)
+    _lay_tiles(plane, labels, layout, rng, "default")
+    return plane
+
+
+def render_on(
+    labels: Mapping[str, str], layout: Layout, rng: numpy.random.Generator, *, background: Frame, edition: str
+) -> Frame:
+    """The edition's board on the given table, and its tiles on it."""
+    plane = background.copy()
+    # The board is the same in every frame of a session: its colours' spread from a fixed seed.
+    _draw_board(plane, layout, numpy.random.default_rng(3), EDITIONS[edition])
+    _lay_tiles(plane, labels, layout, rng, edition)
+    return plane
+
+
+def _lay_tiles(
+    plane: Frame, labels: Mapping[str, str], layout: Layout, rng: numpy.random.Generator, edition: str
+) -> None:
     for item_id, label in labels.items():
         if label == EMPTY:
             continue
         region = layout.items[item_id]
         on_board = parse_square(item_id) is not None
         dx, dy, turn = jitter(rng, 1.5, 3.0) if on_board else jitter(rng, 3.0, 8.0)
-        sprite, alpha = draw_tile_back() if label == DOWN else draw_tile_face(int(label))
+        sprite, alpha = draw_tile_back(edition) if label == DOWN else draw_tile_face(int(label), edition)
         lit = numpy.clip(sprite.astype(numpy.float32) * rng.uniform(0.93, 1.04), 0, 255).astype(numpy.uint8)
         paste(plane, lit, alpha, (region.centre_mm[0] + dx, region.centre_mm[1] + dy), turn)
-    return plane
 
 
 def sample_labels(layout: Layout, rng: numpy.random.Generator, hard: bool = False) -> dict[str, str]:
@@ -173,4 +247,6 @@ DOUBLE_ROUND_SHARE = 0.3
 """The share of generated tables that show a double round (two tiles played per seat)."""
 
 
-register_renderer(SceneRenderer(GAME, render_plane, sample_labels, default_options={"players": 6}))
+register_renderer(
+    SceneRenderer(GAME, render_plane, sample_labels, {"players": 6}, render_on, tuple(EDITIONS))
+)

@@ -8,6 +8,7 @@ as hands leave them. The real edition looks different; teach mode learns it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Mapping
 
@@ -41,7 +42,59 @@ GLYPH_BGR = (28, 26, 26)
 SUPERSAMPLE = 4
 
 
-def _horn_polygon(horn: str, scale: float) -> numpy.typing.NDArray[numpy.int32]:
+@dataclasses.dataclass(frozen=True)
+class Edition:
+    """One print run's look: front colours, the back and its emblem, the glyphs' ink and shapes."""
+
+    colours_bgr: Mapping[str, tuple[int, int, int]]
+    back_bgr: tuple[int, int, int]
+    emblem_bgr: tuple[int, int, int]
+    glyph_bgr: tuple[int, int, int]
+    pip: str
+    """"round", "square" or "ring"."""
+    horn_width: float
+    """The horn glyph's thickness against the built-in one's."""
+    emblem: str
+    """The back's mark: "ring" (a ring round a dot), "cross" or "diamond"."""
+
+
+EDITIONS: dict[str, Edition] = {
+    "default": Edition(COLOURS_BGR, BACK_BGR, EMBLEM_BGR, GLYPH_BGR, "round", 1.0, "ring"),
+    "second-print": Edition(
+        {
+            "blue": (190, 130, 60),
+            "red": (40, 70, 215),
+            "yellow": (60, 180, 215),
+            "green": (90, 175, 110),
+            "white": (215, 228, 238),
+        },
+        (80, 48, 28),
+        (200, 200, 205),
+        (45, 35, 60),
+        "square",
+        1.4,
+        "cross",
+    ),
+    "travel": Edition(
+        {
+            "blue": (140, 60, 10),
+            "red": (35, 25, 160),
+            "yellow": (30, 225, 245),
+            "green": (40, 120, 30),
+            "white": (245, 245, 245),
+        },
+        (30, 30, 105),
+        (60, 190, 225),
+        (90, 40, 20),
+        "ring",
+        0.7,
+        "diamond",
+    ),
+}
+"""The built-in look (drawn exactly as before, so shipped data stays valid) and two other print runs."""
+
+
+def _horn_polygon(horn: str, scale: float, width: float = 1.0) -> numpy.typing.NDArray[numpy.int32]:
     """The horn glyph: a tapering crescent from its base to its tip, in tile pixels about the centre."""
     t = numpy.linspace(0.0, 1.0, 24)[:, None]
     base, bend, tip = numpy.array([-7.0, -1.5]), numpy.array([7.5, -2.5]), numpy.array([7.5, -13.0])
@@ -50,7 +103,7 @@ def _horn_polygon(horn: str, scale: float) -> numpy.typing.NDArray[numpy.int32]:
     normal = (
         numpy.stack([-tangent[:, 1], tangent[:, 0]], axis=1) / numpy.linalg.norm(tangent, axis=1)[:, None]
     )
-    half_width = (2.8 * (1 - t) + 0.3 * t)[:, 0:1]
+    half_width = (2.8 * (1 - t) + 0.3 * t)[:, 0:1] * width
     outline = numpy.concatenate([spine + normal * half_width, (spine - normal * half_width)[::-1]])
     if horn == "left":
         outline[:, 0] = -outline[:, 0]
@@ -58,28 +111,48 @@ def _horn_polygon(horn: str, scale: float) -> numpy.typing.NDArray[numpy.int32]:
 
 
 @functools.cache
-def piece_face(label: str, px_per_mm: float, colour_bgr: tuple[int, int, int] | None = None) -> Frame:
+def piece_face(
+    label: str, px_per_mm: float, colour_bgr: tuple[int, int, int] | None = None, edition: str = "default"
+) -> Frame:
     """A piece seen straight from above ("down" or "<colour>-<value>-<horn>"), anti-aliased, square."""
+    look = EDITIONS[edition]
     side = round(TILE_MM * px_per_mm) * SUPERSAMPLE
     centre = numpy.array([side / 2, side / 2])
     scale = px_per_mm * SUPERSAMPLE
+    middle = (side // 2, side // 2)
     if label == "down":
-        face = numpy.full((side, side, 3), BACK_BGR, dtype=numpy.uint8)
-        cv2.circle(
-            face, (side // 2, side // 2), round(8 * scale), EMBLEM_BGR, round(1.4 * scale), cv2.LINE_AA
-        )
-        cv2.circle(face, (side // 2, side // 2), round(1.6 * scale), EMBLEM_BGR, -1, cv2.LINE_AA)
+        face = numpy.full((side, side, 3), look.back_bgr, dtype=numpy.uint8)
+        if look.emblem == "ring":
+            cv2.circle(face, middle, round(8 * scale), look.emblem_bgr, round(1.4 * scale), cv2.LINE_AA)
+            cv2.circle(face, middle, round(1.6 * scale), look.emblem_bgr, -1, cv2.LINE_AA)
+        else:
+            reach = round(7 * scale)
+            if look.emblem == "cross":
+                arms = [((-reach, 0), (reach, 0)), ((0, -reach), (0, reach))]
+            else:  # a diamond's four sides
+                tips = [(0, -reach), (reach, 0), (0, reach), (-reach, 0)]
+                arms = [(tips[n], tips[(n + 1) % 4]) for n in range(4)]
+            for (x0, y0), (x1, y1) in arms:
+                start, end = (middle[0] + x0, middle[1] + y0), (middle[0] + x1, middle[1] + y1)
+                cv2.line(face, start, end, look.emblem_bgr, round(1.4 * scale), cv2.LINE_AA)
     else:
         colour, value, horn = parse_piece(label)
-        body = colour_bgr or COLOURS_BGR.get(colour, (150, 150, 150))
+        body = colour_bgr or look.colours_bgr.get(colour, (150, 150, 150))
         face = numpy.full((side, side, 3), body, dtype=numpy.uint8)
-        cv2.fillPoly(
-            face, [_horn_polygon(horn, px_per_mm) + centre.astype(numpy.int32)], GLYPH_BGR, cv2.LINE_AA
-        )
+        horn_outline = _horn_polygon(horn, px_per_mm, look.horn_width) + centre.astype(numpy.int32)
+        cv2.fillPoly(face, [horn_outline], look.glyph_bgr, cv2.LINE_AA)
         for n in range(value):
             x = (n - (value - 1) / 2) * 5.4
             point = (round(side / 2 + x * scale), round(side / 2 + 7.0 * scale))
-            cv2.circle(face, point, round(2.0 * scale), GLYPH_BGR, -1, cv2.LINE_AA)
+            radius = round(2.0 * scale)
+            if look.pip == "round":
+                cv2.circle(face, point, radius, look.glyph_bgr, -1, cv2.LINE_AA)
+            elif look.pip == "ring":
+                cv2.circle(face, point, radius, look.glyph_bgr, round(0.8 * scale), cv2.LINE_AA)
+            else:
+                corner_a = (point[0] - radius, point[1] - radius)
+                corner_b = (point[0] + radius, point[1] + radius)
+                cv2.rectangle(face, corner_a, corner_b, look.glyph_bgr, -1, cv2.LINE_AA)
     small = cv2.resize(face, (side // SUPERSAMPLE, side // SUPERSAMPLE), interpolation=cv2.INTER_AREA)
     return numpy.asarray(small, dtype=numpy.uint8)
 
@@ -127,6 +200,20 @@ def paste(
 def render_plane(labels: Mapping[str, str], layout: Layout, rng: Rng) -> Frame:
     width, height = layout.plane_size_px()
     plane = wood_table(width, height, rng)
+    _lay_pieces(plane, labels, layout, rng, "default")
+    return plane
+
+
+def render_on(
+    labels: Mapping[str, str], layout: Layout, rng: Rng, *, background: Frame, edition: str
+) -> Frame:
+    """The pieces of the edition laid on the given table."""
+    plane = background.copy()
+    _lay_pieces(plane, labels, layout, rng, edition)
+    return plane
+
+
+def _lay_pieces(plane: Frame, labels: Mapping[str, str], layout: Layout, rng: Rng, edition: str) -> None:
     jitter = 3.0
     for item, region in layout.items.items():
         label = labels.get(item, "empty")
@@ -134,8 +221,8 @@ def render_plane(labels: Mapping[str, str], layout: Layout, rng: Rng) -> Frame:
             continue
         dx, dy = rng.uniform(-jitter, jitter, 2) * PLANE_PX_PER_MM
         cx, cy = region.centre_px()
-        paste(plane, piece_face(label, PLANE_PX_PER_MM), (cx + dx, cy + dy), rng.uniform(-9, 9))
-    return plane
+        face = piece_face(label, PLANE_PX_PER_MM, edition=edition)
+        paste(plane, face, (cx + dx, cy + dy), rng.uniform(-9, 9))
 
 
 def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
@@ -152,4 +239,6 @@ def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
     return labels
 
 
-register_renderer(SceneRenderer(GAME, render_plane, sample_labels, {"players": 5}))
+register_renderer(
+    SceneRenderer(GAME, render_plane, sample_labels, {"players": 5}, render_on, tuple(EDITIONS))
+)

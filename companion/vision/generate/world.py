@@ -15,6 +15,7 @@ Solids above the table are projected vertex by vertex and painted far to near.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
 
@@ -31,7 +32,7 @@ FloatImage = numpy.typing.NDArray[numpy.float32]
 FRAME_SIZE = (1280, 720)
 LENSES: dict[str, tuple[float, tuple[float, float], tuple[float, float]]] = {
     "standard": (66.0, (-0.06, 0.04), (-0.02, 0.02)),
-    "wide": (102.0, (-0.28, -0.12), (0.01, 0.06)),
+    "wide": (102.0, (-0.12, -0.05), (0.0, 0.02)),
 }
 """Lens name: (horizontal field of view in degrees, k1 range, k2 range). The Pi Camera Module 3 and
 its wide version; a wide lens bends straight lines outwards (barrel: negative k1)."""
@@ -72,6 +73,14 @@ class Camera:
         axis = self.rotation[2]  # the camera's z axis in right-handed world coordinates
         return float(numpy.degrees(numpy.arccos(numpy.clip(axis[2], -1.0, 1.0))))
 
+    @functools.cached_property
+    def distortion_limit_r2(self) -> float:
+        """The squared normalised radius up to which the distorted radius r (1 + k1 r² + k2 r⁴) grows."""
+        r2 = numpy.linspace(0.0, 100.0, 20001)
+        slope = 1.0 + 3.0 * self.k1 * r2 + 5.0 * self.k2 * r2 * r2
+        falling = numpy.nonzero(slope < 0.2)[0]
+        return float(r2[falling[0]]) if len(falling) else 100.0
+
     def rvec_tvec(self) -> tuple[FloatArray, FloatArray]:
         """The pose as cv2.projectPoints takes it (for points given as (x, y, -z))."""
         rvec, _ = cv2.Rodrigues(self.rotation)
@@ -89,7 +98,9 @@ class Camera:
         depth = camera[:, 2]
         with numpy.errstate(divide="ignore", invalid="ignore"):
             x, y = camera[:, 0] / depth, camera[:, 1] / depth
-        r2 = x * x + y * y
+        # The radial polynomial only models the lens inside its view: far outside it would fold points
+        # back into the frame. Beyond where it stops growing, points keep the factor at that radius.
+        r2 = numpy.minimum(x * x + y * y, self.distortion_limit_r2)
         factor = 1.0 + self.k1 * r2 + self.k2 * r2 * r2
         pixels = numpy.stack(
             [
@@ -205,7 +216,7 @@ def draw_solids(
         depth = camera.to_camera(solid.vertices_mm)[:, 2]
         for index, face in enumerate(solid.faces):
             corners = solid.vertices_mm[list(face)]
-            if numpy.isnan(pixels[list(face)]).any() or depth[list(face)].min() < 5.0:
+            if not numpy.isfinite(pixels[list(face)]).all() or depth[list(face)].min() < 5.0:
                 continue
             normal = numpy.cross(corners[1] - corners[0], corners[2] - corners[0])
             length = float(numpy.linalg.norm(normal))
