@@ -119,6 +119,14 @@ def session_recordings(made: Any, out_root: Path) -> list[Path]:
     return sorted(index.parent for index in out_root.rglob("recording.json"))
 
 
+def generated_hard_set(game: str, out_root: Path, sessions: int, frames: int, seed: int) -> list[Path]:
+    """The generator's hard set in every edition its renderer draws, taken in turn over the sessions."""
+    from companion.vision.generate import generate_hard_set, renderer_for
+
+    editions = renderer_for(game).editions
+    return generate_hard_set(game, out_root, sessions, frames, seed, editions=editions)
+
+
 def bench_vision_hard(
     games: list[str] | None,
     sessions: int,
@@ -132,9 +140,7 @@ def bench_vision_hard(
     (items, frames, hands refused, CPU ms), per table kind, and an edition taught on one table read on all
     the others."""
     if make_hard_set is None:
-        from companion.vision.generate import generate_hard_set  # type: ignore[attr-defined,unused-ignore]
-
-        make_hard_set = generate_hard_set
+        make_hard_set = generated_hard_set
     chosen = games or registered_games()
     results = []
     with tempfile.TemporaryDirectory(prefix="vision-bench-hard-") as scratch:
@@ -179,7 +185,7 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
             "frame_sizes": sorted(sizes),
         },
         "by_table": {table: tally.figures() for table, tally in sorted(by_table.items())},
-        "edition_taught_on_one_table": _edition_across_tables(game, recordings),
+        "editions_taught_on_one_table": _editions_across_tables(game, recordings),
         "confusions": [
             {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(5)
         ],
@@ -187,14 +193,15 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
     }
 
 
-def _edition_across_tables(game: str, recordings: list[Recording]) -> dict[str, Any] | None:
-    """Teach the first other-than-default edition found on two tables or more from one session on one table,
-    then read its sessions on every other table with what was taught (and, to compare, untaught)."""
+def _editions_across_tables(game: str, recordings: list[Recording]) -> list[dict[str, Any]]:
+    """Each edition other than the default found on two tables or more: taught from one session on one
+    table, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
     tables_by_edition: dict[str, dict[str, list[Recording]]] = {}
     for recording in recordings:
         edition, table = recording.setup.get("edition"), recording.setup.get("table")
         if edition and edition != DEFAULT_EDITION and table:
             tables_by_edition.setdefault(edition, {}).setdefault(table, []).append(recording)
+    figures = []
     for edition, tables in sorted(tables_by_edition.items()):
         if len(tables) < 2:
             continue
@@ -211,15 +218,17 @@ def _edition_across_tables(game: str, recordings: list[Recording]) -> dict[str, 
                 with_profile.add(report)
                 without.add(evaluate(recording))
             per_table[table] = tally.figures()
-        return {
-            "edition": edition,
-            "taught_on": taught_on,
-            "taught_frames": taught.shots,
-            **with_profile.figures(),
-            "untaught_item_accuracy": without.figures()["item_accuracy"],
-            "by_table": per_table,
-        }
-    return None
+        figures.append(
+            {
+                "edition": edition,
+                "taught_on": taught_on,
+                "taught_frames": taught.shots,
+                **with_profile.figures(),
+                "untaught_item_accuracy": without.figures()["item_accuracy"],
+                "by_table": per_table,
+            }
+        )
+    return figures
 
 
 def teach_from_recording(game: str, recording: Recording, edition: str) -> Profile:
@@ -274,10 +283,9 @@ def hard_summary(report: dict[str, Any]) -> str:
                 f"{percent(figures['frames_entirely_right'])}, hands refused "
                 f"{percent(figures['hand_frames_refused'])} ({figures['sessions']} sessions)"
             )
-        taught = result["edition_taught_on_one_table"]
-        if taught is None:
+        if not result["editions_taught_on_one_table"]:
             lines.append("  edition taught on one table: no other edition on two tables in this set")
-        else:
+        for taught in result["editions_taught_on_one_table"]:
             lines.append(
                 f"  edition {taught['edition']} taught on {taught['taught_on']}, read on the other tables: "
                 f"items {percent(taught['item_accuracy'])} "

@@ -15,8 +15,7 @@ import numpy
 import pytest
 
 from companion.cli import main
-from companion.vision import base
-from companion.vision import generate as generate_module
+from companion.vision import base, benchmark
 from companion.vision.base import CORNER_MARKER_IDS, MARKER_SIDE_MM, PLANE_PX_PER_MM
 from companion.vision.benchmark import HARD_GOALS, bench_vision_hard, hard_summary
 from companion.vision.calibration import render_marker
@@ -120,7 +119,7 @@ def test_an_edition_taught_on_one_table_is_read_on_the_others(
     squares: scenes.SquaresRecogniser,
 ) -> None:
     [result] = bench_vision_hard(["squares"], 4, 7, seed=5, make_hard_set=fake_hard_set)["results"]
-    taught = result["edition_taught_on_one_table"]
+    [taught] = result["editions_taught_on_one_table"]
     assert (taught["edition"], taught["taught_on"], list(taught["by_table"])) == ("pastel", "linen", ["oak"])
     assert taught["taught_frames"] == 4  # the linen session's play frames without an arm
     # Untaught, the pale pieces read as empty; taught on the linen, they read on the oak too.
@@ -132,7 +131,7 @@ def test_without_an_edition_on_two_tables_there_is_no_taught_figure(
     squares: scenes.SquaresRecogniser,
 ) -> None:
     [result] = bench_vision_hard(["squares"], 2, 4, seed=1, make_hard_set=fake_hard_set)["results"]
-    assert result["edition_taught_on_one_table"] is None
+    assert result["editions_taught_on_one_table"] == []
     summary = hard_summary({**bench_vision_hard(["squares"], 2, 4, 1, make_hard_set=fake_hard_set)})
     assert "no other edition on two tables" in summary and "linen: items 100.00 %" in summary
 
@@ -140,7 +139,7 @@ def test_without_an_edition_on_two_tables_there_is_no_taught_figure(
 def test_bench_vision_hard_on_the_command_line(
     squares: scenes.SquaresRecogniser, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(generate_module, "generate_hard_set", fake_hard_set, raising=False)
+    monkeypatch.setattr(benchmark, "generated_hard_set", fake_hard_set)
     arguments = ["bench", "vision", "--hard", "--games", "squares", "--sessions", "4", "--frames", "4"]
     assert main([*arguments, "--json", "--seed", "9"]) == 0
     report = json.loads(capsys.readouterr().out)
