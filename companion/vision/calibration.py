@@ -517,10 +517,6 @@ class Calibrator:
 
 # ---------------------------------------------------------------- the printable sheet
 
-SHEET_MM = (210.0, 297.0)
-"""A4 portrait."""
-
-
 def marker_bits(marker_id: int) -> numpy.typing.NDArray[numpy.bool_]:
     """The marker's cells including its black border, True = black (6x6 for DICT_4X4_50)."""
     dictionary = aruco_dictionary()
@@ -531,69 +527,11 @@ def marker_bits(marker_id: int) -> numpy.typing.NDArray[numpy.bool_]:
 
 
 def marker_sheet_svg(side_mm: float = MARKER_SIDE_MM) -> str:
-    """An A4 SVG at true size with the four corner markers, their corners named, and a 100 mm check bar."""
-    width, height = SHEET_MM
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}mm" height="{height:g}mm" '
-        f'viewBox="0 0 {width:g} {height:g}">',
-        "<title>Minotaur Companion: table corner markers (ArUco DICT_4X4_50, ids 0-3)</title>",
-        f'<rect x="0" y="0" width="{width:g}" height="{height:g}" fill="white"/>',
-        '<g font-family="sans-serif" fill="black">',
-        '<text x="15" y="18" font-size="6">Table corner markers · print at 100 % (no "fit to page")</text>',
-        '<text x="15" y="26" font-size="3.6">Cut along the dashed lines. Lay each marker flat in its '
-        "corner of the play area, printed side up,</text>",
-        '<text x="15" y="31" font-size="3.6">its outer edges along the play area\'s edges and its arrow '
-        "pointing to the far side of the table.</text>",
-        "</g>",
-    ]
-    cells = marker_bits(0).shape[0]
-    cell = side_mm / cells
-    quiet = cell * 2
-    slot_w, slot_h = 90.0, 100.0
-    for n, marker_id in enumerate(CORNER_MARKER_IDS):
-        column, row = n % 2, n // 2
-        slot_x, slot_y = 15.0 + column * (slot_w + 10), 45.0 + row * (slot_h + 10)
-        x0 = slot_x + (slot_w - side_mm) / 2
-        y0 = slot_y + 22.0
-        out.append(
-            f'<rect x="{x0 - quiet:.3f}" y="{y0 - quiet:.3f}" width="{side_mm + 2 * quiet:.3f}" '
-            f'height="{side_mm + 2 * quiet:.3f}" fill="none" stroke="#888" stroke-width="0.2" '
-            'stroke-dasharray="2 1.5"/>'
-        )
-        out.append(f'<g id="marker-{marker_id}" fill="black">')
-        bits = marker_bits(marker_id)
-        for y in range(cells):
-            for x in range(cells):
-                if bits[y, x]:
-                    out.append(
-                        f'<rect x="{x0 + x * cell:.3f}" y="{y0 + y * cell:.3f}" '
-                        f'width="{cell:.3f}" height="{cell:.3f}"/>'
-                    )
-        out.append("</g>")
-        centre_x = x0 + side_mm / 2
-        out.append(
-            f'<text x="{centre_x:.3f}" y="{slot_y + 8:.3f}" font-family="sans-serif" font-size="5" '
-            f'text-anchor="middle">{CORNER_NAMES[n]} corner</text>'
-        )
-        out.append(
-            f'<text x="{centre_x:.3f}" y="{slot_y + 14:.3f}" font-family="sans-serif" font-size="3.2" '
-            f'text-anchor="middle">id {marker_id} · {side_mm:g} mm · ↑ far side of the table</text>'
-        )
-        arrow_y = y0 + side_mm + quiet + 4
-        out.append(
-            f'<path d="M {centre_x:.3f} {arrow_y + 10:.3f} L {centre_x:.3f} {arrow_y:.3f} '
-            f"M {centre_x - 3:.3f} {arrow_y + 4:.3f} L {centre_x:.3f} {arrow_y:.3f} "
-            f'L {centre_x + 3:.3f} {arrow_y + 4:.3f}" stroke="black" stroke-width="0.6" fill="none"/>'
-        )
-    bar_y = height - 22
-    out.append(f'<rect x="55" y="{bar_y:g}" width="100" height="3" fill="black"/>')
-    out.append(
-        f'<text x="105" y="{bar_y + 9:g}" font-family="sans-serif" font-size="3.6" text-anchor="middle">'
-        "this bar must measure 100 mm: otherwise the printer scaled the sheet</text>"
-    )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    """The printable A4 sheet of the four corner markers, each cut along its black square's outer edges
+    so that it cannot be laid by the wrong edge (drawn by companion/vision/sheets.py, with the mats)."""
+    from companion.vision.sheets import marker_sheet_svg as sheet
+
+    return sheet(side_mm)
 
 
 def render_marker(marker_id: int, side_px: int, quiet_px: int = 0) -> numpy.typing.NDArray[numpy.uint8]:

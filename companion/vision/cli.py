@@ -29,6 +29,18 @@ def add_vision_commands(commands: argparse._SubParsersAction[Any]) -> None:
     )
     markers.set_defaults(handler=run_markers)
 
+    mat = actions.add_parser(
+        "mat",
+        help="write a game's play area at true size to print (SVG), tiled over A4 pages when larger",
+        description="Write the game's play area at true size: its edges, the four corner markers in place "
+        "and every item's region outlined lightly. FILE is the whole mat; when it is larger than A4, "
+        "FILE-page-N.svg are its A4 pages, which overlap: lay them over each other by their crosses.",
+    )
+    mat.add_argument("game", help="the game whose play area to print")
+    mat.add_argument("--out", type=Path, required=True, help="output file (the whole mat, SVG)")
+    mat.add_argument("--options", type=_json_object, default={}, help="the game's options as JSON")
+    mat.set_defaults(handler=run_mat)
+
     record = actions.add_parser(
         "record",
         help="record a real session from a camera in the recording format",
@@ -141,6 +153,27 @@ def run_markers(args: argparse.Namespace) -> int:
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(marker_sheet_svg(), encoding="utf-8")
     print(f"Wrote {args.out}: print it at 100 % on A4 and check the 100 mm bar.")
+    return 0
+
+
+def run_mat(args: argparse.Namespace) -> int:
+    from companion.vision.base import VisionError
+    from companion.vision.sheets import mat_pages, mat_svg
+
+    try:
+        whole, pages = mat_svg(args.game, args.options), mat_pages(args.game, args.options)
+    except (VisionError, KeyError, TypeError, ValueError) as error:
+        print(f"cannot draw the {args.game} mat: {error}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(whole, encoding="utf-8")
+    written = [args.out]
+    if len(pages) > 1:
+        for number, page in enumerate(pages, start=1):
+            path = args.out.with_name(f"{args.out.stem}-page-{number}{args.out.suffix or '.svg'}")
+            path.write_text(page, encoding="utf-8")
+            written.append(path)
+    print(f"Wrote {', '.join(map(str, written))}: print at 100 % and check a marker measures 30 mm.")
     return 0
 
 
