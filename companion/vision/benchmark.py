@@ -18,9 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from companion.vision.base import Profile, registered_games
+from companion.vision.base import registered_games
 from companion.vision.evaluate import GOALS, evaluate
-from companion.vision.pipeline import PlaneReader
+from companion.vision.lessons import teach_from_recording
 from companion.vision.recording import Recording, load_recording
 
 
@@ -185,7 +185,7 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
             "frame_sizes": sorted(sizes),
         },
         "by_table": {table: tally.figures() for table, tally in sorted(by_table.items())},
-        "editions_taught_on_one_table": _editions_across_tables(game, recordings),
+        "editions_taught_on_one_table": _editions_across_tables(recordings),
         "confusions": [
             {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(5)
         ],
@@ -193,7 +193,7 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
     }
 
 
-def _editions_across_tables(game: str, recordings: list[Recording]) -> list[dict[str, Any]]:
+def _editions_across_tables(recordings: list[Recording]) -> list[dict[str, Any]]:
     """Each edition other than the default found on two tables or more: taught from one session on one
     table, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
     tables_by_edition: dict[str, dict[str, list[Recording]]] = {}
@@ -206,14 +206,14 @@ def _editions_across_tables(game: str, recordings: list[Recording]) -> list[dict
         if len(tables) < 2:
             continue
         taught_on = sorted(tables)[0]
-        taught = teach_from_recording(game, tables[taught_on][0], edition)
+        taught = teach_from_recording(tables[taught_on][0], edition)
         with_profile, without, per_table = _Tally(), _Tally(), {}
         for table, on_table in sorted(tables.items()):
             if table == taught_on:
                 continue
             tally = _Tally()
             for recording in on_table:
-                report = evaluate(recording, profile=taught)
+                report = evaluate(recording, profile=taught.profile)
                 tally.add(report)
                 with_profile.add(report)
                 without.add(evaluate(recording))
@@ -222,39 +222,14 @@ def _editions_across_tables(game: str, recordings: list[Recording]) -> list[dict
             {
                 "edition": edition,
                 "taught_on": taught_on,
-                "taught_frames": taught.shots,
+                "lessons": taught.lessons,
+                "lessons_missing": list(taught.missing),
                 **with_profile.figures(),
                 "untaught_item_accuracy": without.figures()["item_accuracy"],
                 "by_table": per_table,
             }
         )
     return figures
-
-
-def teach_from_recording(game: str, recording: Recording, edition: str) -> Profile:
-    """A profile of `edition` taught from one session's labelled frames at rest, each plane made by the
-    pipeline that reads (the reference learned from the session's reference frames first), as the teach
-    page does with the shots a user takes."""
-    reader = PlaneReader(game, recording.options)
-    learn_reference = getattr(reader, "learn_reference", None)
-    profile = Profile(game, edition)
-    for entry, image in recording.images():
-        if image is None:
-            continue
-        if entry.reference:
-            if learn_reference is not None:
-                learn_reference(image)
-            continue
-        if entry.hand or entry.motion or entry.labels is None:
-            continue
-        plane = reader.read(image).plane
-        if plane is None:
-            continue
-        taught = reader.recogniser.teach(plane, reader.layout, entry.labels, profile)
-        # One more shot, whether or not the recogniser counted it already (as TeachSession counts).
-        shots = max(taught.shots, profile.shots + 1)
-        profile = dataclasses.replace(taught, game=game, edition=edition, shots=shots)
-    return profile
 
 
 def hard_summary(report: dict[str, Any]) -> str:

@@ -15,12 +15,14 @@ import numpy
 import pytest
 
 from companion.cli import main
-from companion.vision import base, benchmark
+from companion.vision import base, benchmark, teach
 from companion.vision.base import CORNER_MARKER_IDS, MARKER_SIDE_MM, PLANE_PX_PER_MM
 from companion.vision.benchmark import HARD_GOALS, bench_vision_hard, hard_summary
 from companion.vision.calibration import render_marker
 from companion.vision.evaluate import evaluate
-from companion.vision.recording import RecordingWriter
+from companion.vision.lessons import teach_from_recording
+from companion.vision.recording import RecordingWriter, load_recording
+from companion.vision.teach import TeachStep
 
 from . import scenes
 from .test_recording_setup import with_arm
@@ -121,7 +123,8 @@ def test_an_edition_taught_on_one_table_is_read_on_the_others(
     [result] = bench_vision_hard(["squares"], 4, 7, seed=5, make_hard_set=fake_hard_set)["results"]
     [taught] = result["editions_taught_on_one_table"]
     assert (taught["edition"], taught["taught_on"], list(taught["by_table"])) == ("pastel", "linen", ["oak"])
-    assert taught["taught_frames"] == 4  # the linen session's play frames without an arm
+    # The toy game has no teach plan: one lesson per label the linen session shows, every one found.
+    assert (taught["lessons"], taught["lessons_missing"]) == (3, [])
     # Untaught, the pale pieces read as empty; taught on the linen, they read on the oak too.
     assert taught["item_accuracy"] == 1.0 and taught["untaught_item_accuracy"] < 0.8
     assert taught["items"]["total"] == 8
@@ -150,3 +153,38 @@ def test_bench_vision_hard_on_the_command_line(
     printed = capsys.readouterr().out
     assert "hand frames refused 100.00 %" in printed and "goal 99.50 %" in printed
     assert "edition pastel taught on linen, read on the other tables" in printed
+
+
+def test_lessons_follow_the_teach_plan_and_a_lesson_no_frame_shows_is_reported_missing(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = [
+        TeachStep("Lay a red square.", {"spot:1": "red"}),
+        TeachStep("Lay a purple one.", {"spot:0": "purple"}),
+    ]
+    monkeypatch.setitem(teach.PLANS, "squares", lambda layout, options: plan)
+    [folder] = fake_hard_set("squares", tmp_path, 1, 7, seed=5)
+    taught = teach_from_recording(load_recording(folder), "travel")
+    assert (taught.lessons, taught.missing) == (2, ("purple",))
+    # One shot for the red lesson, taught from the frame's plane with that one item's label only.
+    assert taught.profile.shots == 1 and set(taught.profile.colours) == {"red"}
+    assert (taught.profile.game, taught.profile.edition) == ("squares", "travel")
+
+
+def test_a_shot_the_recogniser_refuses_is_taken_from_a_later_frame_or_missing(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    teach_shot = squares.teach
+    refused: list[str] = []
+
+    def fussy(plane: Any, layout: Any, labels: Mapping[str, str], profile: Any) -> Any:
+        if "green" in labels.values():
+            refused.append("green")
+            raise base.VisionError("no green today")
+        return teach_shot(plane, layout, labels, profile)
+
+    monkeypatch.setattr(squares, "teach", fussy)
+    [folder] = fake_hard_set("squares", tmp_path, 1, 7, seed=5)
+    taught = teach_from_recording(load_recording(folder), "travel")
+    assert taught.missing == ("green",) and len(refused) >= 2  # tried again on each frame showing green
+    assert "green" not in taught.profile.colours and {"red", "empty"} <= set(taught.profile.colours)
