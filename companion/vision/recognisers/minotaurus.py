@@ -44,6 +44,16 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
+from companion.vision.recognisers._minotaurus_glyphs import (
+    GLYPH_PX_PER_MM,
+    HORN_BOX_MM,
+    HORN_SLACK_PX,
+    TURNS_DEG,
+    VALUE_BOX_MM,
+    GlyphTemplates,
+    best_match,
+    glyph_crop,
+)
 from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
@@ -65,20 +75,10 @@ MIDDLE_MM = 20.0
 """Side of the square at a cell's centre whose median colour is the piece's (or the table's)."""
 RING_MM = 1.5
 """Width of the strip along the cell's edge that shows the bare table around it."""
-HORN_BOX_MM = (-12.0, -14.5, 12.0, 1.5)
-"""Where the horn lies on an upright face: (x0, y0, x1, y1) in mm about the piece's centre."""
-VALUE_BOX_MM = (-14.0, 3.0, 14.0, 11.0)
-"""Where the value (a row of pips) lies on an upright face."""
 SLACK_MM = 7
 """How far off the cell's centre (and the plane's warp) a piece is looked for."""
-TURNS_DEG = (-7.0, 0.0, 7.0)
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
-GLYPH_PX_PER_MM = 1.5
-"""Glyphs are matched at this resolution: pips 6 px across, and few enough pixels to match fast."""
-GLYPH_SLACK_PX = 2
-HORN_SLACK_PX = 8
-"""The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back) in distances: lightness varies with the light far more than hue; the difference from the
@@ -273,29 +273,6 @@ class Prototypes:
 # ---------------------------------------------------------------- glyphs
 
 
-def _glyph_crop(
-    face: Frame, px_per_mm: float, angle_deg: float, box_mm: tuple[float, float, float, float]
-) -> GreyImage:
-    """A box of a face (grey, the piece centred in it), turned, at GLYPH_PX_PER_MM."""
-    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
-    size = grey.shape[0]
-    turned = cv2.warpAffine(
-        grey,
-        cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle_deg, 1.0),
-        (size, size),
-        borderMode=cv2.BORDER_REPLICATE,
-    )
-    x0, y0, x1, y1 = (round(size / 2 + v * px_per_mm) for v in box_mm)
-    crop = turned[max(0, y0) : y1, max(0, x0) : x1]
-    width_mm, height_mm = box_mm[2] - box_mm[0], box_mm[3] - box_mm[1]
-    small = cv2.resize(
-        crop,
-        (round(width_mm * GLYPH_PX_PER_MM), round(height_mm * GLYPH_PX_PER_MM)),
-        interpolation=cv2.INTER_AREA,
-    )
-    return numpy.asarray(small, dtype=numpy.uint8)
-
-
 def face_names() -> list[str]:
     """The built-in faces' names by glyph class: "<value>-<horn>" for every value and horn in play."""
     return [f"{value}-{horn}" for value in SETUPS[max(SETUPS)]["values"] for horn in HORNS]
@@ -348,12 +325,12 @@ def _templates(profile: Profile | None) -> Glyphs:
     for value in sorted({name.partition("-")[0] for name in faces}):
         chosen = next(n for n in sorted(faces, key=preference) if n.startswith(f"{value}-"))
         face, scale = faces[chosen]
-        values[value] = [_glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG]
+        values[value] = [glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG]
     for horn in HORNS:
         with_horn = next((n for n in sorted(faces, key=preference) if n.endswith(f"-{horn}")), None)
         if with_horn is not None:
             face, scale = faces[with_horn]
-            horns[horn] = [_glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
+            horns[horn] = [glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
     return Glyphs(GlyphTemplates.of(horns), GlyphTemplates.of(values))
 
 
@@ -374,65 +351,6 @@ def locate_piece(small: Frame, centre_px: tuple[float, float], table_bgr: FloatA
         return float(cx), float(cy)
     chosen = int(numpy.bincount(middle).argmax())
     return float(centroids[chosen][0] + x0), float(centroids[chosen][1] + y0)
-
-
-@dataclasses.dataclass(frozen=True)
-class GlyphTemplates:
-    """Templates of some classes, each turned a few ways."""
-
-    names: tuple[str, ...]
-    owner: tuple[int, ...]
-    images: tuple[GreyImage, ...]
-    shape: tuple[int, int]
-
-    @staticmethod
-    def of(templates: Mapping[str, list[GreyImage]]) -> GlyphTemplates:
-        names = tuple(sorted(templates))
-        shape = templates[names[0]][0].shape[:2]
-        owner = tuple(n for n, name in enumerate(names) for _ in templates[name])
-        images = tuple(numpy.ascontiguousarray(t) for name in names for t in templates[name])
-        return GlyphTemplates(names, owner, images, (shape[0], shape[1]))
-
-
-def best_match(
-    grey: GreyImage,
-    piece_px: tuple[float, float],
-    box_mm: tuple[float, float, float, float],
-    templates: GlyphTemplates,
-    classes: list[str],
-    slack: int = GLYPH_SLACK_PX,
-) -> tuple[str, float, tuple[float, float]]:
-    """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
-    its confidence, and where the piece's centre is by that match.
-
-    Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
-    confidence grows with the lead of the best class over the next.
-    """
-    height, width = templates.shape
-    top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
-    left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack
-    rows, columns = height + 2 * slack, width + 2 * slack
-    window = grey[max(0, top) : top + rows, max(0, left) : left + columns]
-    if window.shape[:2] != (rows, columns):  # near the plane's edge: repeat the edge
-        above, before = max(0, -top), max(0, -left)
-        below, after = rows - window.shape[0] - above, columns - window.shape[1] - before
-        window = numpy.asarray(
-            cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
-        )
-    per_class = dict.fromkeys(classes, -1.0)
-    best_at, best_score = (slack, slack), -2.0
-    for owner, template in zip(templates.owner, templates.images, strict=True):
-        name = templates.names[owner]
-        if name not in per_class:
-            continue
-        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
-        per_class[name] = max(per_class[name], score)
-        if score > best_score:
-            best_at, best_score = (int(at[0]), int(at[1])), score
-    ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
-    margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
-    found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
-    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
 
 
 # ---------------------------------------------------------------- prototypes

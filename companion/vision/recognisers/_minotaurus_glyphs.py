@@ -1,0 +1,113 @@
+"""Minotaurus: a face-up piece's glyphs, the horn (which finds the piece and its side) and the value.
+
+Templates are cut from upright faces (the built-in ones shipped in minotaurus_faces.json, or a user's
+taught piece), turned a few ways, and matched by normalised cross-correlation on the grey plane at
+GLYPH_PX_PER_MM.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import Frame
+
+GreyImage = numpy.typing.NDArray[numpy.uint8]
+
+HORN_BOX_MM = (-12.0, -14.5, 12.0, 1.5)
+"""Where the horn lies on an upright face: (x0, y0, x1, y1) in mm about the piece's centre."""
+VALUE_BOX_MM = (-14.0, 3.0, 14.0, 11.0)
+"""Where the value (a row of pips) lies on an upright face."""
+TURNS_DEG = (-7.0, 0.0, 7.0)
+"""Each template is also tried turned this much (degrees): hands leave pieces a little askew."""
+GLYPH_PX_PER_MM = 1.5
+"""Glyphs are matched at this resolution: pips 6 px across, and few enough pixels to match fast."""
+GLYPH_SLACK_PX = 2
+HORN_SLACK_PX = 8
+"""The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
+
+
+def glyph_crop(
+    face: Frame, px_per_mm: float, angle_deg: float, box_mm: tuple[float, float, float, float]
+) -> GreyImage:
+    """A box of a face (grey, the piece centred in it), turned, at GLYPH_PX_PER_MM."""
+    grey = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) if face.ndim == 3 else face
+    size = grey.shape[0]
+    turned = cv2.warpAffine(
+        grey,
+        cv2.getRotationMatrix2D((size / 2 - 0.5, size / 2 - 0.5), angle_deg, 1.0),
+        (size, size),
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    x0, y0, x1, y1 = (round(size / 2 + v * px_per_mm) for v in box_mm)
+    crop = turned[max(0, y0) : y1, max(0, x0) : x1]
+    width_mm, height_mm = box_mm[2] - box_mm[0], box_mm[3] - box_mm[1]
+    small = cv2.resize(
+        crop,
+        (round(width_mm * GLYPH_PX_PER_MM), round(height_mm * GLYPH_PX_PER_MM)),
+        interpolation=cv2.INTER_AREA,
+    )
+    return numpy.asarray(small, dtype=numpy.uint8)
+
+
+@dataclasses.dataclass(frozen=True)
+class GlyphTemplates:
+    """Templates of some classes, each turned a few ways."""
+
+    names: tuple[str, ...]
+    owner: tuple[int, ...]
+    images: tuple[GreyImage, ...]
+    shape: tuple[int, int]
+
+    @staticmethod
+    def of(templates: Mapping[str, list[GreyImage]]) -> GlyphTemplates:
+        names = tuple(sorted(templates))
+        shape = templates[names[0]][0].shape[:2]
+        owner = tuple(n for n, name in enumerate(names) for _ in templates[name])
+        images = tuple(numpy.ascontiguousarray(t) for name in names for t in templates[name])
+        return GlyphTemplates(names, owner, images, (shape[0], shape[1]))
+
+
+def best_match(
+    grey: GreyImage,
+    piece_px: tuple[float, float],
+    box_mm: tuple[float, float, float, float],
+    templates: GlyphTemplates,
+    classes: list[str],
+    slack: int = GLYPH_SLACK_PX,
+) -> tuple[str, float, tuple[float, float]]:
+    """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
+    its confidence, and where the piece's centre is by that match.
+
+    Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
+    confidence grows with the lead of the best class over the next.
+    """
+    height, width = templates.shape
+    top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
+    left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack
+    rows, columns = height + 2 * slack, width + 2 * slack
+    window = grey[max(0, top) : top + rows, max(0, left) : left + columns]
+    if window.shape[:2] != (rows, columns):  # near the plane's edge: repeat the edge
+        above, before = max(0, -top), max(0, -left)
+        below, after = rows - window.shape[0] - above, columns - window.shape[1] - before
+        window = numpy.asarray(
+            cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
+        )
+    per_class = dict.fromkeys(classes, -1.0)
+    best_at, best_score = (slack, slack), -2.0
+    for owner, template in zip(templates.owner, templates.images, strict=True):
+        name = templates.names[owner]
+        if name not in per_class:
+            continue
+        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+        per_class[name] = max(per_class[name], score)
+        if score > best_score:
+            best_at, best_score = (int(at[0]), int(at[1])), score
+    ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
+    margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
+    found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
+    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
