@@ -187,9 +187,17 @@ class World:
         self.plane_box = (slice(y0, y0 + plane_h), slice(x0, x0 + plane_w))
 
     def frame(
-        self, labels: Mapping[str, str], rng: Rng, *, hand: bool, gains: tuple[float, float], hard: bool
+        self,
+        labels: Mapping[str, str],
+        rng: Rng,
+        *,
+        hand: bool,
+        gains: tuple[float, float],
+        hard: bool,
+        hand_tone: str | None = None,
     ) -> tuple[numpy.typing.NDArray[numpy.float32], list[Solid]]:
-        """The light reaching the sensor (float BGR, 0-255 scale) for one frame, and its solids."""
+        """The light reaching the sensor (float BGR, 0-255 scale) for one frame, and its solids
+        (`hand_tone`: the arm's skin, hands.SKIN_TONES_BGR; random if None)."""
         ground = self.table.copy()
         background = numpy.ascontiguousarray(ground[self.plane_box])
         renderer = self.renderer
@@ -211,7 +219,7 @@ class World:
         )
         solids = list(renderer.solids(labels, self.layout, rng)) if renderer.solids is not None else []
         if hand:
-            solids += hands.arm(self.layout.plane_mm, rng)[0]
+            solids += hands.arm(self.layout.plane_mm, rng, hand_tone)[0]
         shading = list(solids)
         if hard and rng.random() < HEAD_SHARE:
             shading.append(_player_head(self.layout.plane_mm, rng))
@@ -318,12 +326,9 @@ def generate_hard_set(
     if sessions < 1:
         raise GeneratorError(f"a hard set needs at least one session, not {sessions}")
     chosen = tuple(editions) if editions else ("default",)
-    kinds = tables.TABLE_KINDS
     paths = []
     for n in range(sessions):
-        kind = kinds[n % len(kinds)]
-        # Odd rounds through the kinds swap the placements, so every kind meets both.
-        placement = marker_sheets.PLACEMENTS[(n + n // len(kinds)) % 2]
+        kind, placement = hard_set_plan(n)
         edition = chosen[n % len(chosen)]
         folder = Path(out_root) / f"{game}-{n:02d}-{kind}-{placement}-{edition}"
         paths.append(
@@ -339,6 +344,15 @@ def generate_hard_set(
             )
         )
     return paths
+
+
+def hard_set_plan(session: int) -> tuple[str, str]:
+    """The table kind and marker placement of a hard set's session: the kinds in turn, and the
+    placements swapping on every round through them, so fourteen sessions meet every pair."""
+    kinds = tables.TABLE_KINDS
+    kind = kinds[session % len(kinds)]
+    placement = marker_sheets.PLACEMENTS[(session % len(kinds) + session // len(kinds)) % 2]
+    return kind, placement
 
 
 def frame_for(

@@ -39,6 +39,8 @@ its wide version; a wide lens bends straight lines outwards (barrel: negative k1
 FaceShader = Callable[[FloatArray, FloatArray, FloatArray], FloatArray]
 """The colour (linear BGR) of a face from its albedo, its unit normal towards the lens and its middle
 (world mm); lighting.Light.shade_face is one."""
+RAY_GRID_PX = 4
+"""Spacing of the frame pixels whose rays are undistorted exactly; the rest are interpolated."""
 VIEW_INSET_PX = 40.0
 """The play area and its marker sheets stay this far inside the frame, as a set-up camera keeps them."""
 
@@ -116,17 +118,7 @@ class Camera:
         """For every frame pixel, the world (x, y) in mm where its ray meets the table (NaN: it
         does not; the ray runs above the horizon)."""
         width, height = self.frame_size
-        u, v = numpy.meshgrid(
-            numpy.arange(width, dtype=numpy.float64), numpy.arange(height, dtype=numpy.float64)
-        )
-        pixels = numpy.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
-        distortion = numpy.array([self.k1, self.k2, 0.0, 0.0])
-        # cv2 inverts the distortion iteratively; more iterations than its default keep a wide lens's
-        # corners within a hundredth of a pixel.
-        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-6)
-        normal = cv2.undistortPoints(pixels, self.matrix, distortion, None, None, None, criteria).reshape(
-            -1, 2
-        )
+        normal = self._undistorted_rays()
         rays = numpy.concatenate([normal, numpy.ones((len(normal), 1))], axis=1) @ self.rotation
         centre = -self.rotation.T @ self.translation
         with numpy.errstate(divide="ignore", invalid="ignore"):
@@ -135,6 +127,28 @@ class Camera:
         ground_x = (centre[0] + reach * rays[:, 0]).reshape(height, width)
         ground_y = (centre[1] + reach * rays[:, 1]).reshape(height, width)
         return ground_x.astype(numpy.float32), ground_y.astype(numpy.float32)
+
+    def _undistorted_rays(self) -> FloatArray:
+        """Every frame pixel's normalised undistorted coordinates (W*H, 2), row by row."""
+        width, height = self.frame_size
+        step = RAY_GRID_PX
+        # Undistortion is smooth: invert it on a grid of nodes and interpolate between them (a
+        # thousandth of a pixel off, at a sixteenth of the cost).
+        nodes_u = numpy.arange(0, width + step, step, dtype=numpy.float64)
+        nodes_v = numpy.arange(0, height + step, step, dtype=numpy.float64)
+        u, v = numpy.meshgrid(nodes_u, nodes_v)
+        pixels = numpy.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
+        distortion = numpy.array([self.k1, self.k2, 0.0, 0.0])
+        # cv2 inverts the distortion iteratively; more iterations than its default keep a wide lens's
+        # corners within a hundredth of a pixel.
+        criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-9)
+        coarse = cv2.undistortPoints(pixels, self.matrix, distortion, None, None, None, criteria)
+        coarse = coarse.reshape(len(nodes_v), len(nodes_u), 2).astype(numpy.float32)
+        fine_u, fine_v = numpy.meshgrid(
+            numpy.arange(width, dtype=numpy.float32) / step, numpy.arange(height, dtype=numpy.float32) / step
+        )
+        fine = cv2.remap(coarse, fine_u, fine_v, cv2.INTER_LINEAR)
+        return numpy.asarray(fine, numpy.float64).reshape(-1, 2)
 
 
 def look_at(
