@@ -265,6 +265,7 @@ def hard_summary(report: dict[str, Any]) -> str:
                 f"  edition {taught['edition']} taught on {taught['taught_on']}, read on the other tables: "
                 f"items {percent(taught['item_accuracy'])} "
                 f"(goal {percent(goals['edition_on_other_tables_item_accuracy'])}; untaught "
-                f"{percent(taught['untaught_item_accuracy'])})"
+                f"{percent(taught['untaught_item_accuracy'])}; "
+                f"{taught['lessons'] - len(taught['lessons_missing'])} of {taught['lessons']} lessons taught)"
             )
     return "\n".join(lines)

@@ -152,7 +152,9 @@ def test_bench_vision_hard_on_the_command_line(
     assert main(arguments) == 0
     printed = capsys.readouterr().out
     assert "hand frames refused 100.00 %" in printed and "goal 99.50 %" in printed
-    assert "edition pastel taught on linen, read on the other tables" in printed
+    assert (
+        "edition pastel taught on linen, read on the other tables" in printed and "3 of 3 lessons" in printed
+    )
 
 
 def test_lessons_follow_the_teach_plan_and_a_lesson_no_frame_shows_is_reported_missing(
