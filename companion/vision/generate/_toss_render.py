@@ -30,7 +30,8 @@ FloatImage = numpy.typing.NDArray[numpy.float32]
 
 GROUND_MARGIN_MM = 420.0
 """Table drawn around the play area: a high, tilted camera sees this far beyond it."""
-PLATE_BGR_OUTSIDE = (0.0, 0.0, 0.0)
+PLATE_LIP_MM = 8.0
+"""The collar plate's marker tabs reach this far past the play area's corners (the markers' white margin)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,11 +106,13 @@ def _table_texture(view: TossView) -> tuple[Frame, tuple[float, float]]:
 
 
 def _plate_texture(view: TossView) -> Frame:
-    width, height = (round(v * PLANE_PX_PER_MM) for v in view.plane_mm)
+    """The plate's top from PLATE_LIP_MM outside the play area: printed markers need a light margin."""
+    lip = round(PLATE_LIP_MM * PLANE_PX_PER_MM)
+    width, height = (round(v * PLANE_PX_PER_MM) + 2 * lip for v in view.plane_mm)
     texture = numpy.empty((height, width, 3), numpy.uint8)
     texture[:] = numpy.clip(view.plate_bgr, 0, 255)
     if view.markers_on_plate:
-        draw_markers(texture, view.plane_mm)
+        draw_markers(texture, view.plane_mm, (lip, lip))
     return texture
 
 
@@ -155,7 +158,7 @@ def render_view(view: TossView, camera: Camera, lamp: Lamp, table: FloatImage | 
     image *= lamp.level_surface(numpy.array([middle_x, middle_y, view.table_z_mm]))
     draw_solids(image, camera, view.below, lamp.shade)
     top = _polygon_mask(camera, view.plate_corners_mm, view.plate_z_mm)[..., None]
-    plate = _texture_at(camera, view.plate_z_mm, _plate_texture(view), (0.0, 0.0))
+    plate = _texture_at(camera, view.plate_z_mm, _plate_texture(view), (-PLATE_LIP_MM, -PLATE_LIP_MM))
     lit = lamp.level_surface(numpy.array([middle_x, middle_y, view.plate_z_mm]))
     shadow = _shadow_on(camera, lamp, view.above, view.plate_z_mm)[..., None]
     plate *= lit * (1 - lamp.share * 0.8 * shadow)

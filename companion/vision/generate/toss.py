@@ -32,6 +32,7 @@ from companion.vision.base import Frame, Layout, recogniser_for
 from companion.vision.generate import Rng, SceneRenderer, effects, register_renderer
 from companion.vision.generate._toss_meshes import box, tapered_cylinder, torus
 from companion.vision.generate._toss_render import (
+    PLATE_LIP_MM,
     FloatImage,
     Lamp,
     TossView,
@@ -209,7 +210,8 @@ def figure_solids(
     head = box((cx - hx, cy - hy, figure3d.table_z_mm), (cx + hx, cy + hy, top), plate_bgr, "head")
     below = [head]
     if figure3d.markers_on_plate:  # the plate's marker tabs reach past the head
-        below.append(box((0.0, 0.0, top - 3.0), (2 * cx, 2 * cy, top), plate_bgr, "plate"))
+        lip = PLATE_LIP_MM
+        below.append(box((-lip, -lip, top - 3.0), (2 * cx + lip, 2 * cy + lip, top), plate_bgr, "plate"))
     rim_w, rim_h = figure.rim_width, figure.rim_height
     above = [
         box((cx - hx, cy - hy, top), (cx + hx, cy - hy + rim_w, top + rim_h), plate_bgr, "rim"),
@@ -309,7 +311,8 @@ class TossSession:
             (below if on_table else above).append(solid)
             names.append(solid.name)
         cx, cy = self.figure3d.centre_mm
-        hx, hy = (cx, cy) if self.figure3d.markers_on_plate else _figure().head_half_size
+        on_plate = self.figure3d.markers_on_plate
+        hx, hy = (cx + PLATE_LIP_MM, cy + PLATE_LIP_MM) if on_plate else _figure().head_half_size
         outline = numpy.array(
             [[cx - hx, cy - hy], [cx + hx, cy - hy], [cx + hx, cy + hy], [cx - hx, cy + hy]]
         )

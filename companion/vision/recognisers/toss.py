@@ -8,12 +8,21 @@ about 90 degrees of them), and two such rings leave wide gaps between them.
 So a horn wears a ring when no gap between rays that meet a cord is wider
 than `MAX_GAP_DEG`.
 
+The figure stands above the markers (the head is 40-80 mm tall unless the
+markers lie on its collar): the layout's `raised_mm` makes the pipeline read
+the plane of the collar plate, where rings rest, so each horn's base is at its
+true place in the plane whatever the camera's height and tilt. What stands
+higher (a ring tilted against the horn, the horn itself, leaning outwards)
+is seen off its place by parallax, away from the camera; a ring around the
+horn still surrounds the horn's base in the picture, and the horn's body
+hides a stretch of cord behind it, which `MAX_GAP_DEG` allows for.
+
 A sample is ring when it stands out from its ray's median colour (what lies
-under the cord, whatever the light does to it) and is not much nearer a
-background CIELAB prototype (the head, the horns, the table) than a ring
-one. The built-in prototypes are learned offline from generated shots with a
-fixed seed and shipped as toss_colours.json (write_colours rewrites it);
-`teach` learns the user's ring and figure.
+under the cord, whatever the collar's colour and the light): the reading does
+not depend on the ring's, the figure's or the table's colours. A taught
+profile adds a colour test (not much nearer the taught background than the
+taught ring). The built-in prototypes in toss_colours.json (written offline by
+companion.vision.training.toss) are what teaching starts from.
 """
 
 from __future__ import annotations
@@ -41,9 +50,18 @@ from companion.vision.base import (
 )
 
 GAME = "toss"
-PLANE_MM = (300.0, 190.0)
-HORN_CENTRES_MM: dict[str, tuple[float, float]] = {"left": (95.0, 95.0), "right": (205.0, 95.0)}
-"""Where each horn's base stands in the plane (the horns are 110 mm apart, FACTS)."""
+HEAD_HALF_MM = (125.0, 70.0)
+"""Half the bull's head's top (hardware/figure.json): the collar plate covers it."""
+HORN_SPACING_MM = 110.0
+"""Between the horns' axes where they leave the head (FACTS)."""
+PLANE_MARGIN_MM = {"collar": 50.0, "table": 85.0}
+"""The play area's margin around the head, by where the markers lie: on tabs of the collar plate, just
+outside the head; or on the table, far enough out that the head (40-80 mm tall) hides none of them from
+a camera tilted up to 30 degrees."""
+FIGURE_HEIGHT_MM = {"collar": 0.0, "table": 60.0}
+"""Default height of the rings' rest plane (the collar plate's top) above the markers: none when they
+lie on the collar; the head's height (hardware/figure.json) when they lie on the table."""
+FIGURE_HEIGHT_RANGE_MM = {"collar": (-15.0, 15.0), "table": (20.0, 150.0)}
 HORN_RADIUS_MM = 12.0
 RING_RADIUS_MM = 32.5
 """Radius of the ring's cord's centre line (a ring about 70 mm across with a 5 mm cord)."""
@@ -55,11 +73,11 @@ RAY_STEP_MM = 1.0
 HITS_PER_RAY = 3
 """Ring pixels a ray must meet to count as crossing a cord (a cord is about 5 samples; one or two may be
 noise)."""
-MAX_GAP_DEG = 35.0
-"""The widest gap between rays that cross a cord that still makes a ring around the horn (glare or the
-horn's tip can hide a stretch of cord); a ring beside the horn leaves 270 degrees, two leave 90 or more.
-On hard generated sets (rays 10 degrees apart) rings leave at most 20 degrees, clear horns at least 50."""
-STAND_OUT = 16.0
+MAX_GAP_DEG = 45.0
+"""The widest gap between rays that cross a cord that still makes a ring around the horn (the horn's
+body, seen at an angle, hides the cord behind it); a ring beside the horn leaves 250 degrees or more.
+On generated 3-D sets (rays 10 degrees apart) rings mostly leave 0-30 degrees, clear horns 50 or more."""
+STAND_OUT = 12.0
 """How far (weighted Lab) a sample must be from its ray's median colour to be anything on top of it."""
 RING_NOT_BACKGROUND = 6.0
 """A ring sample may be this much farther (squared) from the ring prototypes than from the background's:
@@ -75,10 +93,33 @@ class TossVisionError(VisionError):
     """Labels the toss recogniser cannot use."""
 
 
-def toss_layout(_options: Mapping[str, Any] | None = None) -> Layout:
+def toss_layout(options: Mapping[str, Any] | None = None) -> Layout:
+    """The toss's play area for the setup options: `markers` "collar" (printed on tabs of the collar
+    plate, default) or "table" (around the figure), and `figure_height_mm`, the collar plate's height
+    above the markers (where rings rest; read as the raised plane)."""
+    options = options or {}
+    markers = options.get("markers", "collar")
+    if markers not in PLANE_MARGIN_MM:
+        raise TossVisionError(f"toss option markers is 'collar' or 'table', not {markers!r}")
+    try:
+        height = float(options.get("figure_height_mm", FIGURE_HEIGHT_MM[markers]))
+    except (TypeError, ValueError):
+        raise TossVisionError(
+            f"toss option figure_height_mm must be a number of mm, not {options['figure_height_mm']!r}"
+        ) from None
+    low, high = FIGURE_HEIGHT_RANGE_MM[markers]
+    if not low <= height <= high:
+        raise TossVisionError(
+            f"with the markers on the {markers}, figure_height_mm is {low:g} to {high:g} mm, not {height:g}"
+        )
+    margin = PLANE_MARGIN_MM[markers]
+    width, depth = 2 * (HEAD_HALF_MM[0] + margin), 2 * (HEAD_HALF_MM[1] + margin)
     reach = 2 * RAY_TO_MM
-    items = {f"horn:{side}": ItemRegion(centre, (reach, reach)) for side, centre in HORN_CENTRES_MM.items()}
-    return Layout(PLANE_MM, items)
+    items = {
+        f"horn:{side}": ItemRegion((width / 2 + sign * HORN_SPACING_MM / 2, depth / 2), (reach, reach))
+        for side, sign in (("left", -1.0), ("right", 1.0))
+    }
+    return Layout((width, depth), items, raised_mm=height)
 
 
 @functools.cache
@@ -148,15 +189,22 @@ class RingPalette:
         flat = _weighted(rays)
         to_ring = _nearest_squared(flat, self.ring)
         to_background = _nearest_squared(flat, self.background)
-        medians = _weighted(numpy.median(rays, axis=1))
-        to_median = ((flat.reshape(rays.shape) - medians[:, None, :]) ** 2).sum(axis=2).ravel()
-        ring = (to_median > STAND_OUT**2) & (to_ring < to_background * RING_NOT_BACKGROUND)
-        return numpy.asarray(ring).reshape(rays.shape[:-1])
+        return stands_out(rays) & (to_ring < to_background * RING_NOT_BACKGROUND).reshape(rays.shape[:-1])
 
 
-def widest_gap_deg(palette: RingPalette, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
-    """The widest run of rays from this horn's base that cross no ring, in degrees (360: none crosses)."""
-    crossing = palette.is_ring(ray_samples(smoothed, centre_mm)).sum(axis=1) >= HITS_PER_RAY
+def stands_out(rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
+    """Which samples (rays, samples, 3) are unlike their ray's median: something on the collar plate."""
+    flat = _weighted(rays).reshape(rays.shape)
+    medians = _weighted(numpy.median(rays, axis=1))
+    return numpy.asarray(((flat - medians[:, None, :]) ** 2).sum(axis=2) > STAND_OUT**2)
+
+
+def widest_gap_deg(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
+    """The widest run of rays from this horn's base that cross no ring, in degrees (360: none crosses).
+    Without a palette every sample that stands out counts as cord."""
+    rays = ray_samples(smoothed, centre_mm)
+    ring = stands_out(rays) if palette is None else palette.is_ring(rays)
+    crossing = ring.sum(axis=1) >= HITS_PER_RAY
     if not crossing.any():
         return 360.0
     # Start just after a crossing ray so that no gap wraps around the end.
@@ -180,59 +228,26 @@ def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
 
 
 COLOURS_FILE = Path(__file__).with_name("toss_colours.json")
-"""The built-in ring and background prototypes, learned by learn_colours and written by write_colours:
-learning them takes a few seconds of CPU (more on a Pi), too long to do when a game starts."""
-COLOURS_SEED = 20261121
-"""Seed of the generated shots the built-in prototypes are learned from (no evaluation set uses it)."""
-TRAINING_SHOTS = 40
+"""The built-in ring and background prototypes (CIELAB), learned offline from generated shots of the
+figure by companion.vision.training.toss (this module never learns them: it does not import the
+generator). Teaching uses the background ones as what a clear horn looks like until it has its own."""
+REWRITE = ".venv/bin/python -m companion.vision.training toss"
 
 
 @functools.cache
 def default_colours() -> dict[str, list[list[float]]]:
-    """The built-in ring and background prototypes: as shipped, or learned afresh if the file is missing."""
-    if COLOURS_FILE.exists():
-        shipped: dict[str, list[list[float]]] = json.loads(COLOURS_FILE.read_text())["colours"]
-        return shipped
-    return learn_colours()
-
-
-def learn_colours(shots: int = TRAINING_SHOTS, seed: int = COLOURS_SEED) -> dict[str, list[list[float]]]:
-    """Ring and background prototypes learned from generated, spoilt shots of the built-in figure."""
-    from companion.vision.generate import effects
-    from companion.vision.generate.toss import render_scene, sample_labels
-
-    rng = numpy.random.default_rng(seed)
-    layout = toss_layout()
-    ring: list[FloatArray] = []
-    background: list[FloatArray] = []
-    kernel = numpy.ones((5, 5), numpy.uint8)
-    for _ in range(shots):
-        plane, ring_mask = render_scene(sample_labels(layout, rng, True), layout, rng)
-        lab = plane_lab(effects.decode_jpeg(effects.spoil(plane, rng, hard=True)))
-        core = cv2.erode(ring_mask, kernel) > 0
-        clear = cv2.dilate(ring_mask, kernel) == 0
-        for centre in HORN_CENTRES_MM.values():
-            dx, dy = _ray_offsets()
-            xs = numpy.round(centre[0] * PLANE_PX_PER_MM + dx).astype(numpy.intp).ravel()
-            ys = numpy.round(centre[1] * PLANE_PX_PER_MM + dy).astype(numpy.intp).ravel()
-            ring.append(lab[ys[core[ys, xs]], xs[core[ys, xs]]])
-            background.append(lab[ys[clear[ys, xs]], xs[clear[ys, xs]]])
-    return {
-        "ring": _kmeans(numpy.concatenate(ring), PROTOTYPES_PER_CLASS),
-        "background": _kmeans(numpy.concatenate(background), PROTOTYPES_PER_CLASS),
-    }
-
-
-def write_colours(path: Path = COLOURS_FILE) -> Path:
-    """Learn the built-in ring and background prototypes afresh and write them (by default beside this
-    module)."""
-    about = (
-        "Toss ring and background prototypes (CIELAB) learned from generated hard shots; rewrite with: "
-        ".venv/bin/python -c 'from companion.vision.recognisers.toss import write_colours; write_colours()'"
-    )
-    document = {"about": about, "shots": TRAINING_SHOTS, "seed": COLOURS_SEED, "colours": learn_colours()}
-    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n")
-    return path
+    """The built-in ring and background prototypes, as shipped."""
+    try:
+        colours: dict[str, list[list[float]]] = json.loads(COLOURS_FILE.read_text())["colours"]
+    except FileNotFoundError:
+        raise TossVisionError(
+            f"{COLOURS_FILE} is missing: the toss needs it; write it with {REWRITE}"
+        ) from None
+    except (OSError, ValueError, KeyError) as error:
+        raise TossVisionError(
+            f"{COLOURS_FILE} is not a colours file ({error!r}); write it with {REWRITE}"
+        ) from None
+    return colours
 
 
 class TossRecogniser:
@@ -245,13 +260,14 @@ class TossRecogniser:
     def layout(self, options: Mapping[str, Any]) -> Layout:
         return toss_layout(options)
 
-    def _colours(self, profile: Profile | None) -> RingPalette:
+    def _colours(self, profile: Profile | None) -> RingPalette | None:
+        """The taught colours, with the built-in background where only the ring was taught; None
+        (read by standing out alone) until a ring is taught."""
+        if profile is None or not profile.colours.get("ring"):
+            return None
         if self._palette is None or self._palette_for is not profile:
             colours = dict(default_colours())
-            if profile is not None:
-                colours.update(
-                    {k: v for k, v in profile.colours.items() if k in ("ring", "background") and v}
-                )
+            colours.update({k: v for k, v in profile.colours.items() if k in ("ring", "background") and v})
             self._palette, self._palette_for = RingPalette.of(colours), profile
         return self._palette
 
