@@ -9,6 +9,7 @@ accuracy and speed goals on large hard sets are measured by `companion bench vis
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,7 +210,9 @@ def test_minoa_teach_learns_an_edition_with_other_colours(
         "yellow": (120, 230, 200),
         "green": (110, 110, 20),
     }
-    monkeypatch.setattr(minoa_scene, "PIECE_BGR", other)
+    # The built-in look's data swapped for another print run's (the generator keeps editions as data).
+    built_in = minoa_scene.EDITIONS["default"]
+    monkeypatch.setitem(minoa_scene.EDITIONS, "default", dataclasses.replace(built_in, piece_bgr=other))
     layout = recogniser_for("minoa").layout({})
     edges = [f"line:{n}" for n in MINOA_BOARD.edge_lines]
     shot = {item: MINOA_COLOURS[i % 4] for i, item in enumerate(edges)} | {
@@ -226,8 +229,10 @@ def test_minoa_teach_learns_an_edition_with_other_colours(
 def test_hornochsen_teach_learns_another_typeface_and_tile_colour(
     monkeypatch: pytest.MonkeyPatch, built_in_profiles: None
 ) -> None:
-    monkeypatch.setattr(hornochsen_scene, "FONT", cv2.FONT_HERSHEY_TRIPLEX)
-    monkeypatch.setattr(hornochsen_scene, "FACE_BGR", (225, 215, 200))
+    other = dataclasses.replace(
+        hornochsen_scene.EDITIONS["default"], font=cv2.FONT_HERSHEY_TRIPLEX, face_bgr=(225, 215, 200)
+    )
+    monkeypatch.setitem(hornochsen_scene.EDITIONS, "default", other)
     layout = recogniser_for("hornochsen").layout({"players": 4})
     items = list(layout.items)
     shot = dict(zip(items, [str(n) for n in (10, 23, 45, 67, 89, 91, 36, 58, 72, 14, 50, 6)], strict=False))
@@ -251,7 +256,8 @@ def test_asterion_teach_learns_other_frame_colours(
         "red": (40, 70, 120),
         "green": (150, 100, 110),
     }
-    monkeypatch.setattr(asterion_scene, "FRAME_BGR", frames)
+    other = dataclasses.replace(asterion_scene.EDITIONS["default"], frame_bgr=frames)
+    monkeypatch.setitem(asterion_scene.EDITIONS, "default", other)
     asterion_scene.draw_tile.cache_clear()
     try:
         layout = recogniser_for("asterion").layout({})
