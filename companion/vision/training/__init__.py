@@ -29,7 +29,7 @@ class Writer(Protocol):
     def __call__(self, path: Path = ...) -> Path: ...
 
 
-GAMES = ("asterion", "hornochsen", "minoa", "minos", "minotaurus")
+GAMES = ("asterion", "hornochsen", "minoa", "minos", "minotaurus", "toss")
 """The games whose built-in data this package writes (companion.vision.training.<game>)."""
 
 
