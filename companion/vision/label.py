@@ -17,16 +17,16 @@ loader checks it first and the file is replaced atomically, so a malformed save 
 from __future__ import annotations
 
 import dataclasses
-import math
 import threading
 from pathlib import Path
 from typing import Any
 
 import numpy
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout, VisionError
-from companion.vision.calibration import Homography, project
+from companion.vision.base import Frame, Layout, VisionError
+from companion.vision.calibration import Homography
 from companion.vision.evaluate import item_kind
+from companion.vision.overlay import project_layout
 from companion.vision.pipeline import PlaneReader
 from companion.vision.recording import (
     RecordedFrame,
@@ -46,28 +46,13 @@ class LabelError(VisionError):
     """A label, frame or change the label page cannot take (the message says which and why)."""
 
 
-def region_quad_mm(region: ItemRegion) -> list[tuple[float, float]]:
-    """The region's corners in plane mm, turned counter-clockwise (as seen, y down) by its rotation."""
-    turn = math.radians(region.rotation_deg)
-    cos, sin = math.cos(turn), math.sin(turn)
-    half_w, half_h = region.size_mm[0] / 2, region.size_mm[1] / 2
-    x, y = region.centre_mm
-    # With y pointing down, a counter-clockwise turn takes +x towards -y.
-    return [
-        (x + dx * cos + dy * sin, y - dx * sin + dy * cos)
-        for dx, dy in ((-half_w, -half_h), (half_w, -half_h), (half_w, half_h), (-half_w, half_h))
-    ]
-
-
-def regions_in_frame(layout: Layout, homography: Homography) -> dict[str, list[list[float]]]:
-    """Every item's region as a quadrilateral in frame pixels: the plane's corners through the inverse of
-    the frame → plane homography."""
-    to_frame = numpy.asarray(numpy.linalg.inv(homography), dtype=numpy.float64)
-    regions = {}
-    for item, region in layout.items.items():
-        corners = numpy.array(region_quad_mm(region), dtype=numpy.float32) * PLANE_PX_PER_MM
-        regions[item] = [[round(float(x), 1), round(float(y), 1)] for x, y in project(to_frame, corners)]
-    return regions
+def regions_in_frame(layout: Layout, homography: Homography, frame_size: tuple[int, int]) -> dict[str, Any]:
+    """Every item's region as four corners in frame pixels, on the plane the recogniser reads (the setup
+    page's projection: a raised layout, the toss figure's head, is drawn at its height)."""
+    outlines = project_layout(layout, homography, frame_size)
+    return {
+        item: [[round(float(x), 1), round(float(y), 1)] for x, y in quad] for item, quad in outlines.items()
+    }
 
 
 class LabelSession:
@@ -173,10 +158,12 @@ class LabelSession:
         }
 
     def _look(self, n: int) -> dict[str, Any]:
-        result = self.reader.read(self.image(n))
+        image = self.image(n)
+        result = self.reader.read(image)
         homography = self.reader.calibrator.homography
+        size = (image.shape[1], image.shape[0])
         return {
-            "regions": regions_in_frame(self.layout, homography) if homography is not None else None,
+            "regions": None if homography is None else regions_in_frame(self.layout, homography, size),
             "markers": list(result.calibration.markers),
             "message": result.calibration.message,
             "reading": result.reading.items if result.reading is not None else None,
