@@ -73,6 +73,8 @@ function buildItems(view) {
     const choices = [...(vocabulary[kind] || [])];
     const value = view.labels ? view.labels[item] : undefined;
     if (value !== undefined && !choices.includes(value)) choices.push(value);
+    // Nothing read and nothing saved: no label rather than the list's first, which would pass for a choice.
+    if (value === undefined) select.append(new Option("—", ""));
     for (const choice of choices) select.append(new Option(choice, choice));
     if (value !== undefined) select.value = value;
     select.addEventListener("change", markChanges);
@@ -166,6 +168,12 @@ async function start() {
   $("frame-form").addEventListener("submit", (event) => { event.preventDefault(); save(); });
   $("save-next").addEventListener("click", async () => { if (await save()) show(state.n + 1); });
   $("setup-form").addEventListener("submit", saveSetup);
+  for (const flag of ["hand", "motion"]) {
+    // A frame nobody labelled that shows a hand or motion is usually left unlabelled: it is not scored.
+    $(flag).addEventListener("change", () => {
+      if ($(flag).checked && state.view.entry.labels === null) $("unlabelled").checked = true;
+    });
+  }
   document.addEventListener("keydown", (event) => {
     if (["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName)) return;
     if (event.key === "ArrowLeft") show(state.n - 1);
