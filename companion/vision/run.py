@@ -82,6 +82,7 @@ def start_camera(args: argparse.Namespace, referee: Referee, app: Flask, sensors
         )
         confirmer = TossConfirmer(referee, camera)
         services.confirmer = confirmer
+        services.toss_grab = camera.grab  # the setup page's live picture of the figure
         setup.toss_camera = camera
         if sensors is not None:
             sensors.link.confirmer = confirmer

@@ -41,7 +41,7 @@ from companion.games import CHANCE
 from companion.games.minotaurus import Toss
 from companion.table.inputs import Reply, SetTableStatus, SubmitAction, TableError
 from companion.table.referee import Referee
-from companion.vision.base import Reading, VisionError, load_profile
+from companion.vision.base import Frame, Reading, VisionError, load_profile
 from companion.vision.sources import FrameSource, SourceError
 from companion.vision.stability import StabilitySettings
 
@@ -130,6 +130,23 @@ class TossCamera:
                 if step.stable and reader.current is not None:
                     return _look(reader.current)
             return TossLook(None, {}, why)
+
+    def grab(self, wait: float = 0.5) -> Frame | None:
+        """One frame now, for the setup page; None when the camera gives none or is busy checking a toss
+        (the check holds it for seconds: the page asks again shortly rather than wait)."""
+        if not self._lock.acquire(timeout=wait):
+            return None
+        try:
+            if not self._opened:
+                self.source.open()
+                self._opened = True
+            frame = self.source.read()
+        except SourceError:
+            self._close()
+            return None
+        finally:
+            self._lock.release()
+        return None if frame is None else frame.image
 
     def _close(self) -> None:
         self._opened = False

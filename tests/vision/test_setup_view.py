@@ -315,3 +315,36 @@ def test_a_plane_raised_above_the_markers_is_outlined_where_the_camera_sees_it()
         assert numpy.abs(drawn - truth).max() < 2.0, (raised, drawn, truth)
     # The head's outline is not the foot's: the parallax the flat homography would miss is many pixels.
     assert numpy.abs(seen(region_corners_mm(region), 60.0) - seen(region_corners_mm(region), 0.0)).max() > 30
+
+
+def test_the_toss_is_set_up_through_the_toss_camera(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The horn figure has its own camera: the setup page shows that camera's picture for the toss."""
+    from companion.vision.sources import TimedFrame
+    from companion.vision.tosscheck import TossCamera
+
+    class Source:
+        name = "toss camera"
+
+        def __init__(self) -> None:
+            self.opened = 0
+
+        def open(self) -> None:
+            self.opened += 1
+
+        def read(self) -> TimedFrame | None:
+            return TimedFrame(scenes.frame({"spot:0": "red"}), 0.0)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setitem(base._FACTORIES, "toss", Figure)
+    source = Source()
+    camera = TossCamera(source)
+    install_vision(app, VisionServices(grab=Camera(None), toss_grab=camera.grab))
+    host = _host(app)
+    report = host.get("/api/setup?game=toss").json["report"]  # type: ignore[index]
+    assert report is not None and all(m["found"] for m in report["markers"]) and report["items"] == 2
+    assert host.get("/api/setup?game=squares").json["report"] is None  # type: ignore[index]
+    assert source.opened == 1  # opened once, kept open between pictures
+    with camera._lock:  # a toss being checked holds the camera: the page is told "no picture" at once
+        assert camera.grab(wait=0.01) is None
