@@ -331,7 +331,10 @@ class TossSession:
 
     def frame(self, rng: Rng, labels: Mapping[str, str] | None = None) -> TossShot:
         wanted = dict(labels) if labels is not None else sample_labels(self.layout, rng, self.hard)
-        rings = choose_rings(wanted, rng, self.pool, self.hard)
+        return self.shot(choose_rings(wanted, rng, self.pool, self.hard), rng)
+
+    def shot(self, rings: list[RestingRing], rng: Rng) -> TossShot:
+        """A frame of these rings (labelled by the simulator's truth)."""
         view = self.view(rings, rng)
         if self._table is None:
             self._table = table_view(view, self.camera)
