@@ -112,7 +112,8 @@ def draw_label(image: Frame, text: str, at: tuple[float, float], colour: Colour,
 
 
 def label_scale(image: Frame) -> float:
-    return max(0.35, int(max(image.shape[:2])) / 2600)
+    # About 0.9 on a 1280-wide frame: a phone shows the whole frame some 400 px wide.
+    return max(0.4, int(max(image.shape[:2])) / 1400)
 
 
 def draw_items(

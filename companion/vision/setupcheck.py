@@ -325,10 +325,12 @@ class SetupView:
                 draw_label(image, text, spot, colour, scale)
                 continue
             draw_outline(image, corners, colour, 2 * width)
-            low = corners[:, 1].max() if n < 2 else corners[:, 1].min()
-            # Names of the top markers go below them, of the bottom ones above: inside the picture.
-            dy = 14 * scale * (1 if n < 2 else -1) * 2
-            draw_label(image, text, (float(corners[:, 0].mean()), float(low + dy)), colour, scale)
+            # Names go outside the play area (above the top markers, below the bottom ones), clear of
+            # the items' outlines, but stay in the picture.
+            gap = 30 * scale
+            y = corners[:, 1].min() - gap if n < 2 else corners[:, 1].max() + gap
+            y = min(max(y, gap), height - gap)
+            draw_label(image, text, (float(corners[:, 0].mean()), float(y)), colour, scale)
         if report.outlines and not report.ok:
             draw_label(image, "see the messages", (frame_width / 2, 0.04 * height), YELLOW, scale)
         return image
