@@ -517,6 +517,7 @@ class Calibrator:
 
 # ---------------------------------------------------------------- the printable sheet
 
+
 def marker_bits(marker_id: int) -> numpy.typing.NDArray[numpy.bool_]:
     """The marker's cells including its black border, True = black (6x6 for DICT_4X4_50)."""
     dictionary = aruco_dictionary()
