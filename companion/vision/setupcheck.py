@@ -37,6 +37,7 @@ from companion.vision.calibration import (
     CalibrationResult,
     CalibrationSettings,
     Calibrator,
+    Homography,
     Points,
     marker_corners_mm,
     project,
@@ -55,6 +56,7 @@ from companion.vision.overlay import (
     plane_to_frame,
     project_layout,
 )
+from companion.vision.pose import PoseError, raised_homography
 
 DARK_WHITE = 90.0
 """The grey level (0-255) of the markers' white paper below which the table is too dark. The paper is the
@@ -273,7 +275,7 @@ class SetupView:
                 for m in markers
                 if not m.found
             }
-            plane = warp_plane(image, calibration.homography, self.layout)
+            plane = self._plane(image, calibration.homography)
         light = measure_light(image, found, plane if plane is not None else image)
         messages += light_messages(light)
         if plane is not None:
@@ -298,6 +300,17 @@ class SetupView:
             "if it is meant to stand here."
         ]
 
+    def _plane(self, image: Frame, homography: Homography) -> Frame:
+        """The plane the recogniser reads: at the layout's height above the markers (the toss figure's
+        head) when it has one, through the camera pose; the markers' own when no pose can be had."""
+        if self.layout.raised_mm:
+            try:
+                size = (image.shape[1], image.shape[0])
+                homography = raised_homography(homography, self.layout.plane_mm, size, self.layout.raised_mm)
+            except PoseError:
+                pass
+        return warp_plane(image, homography, self.layout)
+
     def remember_empty(self, frame: Frame) -> None:
         """Keep the present plane as the empty table (SetupError when the markers give none)."""
         image = checked_image(frame)
@@ -305,7 +318,7 @@ class SetupView:
         if calibration.homography is None:
             why = calibration.message or "the corner markers are not in view"
             raise SetupError(f"cannot take the empty table: {why}")
-        self.empty_plane = warp_plane(image, calibration.homography, self.layout)
+        self.empty_plane = self._plane(image, calibration.homography)
 
     def draw(self, frame: Frame, report: SetupReport) -> Frame:
         """The frame with every item outlined where the companion looks, and every marker found (green)
