@@ -74,16 +74,18 @@ def _host(app: Flask) -> FlaskClient:
     return host
 
 
-def _plane_to_frame() -> numpy.typing.NDArray[numpy.float64]:
+def _plane_to_frame(quad: Any = scenes.CAMERA_QUAD) -> numpy.typing.NDArray[numpy.float64]:
     """Where scenes.frame puts each plane millimetre in the frame (the truth the overlay must match)."""
     width, height = scenes.PLANE_MM
     corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    return numpy.asarray(cv2.getPerspectiveTransform(corners, scenes.CAMERA_QUAD), dtype=numpy.float64)
+    return numpy.asarray(cv2.getPerspectiveTransform(corners, quad), dtype=numpy.float64)
 
 
-def _in_frame(points_mm: list[tuple[float, float]]) -> numpy.typing.NDArray[numpy.float32]:
+def _in_frame(
+    points_mm: list[tuple[float, float]], quad: Any = scenes.CAMERA_QUAD
+) -> numpy.typing.NDArray[numpy.float32]:
     array = numpy.float32(points_mm).reshape(-1, 1, 2)
-    return numpy.asarray(cv2.perspectiveTransform(array, _plane_to_frame()), numpy.float32).reshape(-1, 2)
+    return numpy.asarray(cv2.perspectiveTransform(array, _plane_to_frame(quad)), numpy.float32).reshape(-1, 2)
 
 
 def _colour_near(image: Frame, point: numpy.typing.NDArray[numpy.float32]) -> numpy.typing.NDArray[Any]:
@@ -106,15 +108,15 @@ def _edge_middles(centre: tuple[float, float], size: tuple[float, float]) -> lis
     return [(x, y - h / 2), (x + w / 2, y), (x, y + h / 2), (x - w / 2, y)]
 
 
-def _covered(image: Frame, corner: int) -> Frame:
+def _covered(image: Frame, corner: int, quad: Any = scenes.CAMERA_QUAD) -> Frame:
     """The frame with one corner's marker (0 top-left ... 3 bottom-left) under a sheet of table colour."""
     width, height = scenes.PLANE_MM
     side = MARKER_SIDE_MM + 4
     origin = ((0, 0), (width - side, 0), (width - side, height - side), (0, height - side))[corner]
     x, y = origin
-    quad = _in_frame([(x, y), (x + side, y), (x + side, y + side), (x, y + side)])
+    sheet = _in_frame([(x, y), (x + side, y), (x + side, y + side), (x, y + side)], quad)
     covered = image.copy()
-    cv2.fillConvexPoly(covered, numpy.round(quad).astype(numpy.int32), (90, 110, 120))
+    cv2.fillConvexPoly(covered, numpy.round(sheet).astype(numpy.int32), (90, 110, 120))
     return covered
 
 
@@ -348,3 +350,15 @@ def test_the_toss_is_set_up_through_the_toss_camera(app: Flask, monkeypatch: pyt
     assert source.opened == 1  # opened once, kept open between pictures
     with camera._lock:  # a toss being checked holds the camera: the page is told "no picture" at once
         assert camera.grab(wait=0.01) is None
+
+
+def test_a_camera_bumped_while_markers_are_covered_says_it_moved() -> None:
+    view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
+    assert view.look(scenes.frame({})).ok
+    moved = scenes.CAMERA_QUAD + numpy.float32([40, 25])
+    # The camera knocked aside, and two markers under hands: the old view no longer holds, no new one yet.
+    bumped = _covered(_covered(scenes.frame({}, quad=moved), 0, moved), 2, moved)
+    report = view.look(bumped)
+    assert report.calibration.state == "bumped" and report.calibration.homography is None
+    assert [text for text in report.messages if text.startswith("The camera (or a marker) moved")]
+    assert view.look(scenes.frame({}, quad=moved)).ok  # all four in view again: the new view is taken
