@@ -28,8 +28,11 @@ from companion.vision.overlay import (
 from companion.vision.pipeline import PlaneReader
 
 NOTHING = frozenset({"empty", "clear"})
-"""Labels of an item with nothing on it: outlined thinly, not labelled, so the pieces' labels stand out."""
+"""Labels of an item with nothing on it: outlined faintly, not labelled, so the pieces' labels stand out."""
+FACE_DOWN = "down"
+"""A piece face down shows nothing to read (most of a Minotaurus board): outlined in blue, not labelled."""
 FAINT: Colour = (150, 150, 150)
+BLUE: Colour = (200, 120, 40)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -73,8 +76,8 @@ class LiveReader:
         return LiveReading(dict(result.reading.items), dict(result.reading.confidence), outlines, "")
 
     def draw(self, frame: Frame, live: LiveReading, spot: Mapping[str, str] | None = None) -> Frame:
-        """The frame with every item's reading on it; the items of `spot` (the lesson's item → the label it
-        should read) in green when read so, red otherwise."""
+        """The frame with every item's reading on it (empty places and face-down pieces only outlined); the
+        items of `spot` (the lesson's item → the label it should read) green when read so, red otherwise."""
         image = checked_image(frame).copy()
         spot = spot or {}
         colours: dict[str, Colour] = {}
@@ -82,8 +85,8 @@ class LiveReader:
         for item, label in live.items.items():
             if item in spot:
                 colours[item] = GREEN if label == spot[item] else RED
-            elif label in NOTHING:
-                colours[item] = FAINT
+            elif label in NOTHING or label == FACE_DOWN:
+                colours[item] = FAINT if label in NOTHING else BLUE
                 continue
             else:
                 colours[item] = WHITE
