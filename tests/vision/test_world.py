@@ -334,3 +334,12 @@ def test_bad_requests_say_what_is_wrong(tmp_path: Path) -> None:
         generate_session(GAME, tmp_path / "y", 0)
     with pytest.raises(GeneratorError, match="no lens 'fisheye'"):
         generate_session(GAME, tmp_path / "z", 1, lens="fisheye")
+
+
+def test_a_toss_session_is_the_figure_in_3d_recorded_as_a_sitting(tmp_path: Path) -> None:
+    path = generate_session("toss", tmp_path / "t", 2, hard=True, seed=4, table="printed")
+    data = _recording(path)
+    assert data["setup"]["table"] == "printed" and data["setup"]["head_height_mm"] > 0
+    references = [frame for frame in data["frames"] if frame.get("reference")]
+    assert references and all(set(frame["labels"].values()) == {"clear"} for frame in references)
+    assert len(data["frames"]) == len(references) + 2

@@ -280,6 +280,12 @@ def generate_session(
         raise GeneratorError(f"a session needs at least one play frame, not {frames}")
     renderer = renderer_for(game)
     chosen_options = dict(renderer.default_options) if options is None else dict(options)
+    if game == "toss":
+        # The figure stands at its height and the rings lie where physics left them: the toss draws
+        # its own three-dimensional world (toss.py); only the session around it is written alike.
+        from companion.vision.generate.toss_sessions import write_toss_session
+
+        return write_toss_session(out_dir, frames, hard=hard, seed=seed, table=table, options=chosen_options)
     layout = recogniser_for(game).layout(chosen_options)
     rng = numpy.random.default_rng(seed)
     setup = choose_setup(
