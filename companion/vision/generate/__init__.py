@@ -13,6 +13,12 @@ format (docs/vision-recordings.md) with the labels as ground truth.
         generate_recording('minotaurus', 'out', frames=200, hard=True, seed=1)"
 
 is what `companion vision generate minotaurus out --frames 200 --hard --seed 1` does.
+
+`generate_session` and `generate_hard_set` draw the *world* instead (session.py, world.py,
+tables.py, lighting.py, hands.py, marker_sheets.py; docs/vision-generator.md): a fixed pinhole
+camera with pose and lens over a procedural table, the game's items in one of its editions, marker
+sheets laid either way, a lamp with shadows and glare, arms in 3-D; each recording one session
+that starts with reference frames of the empty play area.
 """
 
 from __future__ import annotations

@@ -43,10 +43,11 @@ Rng = numpy.random.Generator
 
 EMPTY_LABEL = {"toss": "clear"}
 """What a game's items read on the empty play area (every other game: "empty")."""
-REACH_MM = 1500.0
-"""How far beyond the play area the table is drawn; a camera that sees further sees its edge."""
-WALL_BGR = (90, 95, 100)
-"""What a ray that misses the table meets (beyond REACH_MM): the room's far wall, dim."""
+REACH_MM = 600.0
+"""How far the table reaches beyond the play area on every side (a table of about 1.5 x 1.2 m for a
+game in its middle); a camera that sees further sees its edge."""
+WALL_BGR = (70, 75, 80)
+"""What lies beyond the table's edge: the floor far below, dim."""
 HEAD_SHARE = 0.25
 """Share of hard frames where a player leaning in (out of view) shades part of the table."""
 
@@ -185,6 +186,20 @@ class World:
         plane_w, plane_h = layout.plane_size_px()
         x0, y0 = round(-self.origin_mm[0] * ppm), round(-self.origin_mm[1] * ppm)
         self.plane_box = (slice(y0, y0 + plane_h), slice(x0, x0 + plane_w))
+        # The board or tray (what render_on draws for an empty area) lies under the marker sheets,
+        # and the pieces on top of both: the sheets go on once, between the two.
+        self.bare_plane = numpy.ascontiguousarray(self.table[self.plane_box])
+        self.empty_plane: Frame | None = None
+        if self.renderer.render_on is not None:
+            self.empty_plane = self.renderer.render_on(
+                empty_labels(setup.game, layout),
+                layout,
+                numpy.random.default_rng(0),
+                background=self.bare_plane,
+                edition=setup.edition,
+            )
+            self.table[self.plane_box] = self.empty_plane
+            marker_sheets.draw_sheets(self.table, self.origin_mm, ppm, self.sheets)
 
     def frame(
         self,
@@ -199,16 +214,17 @@ class World:
         """The light reaching the sensor (float BGR, 0-255 scale) for one frame, and its solids
         (`hand_tone`: the arm's skin, hands.SKIN_TONES_BGR; random if None)."""
         ground = self.table.copy()
-        background = numpy.ascontiguousarray(ground[self.plane_box])
         renderer = self.renderer
-        if renderer.render_on is not None:
+        if renderer.render_on is not None and self.empty_plane is not None:
             plane = renderer.render_on(
-                labels, self.layout, rng, background=background, edition=self.setup.edition
+                labels, self.layout, rng, background=self.bare_plane, edition=self.setup.edition
             )
+            # What differs from the empty area is the pieces (and their shadows): laid over the sheets.
+            pieces = numpy.any(plane != self.empty_plane, axis=2)
+            ground[self.plane_box][pieces] = plane[pieces]
         else:
-            plane = renderer.render_plane(labels, self.layout, rng)
-        ground[self.plane_box] = plane
-        marker_sheets.draw_sheets(ground, self.origin_mm, PLANE_PX_PER_MM, self.sheets)
+            ground[self.plane_box] = renderer.render_plane(labels, self.layout, rng)
+            marker_sheets.draw_sheets(ground, self.origin_mm, PLANE_PX_PER_MM, self.sheets)
         albedo = cv2.remap(
             ground,
             self.map_x,
