@@ -47,7 +47,9 @@ def test_every_shipped_file_is_written_by_training_and_names_its_rewrite() -> No
     assert set(written) <= shipped, "every writer's file is shipped"
     for name, game in written.items():
         about = json.loads((SHIPPED_DIR / f"{name}.json").read_text())["about"]
-        assert about.endswith(f"rewrite with: {rewrite_command(game)}"), name
+        assert about.endswith(f": {rewrite_command(game)}"), (
+            f"{name}'s about should end with how to rewrite it"
+        )
 
 
 def test_the_command_lists_and_refuses_what_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
