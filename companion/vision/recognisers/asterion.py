@@ -224,7 +224,7 @@ class AsterionRecogniser:
         return asterion_layout(int(options.get("columns", 9)), int(options.get("rows", 7)))
 
     def default_profile(self) -> Profile:
-        """The built-in edition: the renderer's colours and tiles."""
+        """The built-in edition: its colours and tiles, as shipped."""
         return Profile(
             game=GAME,
             colours=default_colours(),
