@@ -343,3 +343,37 @@ def test_a_toss_session_is_the_figure_in_3d_recorded_as_a_sitting(tmp_path: Path
     references = [frame for frame in data["frames"] if frame.get("reference")]
     assert references and all(set(frame["labels"].values()) == {"clear"} for frame in references)
     assert len(data["frames"]) == len(references) + 2
+
+
+def test_a_glossy_table_mirrors_the_lamp_where_the_angles_meet() -> None:
+    camera = world.look_at((0.0, 0.0), 600.0, 0.0, 0.0, 0.0, "standard", 0.0, 0.0)
+    lamp_height, lamp_x = 900.0, 500.0
+    light = lighting.Lighting(
+        numpy.array([lamp_x, 0.0, lamp_height]),
+        20.0,
+        lighting.colour_of(4000),
+        lighting.colour_of(6500),
+        0.7,
+        1.0,
+        (0.0, 0.0),
+    )
+    ground_x, ground_y = camera.ground_points()
+    _, _, glare = lighting.ground_light(light, camera, ground_x, ground_y)
+    row, column = numpy.unravel_index(numpy.argmax(glare), glare.shape)
+    # A mirror at z = 0 between an eye at height H and a lamp at height L, x apart: x H / (H + L) along.
+    expected = lamp_x * 600.0 / (600.0 + lamp_height)
+    assert float(ground_x[row, column]) == pytest.approx(expected, abs=3.0)
+    assert abs(float(ground_y[row, column])) < 3.0
+    assert glare.max() > 20 * numpy.median(glare)
+
+
+def test_light_drifts_slowly_within_a_session() -> None:
+    events = 0
+    for seed in range(30):
+        gains = lighting.drift(40, numpy.random.default_rng(seed), True)
+        steps = numpy.abs(numpy.diff(gains, axis=0))
+        assert steps[:, 1].max() < 0.1  # daylight changes slowly (a cloud)
+        assert (steps[:, 0] > 0.1).sum() <= 3  # a lamp switched on comes up within a few frames
+        assert gains.min() > 0.0
+        events += int(numpy.ptp(gains, axis=0).max() > 0.15)
+    assert 5 <= events <= 25  # some sessions see a cloud or a lamp switched on, most not
