@@ -20,6 +20,7 @@ from companion.vision.generate import (
     marker_sheets,
     renderer_for,
     session,
+    sitting,
     tables,
     world,
 )
@@ -143,7 +144,7 @@ def test_marker_sheets_laid_by_the_cut_edge_sit_a_margin_in_and_turned() -> None
 def _scene(placement: str, seed: int = 4, table: str = "light-wood") -> session.World:
     layout = _layout()
     rng = numpy.random.default_rng(seed)
-    setup = session.choose_setup(
+    setup = sitting.choose_setup(
         GAME, layout, rng, hard=False, table=table, edition="default", placement=placement, lens="standard"
     )
     return session.World(setup, layout, rng)

@@ -1,6 +1,7 @@
 """Sessions: one camera, fixed, over one table, lit by one lamp, for a recording's every frame.
 
-A session's `World` holds what stays put: the table texture with the marker sheets on it, the
+A session's sitting (sitting.py) fixes table, camera, lamp and edition; its `World` holds what that
+makes stay put: the table texture with the marker sheets on it, the
 camera's rays onto the table, the lamp's and the daylight's light on it. Each frame then draws the
 game's items onto the table (the scene renderer, in the session's edition), looks through the lens,
 lights the picture (shadows of what stands above the table, glare on a glossy top), paints the
@@ -37,6 +38,7 @@ from companion.vision.generate import (
     tables,
     world,
 )
+from companion.vision.generate.sitting import Setup, choose_setup
 from companion.vision.generate.solids import Solid
 
 Rng = numpy.random.Generator
@@ -50,112 +52,6 @@ WALL_BGR = (70, 75, 80)
 """What lies beyond the table's edge: the floor far below, dim."""
 HEAD_SHARE = 0.25
 """Share of hard frames where a player leaning in (out of view) shades part of the table."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Setup:
-    """What is fixed for a session."""
-
-    game: str
-    table: tables.TableLook
-    lens: str
-    camera: world.Camera
-    light: lighting.Lighting
-    edition: str
-    placement: str
-
-    def as_recording(self) -> dict[str, Any]:
-        """The recording's "setup" (docs/vision-recordings.md)."""
-        return {
-            "table": self.table.kind,
-            "camera_height_mm": round(self.camera.height_mm, 1),
-            "camera_tilt_deg": round(self.camera.tilt_deg, 2),
-            "edition": self.edition,
-            "placement": self.placement,
-            "lens": self.lens,
-        }
-
-
-def choose_camera(
-    plane_mm: tuple[float, float], rng: Rng, *, hard: bool, lens: str | None = None
-) -> tuple[str, world.Camera]:
-    """A camera set up over the play area: tilted up to 30° (hard) from straight down, turned a little,
-    as high as it takes for the area and its marker sheets to fill 55-90 % of the frame."""
-    chosen_lens = lens if lens is not None else ("wide" if rng.random() < 0.25 else "standard")
-    if chosen_lens not in world.LENSES:
-        raise GeneratorError(f"no lens {chosen_lens!r} (known: {', '.join(world.LENSES)})")
-    _, k1_range, k2_range = world.LENSES[chosen_lens]
-    width, height = plane_mm
-    margin = marker_sheets.SHEET_MARGIN_MM + 2.0
-    outline = numpy.array(
-        [
-            [-margin, -margin],
-            [width + margin, -margin],
-            [width + margin, height + margin],
-            [-margin, height + margin],
-        ]
-    )
-    for _attempt in range(200):
-        tilt = rng.uniform(0, 30) if hard else rng.uniform(0, 18)
-        towards = rng.uniform(0, 360)
-        yaw = rng.uniform(-12, 12) if hard else rng.uniform(-5, 5)
-        target = (
-            width / 2 + rng.uniform(-0.05, 0.05) * width,
-            height / 2 + rng.uniform(-0.05, 0.05) * height,
-        )
-        k1, k2 = rng.uniform(*k1_range), rng.uniform(*k2_range)
-        fill = rng.uniform(0.55, 0.9) if hard else rng.uniform(0.62, 0.86)
-
-        def at(
-            height_mm: float,
-            tilt: float = tilt,
-            towards: float = towards,
-            yaw: float = yaw,
-            target: tuple[float, float] = target,
-            k1: float = k1,
-            k2: float = k2,
-        ) -> world.Camera:
-            return world.look_at(target, height_mm, tilt, towards, yaw, chosen_lens, k1, k2)
-
-        low, high = 100.0, 5000.0
-        for _step in range(40):  # the span shrinks as the camera rises: bisect for the wanted fill
-            middle = (low + high) / 2
-            _, span = world.fits(at(middle), outline)
-            low, high = (middle, high) if span > fill else (low, middle)
-        camera = at(high)
-        inside, _ = world.fits(camera, outline)
-        if inside:
-            return chosen_lens, camera
-    raise GeneratorError(
-        f"no camera pose keeps a {width:g} x {height:g} mm play area in the frame"
-    )  # pragma: no cover
-
-
-def choose_setup(
-    game: str,
-    layout: Layout,
-    rng: Rng,
-    *,
-    hard: bool,
-    table: str | None,
-    edition: str,
-    placement: str | None,
-    lens: str | None,
-) -> Setup:
-    renderer = renderer_for(game)
-    if edition not in renderer.editions:
-        raise GeneratorError(
-            f"the {game} renderer knows no edition {edition!r} (known: {', '.join(renderer.editions)})"
-        )
-    kind = table if table is not None else tables.TABLE_KINDS[int(rng.integers(len(tables.TABLE_KINDS)))]
-    look = tables.choose_table(kind, rng)
-    chosen_lens, camera = choose_camera(layout.plane_mm, rng, hard=hard, lens=lens)
-    centre = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
-    light = lighting.choose_lighting(centre, max(layout.plane_mm), rng, hard)
-    laid = placement if placement is not None else ("cut-edge" if rng.random() < 0.3 else "square-edge")
-    if laid not in marker_sheets.PLACEMENTS:
-        raise GeneratorError(f"no marker placement {laid!r} (known: {', '.join(marker_sheets.PLACEMENTS)})")
-    return Setup(game, look, chosen_lens, camera, light, edition, laid)
 
 
 class World:
@@ -375,18 +271,3 @@ def hard_set_plan(session: int) -> tuple[str, str]:
     kind = kinds[session % len(kinds)]
     placement = marker_sheets.PLACEMENTS[(session % len(kinds) + session // len(kinds)) % 2]
     return kind, placement
-
-
-def frame_for(
-    setup: Setup,
-    layout: Layout,
-    labels: Mapping[str, str],
-    rng: Rng,
-    *,
-    hand: bool = False,
-    hard: bool = False,
-) -> Frame:
-    """One finished frame (through the sensor, decoded) of a setup; for tests and samples."""
-    scene = World(setup, layout, rng)
-    light, _ = scene.frame(labels, rng, hand=hand, gains=(1.0, 1.0), hard=hard)
-    return effects.decode_jpeg(effects.sensor(light, rng, hard=hard))
