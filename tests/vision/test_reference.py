@@ -1,0 +1,316 @@
+"""The empty-table reference: tables, light, shadows, pieces and arms drawn here, not by the generator.
+
+Each plane is built with numpy/cv2 in this file (textured tables of several kinds, the corner markers,
+pieces as coloured squares, arms as long blobs from an edge) so that the tests exercise the
+reference's algorithm alone; one test at the end runs the generator's frames through PlaneReader.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import numpy.typing
+import pytest
+
+from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, ItemRegion, Layout
+from companion.vision.calibration import marker_corners_mm, render_marker
+from companion.vision.reference import (
+    CANONICAL_WHITE,
+    MASK_PX_PER_MM,
+    NEUTRAL_BGR,
+    ReferenceError,
+    TableReference,
+    TableView,
+    normalised_plane,
+)
+
+PLANE_MM = (400.0, 260.0)
+PIECE_MM = 30.0
+SKINS_BGR = ((140, 170, 225), (120, 150, 205), (95, 125, 180), (70, 95, 140), (50, 70, 105))
+SLEEVE_BGR = (60, 60, 60)
+"""Skin tones from light to dark, and a grey sleeve. The woods below are as real ones are, a little off
+every skin tone: an arm of exactly a plain table's colour is invisible to any comparison with it."""
+
+
+def layout() -> Layout:
+    """A grid of 6 x 3 cells of 50 mm, 75 mm in from the left and 55 mm from the top."""
+    items = {
+        f"cell:{row * 6 + column}": ItemRegion(
+            (75.0 + column * 50.0, 55.0 + row * 50.0), (PIECE_MM, PIECE_MM)
+        )
+        for row in range(4)
+        for column in range(6)
+    }
+    return Layout(PLANE_MM, items)
+
+
+def table(kind: str, rng: numpy.random.Generator) -> Frame:
+    """A table top of some kind, plane-sized, with the corner markers on their white paper."""
+    width, height = round(PLANE_MM[0] * PLANE_PX_PER_MM), round(PLANE_MM[1] * PLANE_PX_PER_MM)
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    if kind == "light-wood":
+        grain = numpy.sin(y / 9.0 + 2.0 * numpy.sin(x / 160.0))[..., None]
+        image = numpy.array([85, 125, 165], numpy.float32) * (1.0 + 0.05 * grain)
+    elif kind == "dark-wood":
+        grain = numpy.sin(y / 6.0 + numpy.sin(x / 90.0))[..., None]
+        image = numpy.array([30, 40, 55], numpy.float32) * (1.0 + 0.1 * grain)
+    elif kind == "gingham":
+        checks = ((x // 16) % 2 + (y // 16) % 2).astype(numpy.intp)[..., None]
+        image = numpy.where(
+            checks == 0, [235, 235, 240], numpy.where(checks == 1, [150, 150, 230], [60, 50, 200])
+        )
+    elif kind == "stripes":
+        stripes = ((x + y) // 14 % 3).astype(numpy.intp)[..., None]
+        image = numpy.choose(stripes, [[200, 120, 40], [40, 200, 230], [230, 230, 230]])
+    elif kind == "noise":
+        coarse = rng.uniform(60, 220, (height // 6 + 1, width // 6 + 1, 3)).astype(numpy.float32)
+        image = cv2.resize(coarse, (width, height), interpolation=cv2.INTER_NEAREST)
+    else:
+        raise AssertionError(kind)
+    noise = rng.normal(0, 2.0, (height, width, 3))
+    out = numpy.clip(numpy.asarray(image, numpy.float32) + noise, 0, 255).astype(numpy.uint8)
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    for marker_id, corners in marker_corners_mm(PLANE_MM).items():
+        x0, y0 = (round(float(v) * PLANE_PX_PER_MM) for v in corners[0])
+        paper_x0, paper_y0 = max(0, x0 - 8), max(0, y0 - 8)
+        out[paper_y0 : y0 + side + 8, paper_x0 : x0 + side + 8] = 240
+        out[y0 : y0 + side, x0 : x0 + side] = cv2.cvtColor(render_marker(marker_id, side), cv2.COLOR_GRAY2BGR)
+    return out
+
+
+def with_pieces(plane: Frame, pieces: dict[tuple[float, float], tuple[int, int, int]]) -> Frame:
+    """Square pieces (centre mm → BGR), each with a darker pip and a soft shadow to its lower right."""
+    out = plane.astype(numpy.float32)
+    half = PIECE_MM * PLANE_PX_PER_MM / 2
+    for (cx, cy), colour in pieces.items():
+        x, y = cx * PLANE_PX_PER_MM, cy * PLANE_PX_PER_MM
+        shadow = numpy.zeros(plane.shape[:2], numpy.float32)
+        cv2.rectangle(
+            shadow,
+            (round(x - half + 5), round(y - half + 6)),
+            (round(x + half + 5), round(y + half + 6)),
+            1.0,
+            -1,
+        )
+        shadow = cv2.GaussianBlur(shadow, (0, 0), 2.5)
+        out *= (1.0 - 0.4 * shadow)[..., None]
+        corner0, corner1 = (round(x - half), round(y - half)), (round(x + half), round(y + half))
+        cv2.rectangle(out, corner0, corner1, tuple(float(c) for c in colour), -1)
+        cv2.circle(out, (round(x), round(y)), 8, tuple(float(c) * 0.4 for c in colour), -1)
+    return numpy.clip(out, 0, 255).astype(numpy.uint8)
+
+
+def with_arm(plane: Frame, edge: str, colour: tuple[int, int, int], rng: numpy.random.Generator) -> Frame:
+    """An arm from one edge of the plane to a hand somewhere over its middle: a rounded limb above the
+    table, lit from above (its sides darker than its top), casting a soft shadow to one side."""
+    height, width = plane.shape[:2]
+    target = numpy.array([width / 2, height / 2]) + rng.uniform(-0.2, 0.2, 2) * (width, height)
+    start = {
+        "top": (rng.uniform(0.2, 0.8) * width, -40.0),
+        "bottom": (rng.uniform(0.2, 0.8) * width, height + 40.0),
+        "left": (-40.0, rng.uniform(0.2, 0.8) * height),
+        "right": (width + 40.0, rng.uniform(0.2, 0.8) * height),
+    }[edge]
+    palm = round(rng.uniform(75, 100))
+    ends = ((round(start[0]), round(start[1])), (round(target[0]), round(target[1])))
+    limb = numpy.zeros((height, width), numpy.uint8)
+    cv2.line(limb, ends[0], ends[1], 255, palm)
+    cv2.circle(limb, ends[1], round(palm * 0.7), 255, -1)
+    # Distance from the limb's outline: 1 on its ridge, falling to 0.6 at its sides (a cylinder's shading).
+    inside = cv2.distanceTransform(limb, cv2.DIST_L2, 5)
+    shading = 0.6 + 0.4 * numpy.clip(inside / (palm / 2), 0.0, 1.0) ** 0.5
+    offset = numpy.float32(
+        [[1, 0, 24], [0, 1, 16]]
+    )  # the lamp stands to one side: the shadow falls 12 mm off
+    shadow = cv2.GaussianBlur(
+        cv2.warpAffine(limb.astype(numpy.float32) / 255, offset, (width, height)), (0, 0), 6
+    )
+    out = plane.astype(numpy.float32) * (1.0 - 0.45 * shadow)[..., None]
+    arm = numpy.array(colour, numpy.float32) * shading[..., None]
+    out = numpy.where(limb[..., None] > 0, arm, out)
+    return numpy.asarray(cv2.GaussianBlur(numpy.clip(out, 0, 255), (0, 0), 1.0), numpy.uint8)
+
+
+def lit(plane: Frame, gain: tuple[float, float, float], slope: float = 0.0) -> Frame:
+    """The plane under other light: a per-channel gain (a colour cast), and a gradient across it."""
+    width = plane.shape[1]
+    across = 1.0 + slope * numpy.linspace(-1.0, 1.0, width, dtype=numpy.float32)[None, :, None]
+    out = plane.astype(numpy.float32) * numpy.array(gain, numpy.float32) * across
+    return numpy.clip(out, 0, 255).astype(numpy.uint8)
+
+
+def learned(plane: Frame) -> TableReference:
+    reference = TableReference(layout())
+    reference.learn([plane])
+    return reference
+
+
+def mask_box(x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice]:
+    """The mask pixels of a box given in plane millimetres."""
+    return (
+        slice(round(y0 * MASK_PX_PER_MM), round(y1 * MASK_PX_PER_MM)),
+        slice(round(x0 * MASK_PX_PER_MM), round(x1 * MASK_PX_PER_MM)),
+    )
+
+
+def foreground_share(view: TableView) -> float:
+    return float(numpy.count_nonzero(view.foreground)) / view.foreground.size
+
+
+TABLES = ("light-wood", "dark-wood", "gingham", "stripes", "noise")
+PIECES = {
+    (125.0, 105.0): (40, 38, 42),
+    (225.0, 155.0): (45, 40, 200),
+    (275.0, 55.0): (232, 236, 236),
+    (75.0, 205.0): (165, 85, 25),
+}
+
+
+# ---------------------------------------------------------------- the table is table
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_the_empty_table_is_all_table_under_changed_light(kind: str) -> None:
+    rng = numpy.random.default_rng(1)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    for gain, slope in (
+        ((1.0, 1.0, 1.0), 0.0),
+        ((0.6, 0.62, 0.58), 0.0),
+        ((1.3, 1.2, 1.4), 0.1),
+        ((0.9, 1.0, 1.25), 0.2),
+    ):
+        view = reference.look(lit(empty, gain, slope))
+        assert not view.refused, (kind, gain, view.reason)
+        assert foreground_share(view) < 0.01, (kind, gain, foreground_share(view))
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_pieces_differ_and_their_shadows_stay_table(kind: str) -> None:
+    rng = numpy.random.default_rng(2)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    view = reference.look(lit(with_pieces(empty, PIECES), (0.8, 0.85, 0.9), 0.1))
+    assert not view.refused, view.reason
+    for cx, cy in PIECES:
+        inside = view.foreground[mask_box(cx - 12, cy - 12, cx + 12, cy + 12)]
+        # On a cloth with a check or stripe of the piece's own colour, a corner of the piece may pass for
+        # the cloth; its middle, that the recognisers read, does not.
+        assert inside.mean() > 0.9, (kind, (cx, cy), inside.mean())
+        # The shadow falls 3 mm beyond the piece's right and bottom edges; 6 mm out is table again.
+        beyond = view.foreground[mask_box(cx - 10, cy + 21, cx + 10, cy + 25)]
+        assert beyond.mean() < 0.2, (kind, (cx, cy), beyond.mean())
+    assert foreground_share(view) < len(PIECES) * (PIECE_MM + 6) ** 2 / (PLANE_MM[0] * PLANE_MM[1])
+
+
+# ---------------------------------------------------------------- normalised planes
+
+
+def test_a_piece_normalises_alike_on_two_very_different_tables() -> None:
+    rng = numpy.random.default_rng(3)
+    planes = []
+    for kind, gain in (("light-wood", (1.0, 1.0, 1.0)), ("gingham", (0.7, 0.8, 0.95))):
+        empty = table(kind, rng)
+        # The same lamp lights learning and reading on each table, but the two lamps differ.
+        planes.append(normalised_plane([lit(empty, gain)], lit(with_pieces(empty, PIECES), gain), layout()))
+    first, second = (plane.astype(numpy.int16) for plane in planes)
+    for cx, cy in PIECES:
+        x, y = round(cx * PLANE_PX_PER_MM), round(cy * PLANE_PX_PER_MM)
+        inside = (slice(y - 26, y + 27), slice(x - 26, x + 27))  # the piece less its outer 2 mm
+        difference = numpy.abs(first[inside] - second[inside])
+        assert numpy.median(difference) <= 6, ((cx, cy), numpy.median(difference))
+        assert numpy.percentile(difference, 95) <= 24, ((cx, cy), numpy.percentile(difference, 95))
+        # 6-9 mm beyond the piece's left and upper edges (its shadow falls to the lower right): neutral.
+        for plane in planes:
+            above, left = plane[y - 48 : y - 36, x - 30 : x + 30], plane[y - 30 : y + 30, x - 48 : x - 36]
+            band = numpy.concatenate([above.reshape(-1, 3), left.reshape(-1, 3)])
+            assert numpy.all(band == NEUTRAL_BGR, axis=1).mean() > 0.9, (cx, cy)
+    neutral = numpy.all(planes[1] == NEUTRAL_BGR, axis=2)
+    assert neutral.mean() > 0.8  # the gingham is gone: only pieces remain (and the markers' paper border)
+
+
+def test_normalising_brings_the_markers_paper_to_canonical_white() -> None:
+    rng = numpy.random.default_rng(4)
+    empty = lit(table("light-wood", rng), (0.7, 0.9, 0.95))
+    reference = learned(empty)
+    assert reference.white_balanced
+    view = reference.look(with_pieces(empty, PIECES))
+    corrected = numpy.clip(
+        empty.astype(numpy.float32) * cv2.resize(view.correction, empty.shape[1::-1]), 0, 255
+    )
+    paper = corrected[62:66, 20:50]  # the paper border below the top-left marker, lit by the cast
+    assert numpy.all(numpy.abs(numpy.median(paper.reshape(-1, 3), axis=0) - CANONICAL_WHITE * 240 / 255) < 12)
+
+
+# ---------------------------------------------------------------- hands
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_arms_from_every_edge_in_every_tone_are_hands(kind: str) -> None:
+    rng = numpy.random.default_rng(5)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    missed = []
+    for edge in ("top", "bottom", "left", "right"):
+        for colour in (*SKINS_BGR, SLEEVE_BGR):
+            plane = lit(with_arm(with_pieces(empty, PIECES), edge, colour, rng), (0.9, 0.95, 1.0))
+            view = reference.look(plane)
+            if not view.hand:
+                missed.append((edge, colour))
+            else:
+                assert view.refused and "hand" in view.reason
+    assert not missed, (kind, missed)
+
+
+@pytest.mark.parametrize("kind", TABLES)
+def test_pieces_and_a_row_of_them_are_no_hand(kind: str) -> None:
+    rng = numpy.random.default_rng(6)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    row = {(75.0 + 31.0 * n, 215.0): (60, 150, 45) for n in range(9)}  # touching, 20 mm from the edge
+    for pieces in (PIECES, row, {(200.0, 130.0): (45, 205, 235)}):
+        view = reference.look(lit(with_pieces(empty, pieces), (1.1, 1.05, 1.0)))
+        assert not view.hand and not view.refused, (kind, view.reason)
+
+
+def test_a_changed_cloth_is_refused_with_a_reason() -> None:
+    rng = numpy.random.default_rng(7)
+    reference = learned(table("light-wood", rng))
+    view = reference.look(table("stripes", rng))
+    assert view.refused and "learned at setup" in view.reason
+
+
+# ---------------------------------------------------------------- keeping current
+
+
+def test_the_reference_follows_the_table_but_not_the_pieces() -> None:
+    rng = numpy.random.default_rng(8)
+    empty = table("noise", rng)
+    followed, fixed = learned(empty), learned(empty)
+    piece = {(125.0, 105.0): (45, 40, 200)}
+    patch = (
+        slice(360, 440),
+        slice(600, 680),
+    )  # 40 mm of cloth that slowly fades (a spill drying), in plane px
+    for step in range(1, 241):
+        drifted = empty.copy()
+        drifted[patch] = numpy.clip(drifted[patch].astype(numpy.int16) + step // 3, 0, 255).astype(
+            numpy.uint8
+        )
+        played = with_pieces(drifted, piece)
+        followed.keep_current(played, followed.look(played))
+    patch_mm = mask_box(305, 185, 335, 215)
+    assert fixed.look(played).foreground[patch_mm].mean() > 0.5  # 80 levels brighter: no table any more...
+    view = followed.look(played)
+    assert view.foreground[patch_mm].mean() < 0.05  # ...unless the reference followed it
+    assert view.foreground[mask_box(115, 95, 135, 115)].mean() > 0.95  # the piece never became table
+
+
+def test_bad_planes_are_refused_clearly() -> None:
+    reference = TableReference(layout())
+    with pytest.raises(ReferenceError, match="at least one plane"):
+        reference.learn([])
+    with pytest.raises(ReferenceError, match="no reference learned"):
+        reference.look(table("gingham", numpy.random.default_rng(0)))
+    with pytest.raises(ReferenceError, match="shape"):
+        reference.learn([numpy.zeros((10, 10, 3), numpy.uint8)])
