@@ -1,11 +1,11 @@
 """Sessions: one camera, fixed, over one table, lit by one lamp, for a recording's every frame.
 
 A session's sitting (sitting.py) fixes table, camera, lamp and edition; its `World` holds what that
-makes stay put: the table texture with the marker sheets on it, the
-camera's rays onto the table, the lamp's and the daylight's light on it. Each frame then draws the
-game's items onto the table (the scene renderer, in the session's edition), looks through the lens,
-lights the picture (shadows of what stands above the table, glare on a glossy top), paints the
-solids (the toss's figure, an arm reaching in) and hands the light to the sensor (effects.sensor).
+makes stay put: the table texture with the board and the marker sheets on it, the camera's rays
+onto the table, the lamp's and the daylight's light on it. Each frame then draws the game's pieces
+onto the table (the scene renderer, in the session's edition), looks through the lens, lights the
+picture (shadows of what stands above the table, glare on a glossy top), paints the solids (an arm
+reaching in) and hands the light to the sensor (effects.sensor).
 
 `generate_session` writes one such recording, starting with frames of the empty play area (the
 reference a reader learns the table from); `generate_hard_set` writes sessions over every table
