@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
+
+import numpy
 
 from companion.vision.base import Frame, Layout, Profile, Reading, Recogniser, recogniser_for
 from companion.vision.calibration import (
@@ -20,20 +22,28 @@ from companion.vision.calibration import (
     warp_plane,
 )
 from companion.vision.pose import raised_homography
+from companion.vision.reference import LearnResult, TableReference, learn_from_planes
 
 
 @dataclasses.dataclass(frozen=True)
 class FrameReading:
     calibration: CalibrationResult
     plane: Frame | None
-    """The top-down plane, or None without a homography (markers not found)."""
+    """The top-down plane the recogniser read (normalised when there is a reference), or None without a
+    homography (markers not found)."""
     reading: Reading | None
     seconds: float
     """Time for the whole pipeline on this frame."""
     stages: dict[str, float] = dataclasses.field(default_factory=dict)
-    """Seconds per stage: "markers" (detection and homography), "warp", "recogniser"."""
+    """Seconds per stage: "markers" (detection and homography), "warp", "reference" (with one: the
+    comparison with the empty area and the normalised plane), "recogniser"."""
     cpu_seconds: float = 0.0
     """CPU time of this thread for the whole pipeline: the cost on one core, whatever else runs."""
+    hand: bool = False
+    """With a reference: a hand or an arm is over the play area (the frame is refused, reading None)."""
+    refused: str = ""
+    """With a reference: why the frame was not read ("" when it was): a hand, or a table that no longer
+    looks like the empty area learned."""
 
 
 class PlaneReader:
@@ -51,6 +61,30 @@ class PlaneReader:
         self.profile = profile
         self.calibrator = Calibrator(self.layout.plane_mm, calibration)
         self._raised: tuple[Homography, tuple[int, int], Homography] | None = None
+        self._reference: TableReference | None = None
+
+    @property
+    def reference(self) -> TableReference | None:
+        """The empty play area learned (None: read as without one, the plane as the camera sees it)."""
+        return self._reference
+
+    def learn_reference(self, frames: Frame | Sequence[Frame]) -> LearnResult:
+        """Take the frame (or the frames: their median) as the empty play area; then read() compares
+        each plane with it, refuses hands and gives the recogniser normalised planes."""
+        shots = [frames] if isinstance(frames, numpy.ndarray) else list(frames)
+        planes = []
+        for shot in shots:
+            calibration, plane = self.plane(shot)
+            # Markers seen in this very frame: a homography kept from earlier frames may no longer fit.
+            if plane is not None and len(calibration.markers) >= 3:
+                planes.append(plane)
+        reference, result = learn_from_planes(self.layout, planes, len(shots))
+        if reference is not None:
+            self._reference = reference
+        return result
+
+    def forget_reference(self) -> None:
+        self._reference = None
 
     def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
         """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
@@ -80,8 +114,20 @@ class PlaneReader:
         if calibration.homography is not None:
             plane = warp_plane(frame, self.read_homography(calibration.homography, frame), self.layout)
         warped = time.perf_counter()
-        reading = self.recogniser.read(plane, self.layout, self.profile) if plane is not None else None
+        view = None
+        if plane is not None and self._reference is not None:
+            view = self._reference.look(plane)
+            if not view.refused:
+                self._reference.keep_current(plane, view)
+                plane = self._reference.normalise(plane, view)
+        compared = time.perf_counter()
+        reading = None
+        if plane is not None and (view is None or not view.refused):
+            reading = self.recogniser.read(plane, self.layout, self.profile)
         done = time.perf_counter()
-        stages = {"markers": calibrated - started, "warp": warped - calibrated, "recogniser": done - warped}
+        stages = {"markers": calibrated - started, "warp": warped - calibrated, "recogniser": done - compared}
+        if view is not None:
+            stages["reference"] = compared - warped
         cpu = time.thread_time() - cpu_started
-        return FrameReading(calibration, plane, reading, done - started, stages, cpu)
+        hand, refused = (view.hand, view.reason) if view is not None else (False, "")
+        return FrameReading(calibration, plane, reading, done - started, stages, cpu, hand, refused)

@@ -537,3 +537,29 @@ def normalised_plane(empty: Sequence[Frame], plane: Frame, layout: Layout) -> Fr
     reference = TableReference(layout)
     reference.learn(empty)
     return reference.normalise(plane)
+
+
+@dataclasses.dataclass(frozen=True)
+class LearnResult:
+    """What learning the empty play area came to, in words for the setup page."""
+
+    learned: bool
+    message: str
+    planes: int = 0
+    """How many of the frames showed the markers (and so went into the reference)."""
+
+
+def learn_from_planes(
+    layout: Layout, planes: Sequence[Frame], frames: int
+) -> tuple[TableReference | None, LearnResult]:
+    """A reference from the planes of the empty area seen in `frames` camera frames (those with markers)."""
+    if not planes:
+        return None, LearnResult(
+            False, f"the corner markers were not found in {frames} frame(s): the empty area was not learned"
+        )
+    reference = TableReference(layout)
+    reference.learn(planes)
+    message = f"learned the empty play area from {len(planes)} of {frames} frame(s)"
+    if not reference.white_balanced:
+        message += "; the markers' white paper could not be measured, so colours are not white-balanced"
+    return reference, LearnResult(True, message, len(planes))

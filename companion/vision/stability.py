@@ -4,7 +4,9 @@
 from the plane's edge that was not there when the table was last at rest: a
 hand, a sleeve, anything foreign) or with motion (the plane differs from the
 previous frame's). Colour alone cannot tell a hand from a wooden table or a
-beige tile, so the check compares with the table itself.
+beige tile, so the check compares with the table itself: with the empty play
+area's reference when one was learned (companion/vision/reference.py: any
+table, light and skin), else with the table when it was last at rest.
 `Stabiliser` publishes a reading only once the same reading came from
 several accepted frames in a row, and only when it differs from the last
 observation: a piece being put down, a die still rolling or a hand passing
@@ -21,6 +23,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import Frame, Layout, Reading
+from companion.vision.reference import TableView
 
 Grey = numpy.typing.NDArray[numpy.uint8]
 
@@ -49,15 +52,19 @@ class StabilitySettings:
 class SceneCheck:
     hand: bool
     motion: bool
+    table: str = ""
+    """With a reference of the empty area: why the table itself cannot be read ("" when it can)."""
 
     @property
     def refused(self) -> bool:
-        return self.hand or self.motion
+        return self.hand or self.motion or bool(self.table)
 
     @property
     def reason(self) -> str:
         if self.hand:
             return "a hand is over the table"
+        if self.table:
+            return self.table
         return "something is moving" if self.motion else ""
 
 
@@ -73,8 +80,10 @@ class SceneChecker:
     def _small(self, plane: Frame) -> Frame:
         return numpy.asarray(cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
 
-    def check(self, plane: Frame, *, previous: bool = False) -> SceneCheck:
-        """Look at one plane; with `previous`, also compare with the plane of the last call (motion)."""
+    def check(self, plane: Frame, *, previous: bool = False, view: TableView | None = None) -> SceneCheck:
+        """Look at one plane; with `previous`, also compare with the plane of the last call (motion).
+        With `view` (the plane compared with the empty area's reference) the reference tells hands on
+        any table and skin; without, the plane is compared with the table last at rest."""
         small = self._small(plane)
         grey = numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=numpy.uint8)
         motion = False
@@ -83,6 +92,8 @@ class SceneChecker:
             motion = float(numpy.count_nonzero(moved)) / moved.size > self.settings.motion_share
         if previous:
             self._previous = grey
+        if view is not None:
+            return SceneCheck(view.hand, motion, "" if view.hand else view.reason)
         return SceneCheck(self._hand(small), motion)
 
     def forget_motion(self) -> None:

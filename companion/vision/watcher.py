@@ -15,6 +15,7 @@ markers or a recogniser that fails leave the table to manual entry, and the
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import logging
 import threading
@@ -30,6 +31,7 @@ from companion.vision.base import Frame, Profile, Reading, VisionError, load_pro
 from companion.vision.calibration import CalibrationResult
 from companion.vision.observe import asks_camera, camera_answer
 from companion.vision.pipeline import PlaneReader
+from companion.vision.reference import EMPTY_LABELS, LearnResult
 from companion.vision.sources import FrameSource, SourceError, TimedFrame
 from companion.vision.stability import SceneCheck, SceneChecker, Stabiliser, StabilitySettings
 
@@ -76,38 +78,77 @@ class StableReader:
         profile: Profile | None,
         settings: StabilitySettings | None = None,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        learn_reference: bool = True,
     ) -> None:
         self.game = game
         self.pipeline = PlaneReader(game, options, profile)
         self.checker = SceneChecker(self.pipeline.layout, settings)
         self.stabiliser = Stabiliser(settings)
         self.clock = clock
+        self.learn_reference = learn_reference
+        """Learn the empty play area from the first steady frames that read as empty (start the camera
+        before laying out the pieces; the setup page can take the view again: `relearn_reference`)."""
         self.current: Reading | None = None
         """The reading of the present stable run (None while the table is not at rest)."""
+        self._recent: collections.deque[Frame] = collections.deque(
+            maxlen=self.stabiliser.settings.stable_frames
+        )
+        self._lock = threading.Lock()  # the setup page relearns from the web's thread
 
     def step(self, image: Frame) -> Step:
+        with self._lock:
+            return self._step(image)
+
+    def _step(self, image: Frame) -> Step:
         now = self.clock()
         calibration, plane = self.pipeline.plane(image)
         if plane is None or calibration.changed:
             self.checker.forget_motion()
+            self._recent.clear()
         if plane is None:
             return self._refused(calibration, None)
-        check = self.checker.check(plane, previous=True)
+        reference = self.pipeline.reference
+        view = reference.look(plane) if reference is not None else None
+        check = self.checker.check(plane, previous=True, view=view)
         if check.refused:
+            self._recent.clear()
             return self._refused(calibration, check)
-        reading = self.pipeline.recogniser.read(plane, self.pipeline.layout, self.pipeline.profile)
+        self._recent.append(image)
+        read = plane
+        if reference is not None and view is not None:
+            reference.keep_current(plane, view)
+            read = reference.normalise(plane, view)
+        reading = self.pipeline.recogniser.read(read, self.pipeline.layout, self.pipeline.profile)
         was_stable = self.stabiliser.stable
         observation = self.stabiliser.offer(reading, now)
         stable = self.stabiliser.stable
         self.current = reading if stable else None
         if stable and not was_stable:
             self.checker.accept(plane)  # the table at rest: its skin-coloured things are no hand
+            if reference is None and self.learn_reference and _all_empty(reading):
+                result = self.pipeline.learn_reference(list(self._recent))
+                log.info("camera: %s", result.message)
         return Step(calibration, check, reading, observation, stable, self.stabiliser.run_started)
+
+    def relearn_reference(self) -> LearnResult:
+        """Take the latest frames as the empty play area (the setup page, once the area is cleared)."""
+        with self._lock:
+            if not self._recent:
+                return LearnResult(False, "no steady camera view of the play area yet: nothing was learned")
+            result = self.pipeline.learn_reference(list(self._recent))
+            self.checker.forget_motion()
+            return result
 
     def _refused(self, calibration: CalibrationResult, check: SceneCheck | None) -> Step:
         self.stabiliser.refuse()
         self.current = None
         return Step(calibration, check, None, None, False, None)
+
+
+def _all_empty(reading: Reading) -> bool:
+    """The recogniser sees nothing anywhere: the play area is (most likely) empty."""
+    return bool(reading.items) and all(label in EMPTY_LABELS for label in reading.items.values())
 
 
 # ---------------------------------------------------------------- the watcher
@@ -231,6 +272,7 @@ class CameraWatcher:
         step = reader.step(frame.image)
         self._fault("read", None)
         self._calibration_status(step.calibration)
+        self._fault("table", (step.check.table or None) if step.check is not None else None)
         kinds = frozenset(asks_camera(snapshot.game, snapshot.state))
         if self._question != (snapshot.game_id, kinds):
             self._question, self._asked_at = (snapshot.game_id, kinds), self.clock()
@@ -262,6 +304,13 @@ class CameraWatcher:
         self.submitted.append(command)
         log.info("camera: %s", action.label())
         return command
+
+    def relearn_reference(self) -> LearnResult:
+        """The setup page's "the play area is empty now": take the present view as the empty area."""
+        reader = self.reader
+        if reader is None:
+            return LearnResult(False, "the camera is not following a game yet: nothing was learned")
+        return reader.relearn_reference()
 
     def _reader_for(self, snapshot: Snapshot) -> StableReader | None:
         if snapshot.game is None or snapshot.game_id is None or snapshot.state is None:

@@ -7,6 +7,8 @@ reference's algorithm alone; one test at the end runs the generator's frames thr
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy
 import numpy.typing
@@ -314,3 +316,45 @@ def test_bad_planes_are_refused_clearly() -> None:
         reference.look(table("gingham", numpy.random.default_rng(0)))
     with pytest.raises(ReferenceError, match="shape"):
         reference.learn([numpy.zeros((10, 10, 3), numpy.uint8)])
+
+
+# ---------------------------------------------------------------- through the pipeline
+
+
+def test_plane_reader_learns_the_empty_area_and_reads_against_it(tmp_path: Path) -> None:
+    """A generated session (one table, camera and lamp; reference frames first; seed 1 has arms in it)
+    through PlaneReader."""
+    from companion.vision.generate.session import generate_session
+    from companion.vision.pipeline import PlaneReader
+    from companion.vision.recording import load_recording
+
+    recording = load_recording(generate_session("minotaurus", tmp_path, 10, seed=1, table="dark-wood"))
+    reader = PlaneReader(recording.game, recording.options)
+    frames = [(frame, image) for frame, image in recording.images() if image is not None]
+    play = [(frame, image) for frame, image in frames if not frame.reference]
+
+    before = reader.read(play[0][1])
+    assert before.reading is not None and not before.hand and "reference" not in before.stages
+    assert not reader.learn_reference(numpy.full((720, 1280, 3), 128, numpy.uint8)).learned
+    assert reader.reference is None
+    learned_result = reader.learn_reference([image for frame, image in frames if frame.reference])
+    assert learned_result.learned and reader.reference is not None, learned_result.message
+
+    cells_right = cells = hands = 0
+    for frame, image in play:
+        result = reader.read(image)
+        if frame.hand:
+            hands += 1
+            assert result.hand and result.reading is None and "hand" in result.refused
+            continue
+        assert not result.hand and result.reading is not None and result.plane is not None
+        assert "reference" in result.stages
+        neutral = numpy.all(result.plane == NEUTRAL_BGR, axis=2)
+        for cell, label in (frame.labels or {}).items():
+            x0, y0, x1, y1 = reader.layout.items[cell].box_px()
+            middle = neutral[(y0 + y1) // 2 - 8 : (y0 + y1) // 2 + 8, (x0 + x1) // 2 - 8 : (x0 + x1) // 2 + 8]
+            # An empty cell shows the table, replaced; a piece is kept.
+            cells_right += middle.mean() > 0.8 if label == "empty" else middle.mean() < 0.2
+            cells += 1
+    assert hands >= 1 and cells >= 250
+    assert cells_right / cells >= 0.98
