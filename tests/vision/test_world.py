@@ -24,6 +24,7 @@ from companion.vision.generate import (
     tables,
     world,
 )
+from companion.vision.recognisers.minos import TRAY_MM
 
 GAME = "minos"
 """The smallest play area: the quickest world to draw."""
@@ -378,3 +379,39 @@ def test_light_drifts_slowly_within_a_session() -> None:
         assert gains.min() > 0.0
         events += int(numpy.ptp(gains, axis=0).max() > 0.15)
     assert 5 <= events <= 25  # some sessions see a cloud or a lamp switched on, most not
+
+
+def test_dice_stand_at_their_height_so_their_tops_show_parallax(monkeypatch: pytest.MonkeyPatch) -> None:
+    layout = _layout()
+    camera = world.look_at((140.0, 90.0), 400.0, 0.0, 0.0, 0.0, "standard", 0.0, 0.0)
+    rng = numpy.random.default_rng(1)
+    light = lighting.choose_lighting((140.0, 90.0), 280.0, rng, False)
+    look = tables.choose_table("light-wood", rng)
+    setup = sitting.Setup(GAME, look, "standard", camera, light, "second-print", "square-edge")
+    labels = renderer_for(GAME).sample_labels(layout, rng, False)
+    dice = {}
+    for height in (0.0, 18.0):
+        monkeypatch.setitem(session.PIECE_HEIGHT_MM, GAME, height)
+        scene = session.World(setup, layout, numpy.random.default_rng(2))
+        lit, _ = scene.frame(labels, numpy.random.default_rng(3), hand=False, gains=(1.0, 1.0), hard=False)
+        # The second print's dice are white: their tops are the brightest things in the tray.
+        x0, y0, x1, y1 = TRAY_MM
+        tray = camera.project(numpy.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], float))
+        inside = numpy.zeros((720, 1280), numpy.uint8)
+        cv2.fillPoly(inside, [numpy.round(tray).astype(numpy.int32)], 1)
+        brightness = lit.min(axis=2) * inside
+        top = (brightness > 0.72 * float(brightness.max())).astype(numpy.uint8)  # sides: 0.62 of it
+        # A symbol may cut a die's top in two: close it over the ink, then take each top's outline.
+        top = cv2.morphologyEx(top, cv2.MORPH_CLOSE, numpy.ones((9, 9), numpy.uint8))
+        outlines, _ = cv2.findContours(top, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        moments = [cv2.moments(outline) for outline in outlines]
+        dice[height] = numpy.array(
+            [(m["m10"] / m["m00"], m["m01"] / m["m00"]) for m in moments if m["m00"] > 300]
+        )
+    assert len(dice[0.0]) == len(dice[18.0]) == 6
+    middle = camera.matrix[:2, 2]
+    for flat in dice[0.0]:
+        standing = min(dice[18.0], key=lambda centre: float(numpy.hypot(*(centre - flat))))
+        # Straight down from H, a top h up is seen H / (H - h) as far from the middle as its foot.
+        expected = middle + (flat - middle) * 400.0 / (400.0 - 18.0)
+        assert numpy.hypot(*(standing - expected)) < 1.5, (flat, standing, expected)

@@ -52,6 +52,12 @@ WALL_BGR = (70, 75, 80)
 """What lies beyond the table's edge: the floor far below, dim."""
 HEAD_SHARE = 0.25
 """Share of hard frames where a player leaning in (out of view) shades part of the table."""
+PIECE_HEIGHT_MM = {"minotaurus": 2.5, "asterion": 2.0, "hornochsen": 2.0, "minoa": 5.0, "minos": 18.0}
+"""How far a game's pieces stand above the table (card tiles, wooden sticks, the dice's cubes)."""
+LAYER_MM = 2.0
+"""Pieces are drawn as stacked slices at most this far apart: their sides, then their tops."""
+SIDE_SHADE = 0.62
+"""A piece's sides stand upright, lit more from the side than its top: darker."""
 
 
 class World:
@@ -96,6 +102,14 @@ class World:
             )
             self.table[self.plane_box] = self.empty_plane
             marker_sheets.draw_sheets(self.table, self.origin_mm, ppm, self.sheets)
+        # Pieces stand a little above the table: slices of them at rising heights, seen through
+        # the same lens, show their sides and put their tops where the pinhole sees them.
+        height = PIECE_HEIGHT_MM.get(setup.game, 0.0) if self.empty_plane is not None else 0.0
+        slices = math.ceil(height / LAYER_MM)
+        self.slices: list[tuple[float, world.FloatImage, world.FloatImage]] = []
+        for z in numpy.linspace(0.0, height, slices + 1)[1:]:
+            map_x, map_y = world.ground_maps(setup.camera, (0.0, 0.0), ppm, float(z))
+            self.slices.append((SIDE_SHADE if z < height else 1.0, map_x, map_y))
 
     def frame(
         self,
@@ -111,6 +125,7 @@ class World:
         (`hand_tone`: the arm's skin, hands.SKIN_TONES_BGR; random if None)."""
         ground = self.table.copy()
         renderer = self.renderer
+        standing: tuple[Frame, numpy.typing.NDArray[numpy.bool_]] | None = None
         if renderer.render_on is not None and self.empty_plane is not None:
             plane = renderer.render_on(
                 labels, self.layout, rng, background=self.bare_plane, edition=self.setup.edition
@@ -118,17 +133,27 @@ class World:
             # What differs from the empty area is the pieces (and their shadows): laid over the sheets.
             pieces = numpy.any(plane != self.empty_plane, axis=2)
             ground[self.plane_box][pieces] = plane[pieces]
+            if self.slices:
+                solid = pieces & ~_shadow_only(plane, self.empty_plane)
+                # The foot of a piece's sides, where it stands on the table.
+                ground[self.plane_box][solid] = (plane[solid] * SIDE_SHADE).astype(numpy.uint8)
+                standing = (plane, solid)
         else:
             ground[self.plane_box] = renderer.render_plane(labels, self.layout, rng)
             marker_sheets.draw_sheets(ground, self.origin_mm, PLANE_PX_PER_MM, self.sheets)
-        albedo = cv2.remap(
-            ground,
-            self.map_x,
-            self.map_y,
-            cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=WALL_BGR,
+        albedo = numpy.asarray(
+            cv2.remap(
+                ground,
+                self.map_x,
+                self.map_y,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=WALL_BGR,
+            ),
+            numpy.uint8,
         )
+        if standing is not None:
+            albedo = self._stand_pieces(albedo, *standing)
         solids = list(renderer.solids(labels, self.layout, rng)) if renderer.solids is not None else []
         if hand:
             solids += hands.arm(self.layout.plane_mm, rng, hand_tone)[0]
@@ -148,6 +173,30 @@ class World:
             )
             world.draw_solids(light, self.setup.camera, solids, light_now.shade_face)
         return light, solids
+
+    def _stand_pieces(self, albedo: Frame, plane: Frame, pieces: numpy.typing.NDArray[numpy.bool_]) -> Frame:
+        """The frame with the pieces' slices (`pieces`: where the plane shows them) painted over it,
+        lowest first."""
+        out = albedo.astype(numpy.float32)
+        cover = pieces.astype(numpy.float32)
+        for shade, map_x, map_y in self.slices:
+            seen = cv2.remap(
+                cover, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+            )
+            if not seen.any():
+                continue
+            colour = cv2.remap(plane, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            alpha = numpy.asarray(seen, numpy.float32)[..., None]
+            out = out * (1 - alpha) + colour.astype(numpy.float32) * shade * alpha
+        return numpy.clip(out, 0, 255).astype(numpy.uint8)
+
+
+def _shadow_only(plane: Frame, empty: Frame) -> numpy.typing.NDArray[numpy.bool_]:
+    """Where the plane is the empty area only darkened, every channel alike: a piece's shadow on the
+    table, which stays on the table when the piece is stood up."""
+    ratio = (plane.astype(numpy.float32) + 1.0) / (empty.astype(numpy.float32) + 1.0)
+    # Rounding to whole grey levels spreads the channels' ratios on a dark cloth: a loose bound.
+    return numpy.asarray((numpy.ptp(ratio, axis=2) < 0.15) & (ratio.max(axis=2) < 1.02), numpy.bool_)
 
 
 def _player_head(plane_mm: tuple[float, float], rng: Rng) -> Solid:

@@ -114,19 +114,26 @@ class Camera:
         pixels[depth <= 1.0] = numpy.nan
         return pixels
 
-    def ground_points(self) -> tuple[FloatImage, FloatImage]:
-        """For every frame pixel, the world (x, y) in mm where its ray meets the table (NaN: it
-        does not; the ray runs above the horizon)."""
+    def ground_points(self, height_mm: float = 0.0) -> tuple[FloatImage, FloatImage]:
+        """For every frame pixel, the world (x, y) in mm where its ray meets the level plane
+        `height_mm` above the table (NaN: it does not; the ray runs above the horizon)."""
         width, height = self.frame_size
-        normal = self._undistorted_rays()
-        rays = numpy.concatenate([normal, numpy.ones((len(normal), 1))], axis=1) @ self.rotation
+        rays = self._world_rays
         centre = -self.rotation.T @ self.translation
         with numpy.errstate(divide="ignore", invalid="ignore"):
-            reach = -centre[2] / rays[:, 2]
+            reach = (-height_mm - centre[2]) / rays[:, 2]
         reach[reach <= 0] = numpy.nan
         ground_x = (centre[0] + reach * rays[:, 0]).reshape(height, width)
         ground_y = (centre[1] + reach * rays[:, 1]).reshape(height, width)
         return ground_x.astype(numpy.float32), ground_y.astype(numpy.float32)
+
+    @functools.cached_property
+    def _world_rays(self) -> FloatArray:
+        """Every frame pixel's ray direction (W*H, 3) in the right-handed world frame, row by row."""
+        normal = self._undistorted_rays()
+        return numpy.asarray(
+            numpy.concatenate([normal, numpy.ones((len(normal), 1))], axis=1) @ self.rotation, numpy.float64
+        )
 
     def _undistorted_rays(self) -> FloatArray:
         """Every frame pixel's normalised undistorted coordinates (W*H, 2), row by row."""
@@ -204,10 +211,11 @@ def fits(camera: Camera, outline_mm: FloatArray, inset_px: float = VIEW_INSET_PX
 
 
 def ground_maps(
-    camera: Camera, origin_mm: tuple[float, float], px_per_mm: float
+    camera: Camera, origin_mm: tuple[float, float], px_per_mm: float, height_mm: float = 0.0
 ) -> tuple[FloatImage, FloatImage]:
-    """cv2.remap maps from the frame into a ground texture whose pixel (0, 0) lies at `origin_mm`."""
-    ground_x, ground_y = camera.ground_points()
+    """cv2.remap maps from the frame into a texture lying `height_mm` above the table whose pixel
+    (0, 0) lies at `origin_mm`."""
+    ground_x, ground_y = camera.ground_points(height_mm)
     map_x = (ground_x - origin_mm[0]) * px_per_mm
     map_y = (ground_y - origin_mm[1]) * px_per_mm
     # Rays that miss the table look at a far wall: out of range, filled by remap's border colour.
