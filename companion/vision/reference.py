@@ -4,10 +4,9 @@ Learned at setup from planes of the empty area, the way camera dart scorers comp
 against the board before the throw, and kept current as the light changes. Each later
 plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is cheap):
 
-- the light: a per-channel gain between reference and plane, first for the whole plane
-  (the peak of the pixels' brightness ratios: the table agrees on one, pieces scatter),
-  then per cell of a coarse grid from the pixels that agree with it, so a lamp to one side
-  or a soft shadow across the table is light, not a piece;
+- the light: a per-channel gain between reference and plane, for the whole plane and per
+  cell of a coarse grid, from the pixels that agree with it (table_light.py), so a lamp to
+  one side or a soft shadow across the table is light, not a piece;
 - the table: a pixel that, light corrected, lies within its reference neighbourhood's
   colour range is table; so is a pixel darker than the table by one factor in every
   channel (a shadow) close to something that is no table (the piece casting it);
@@ -29,11 +28,19 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.calibration import marker_bits, marker_corners_mm
-
-Floats = numpy.typing.NDArray[numpy.float32]
-Mask = numpy.typing.NDArray[numpy.bool_]
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout, VisionError
+from companion.vision.table_light import (
+    SATURATED,
+    Floats,
+    LightGrid,
+    MarkerPaper,
+    Mask,
+    corner_field,
+    log_level,
+    max3,
+    min3,
+    sum3,
+)
 
 NEUTRAL_BGR = (128, 128, 128)
 """What every table pixel becomes in a normalised plane: a mid grey, far from the dark backs and the
@@ -43,10 +50,6 @@ CANONICAL_WHITE = 235.0
 MASK_PX_PER_MM = 0.5
 """Resolution of the comparison with the reference (the plane has 2 px/mm): 2 mm pixels are small
 beside a die or a piece, and a sixteenth of the plane's pixels to compare."""
-LIGHT_PX_PER_MM = 0.2
-"""Resolution at which the light is measured: it varies over centimetres."""
-LIGHT_CELL_MM = 50.0
-"""Side of a cell of the light grid: a lamp's gradient or a head's shadow is larger, a piece smaller."""
 HAND_BLUR_MM = 9.0
 """Width of the window over which the difference from the table is averaged for the hand check."""
 HAND_JOIN_MM = 21.0
@@ -67,8 +70,6 @@ KEEP_LEVEL = 80
 own pixel is kept in a normalised plane."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
-SATURATED = 248.0
-"""A channel this bright may be clipped: it matches any table the light makes at least as bright."""
 EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
 """Labels that mean "nothing there": a plane read as all of these shows the empty play area."""
 
@@ -133,26 +134,6 @@ class TableView:
         return bool(self.reason)
 
 
-def _paper_samples(plane_mm: tuple[float, float], px_per_mm: float) -> list[tuple[Mask, Mask]]:
-    """Per corner marker, the pixels of its white cells and of its black border, in a plane of that
-    resolution: a 1.5 mm margin inside each 5 mm cell leaves room for a calibration off by a millimetre."""
-    width, height = round(plane_mm[0] * px_per_mm), round(plane_mm[1] * px_per_mm)
-    samples = []
-    for marker_id, corners in marker_corners_mm(plane_mm).items():
-        bits = marker_bits(marker_id)
-        cell = MARKER_SIDE_MM / bits.shape[0]
-        white, black = numpy.zeros((height, width), bool), numpy.zeros((height, width), bool)
-        for row in range(bits.shape[0]):
-            for column in range(bits.shape[1]):
-                x0 = (corners[0][0] + column * cell + 1.5) * px_per_mm
-                y0 = (corners[0][1] + row * cell + 1.5) * px_per_mm
-                x1, y1 = x0 + (cell - 3.0) * px_per_mm, y0 + (cell - 3.0) * px_per_mm
-                target = black if bits[row, column] else white
-                target[round(y0) : round(y1), round(x0) : round(x1)] = True
-        samples.append((white, black))
-    return samples
-
-
 def _px(mm: float) -> int:
     """A window of about `mm` millimetres as an odd number of mask pixels (3 at least)."""
     return max(3, round(mm * MASK_PX_PER_MM) | 1)
@@ -160,25 +141,6 @@ def _px(mm: float) -> int:
 
 def _square(mm: float) -> numpy.typing.NDArray[numpy.uint8]:
     return numpy.ones((_px(mm), _px(mm)), numpy.uint8)
-
-
-# Reductions over the three channels: numpy's over a last axis of three are several times slower.
-def _sum3(image: Floats) -> Floats:
-    return numpy.asarray(cv2.transform(image, numpy.ones((1, 3), numpy.float32)), numpy.float32)
-
-
-def _max3(image: Floats) -> Floats:
-    blue, green, red = cv2.split(image)
-    return numpy.asarray(cv2.max(cv2.max(blue, green), red), numpy.float32)
-
-
-def _min3(image: Floats) -> Floats:
-    blue, green, red = cv2.split(image)
-    return numpy.asarray(cv2.min(cv2.min(blue, green), red), numpy.float32)
-
-
-def _log(image: Floats) -> Floats:
-    return numpy.asarray(numpy.log(image + 4.0), dtype=numpy.float32)
 
 
 class TableReference:
@@ -190,11 +152,9 @@ class TableReference:
         width, height = layout.plane_mm
         self.plane_size = layout.plane_size_px()
         self.size = (max(8, round(width * MASK_PX_PER_MM)), max(8, round(height * MASK_PX_PER_MM)))
-        self.grid = (max(2, round(width / LIGHT_CELL_MM)), max(2, round(height / LIGHT_CELL_MM)))
-        self.light_size = (max(4, round(width * LIGHT_PX_PER_MM)), max(4, round(height * LIGHT_PX_PER_MM)))
         self._weight = self._free_weight()
-        self._light_weight = cv2.resize(self._weight, self.light_size, interpolation=cv2.INTER_AREA)
-        self._paper = _paper_samples(layout.plane_mm, PLANE_PX_PER_MM)
+        self._light = LightGrid(layout.plane_mm, self.size, self._weight, self.settings.light_band)
+        self._paper = MarkerPaper(layout.plane_mm, PLANE_PX_PER_MM)
         self._neutral = numpy.empty((self.plane_size[1], self.plane_size[0], 3), numpy.uint8)
         self._neutral[:] = NEUTRAL_BGR
         self._frames_since_update = 0
@@ -220,12 +180,14 @@ class TableReference:
             raise ReferenceError("a reference needs at least one plane of the empty play area")
         small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
         self._set_image(numpy.asarray(small, numpy.float32))
-        whites = [self._paper_white(plane) for plane in planes]
+        whites = [self._paper.white(plane) for plane in planes]
         valid = [white for white in whites if white is not None]
         self.white_balanced = bool(valid)
         if valid:
             corners = numpy.median(numpy.stack(valid), axis=0)
-            self._log_white = self._corner_field(numpy.log(CANONICAL_WHITE / corners).astype(numpy.float32))
+            self._log_white = corner_field(
+                numpy.log(CANONICAL_WHITE / corners).astype(numpy.float32), self.size
+            )
         else:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
 
@@ -242,13 +204,13 @@ class TableReference:
         self._remember_texture(image)
         settings = self.settings
         self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(numpy.float32)
-        self._log_image = _log(image)
+        self._log_image = log_level(image)
         # Noise makes the channels of a dark table's shadow disagree more.
-        self._shadow_chroma = settings.shadow_chroma + 5.0 / (_sum3(image) / 3.0 + 2.0)
+        self._shadow_chroma = settings.shadow_chroma + 5.0 / (sum3(image) / 3.0 + 2.0)
 
     def _remember_texture(self, image: Floats) -> None:
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
-        grey = _sum3(image) / 3.0
+        grey = sum3(image) / 3.0
         mean = cv2.blur(grey, side)
         self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
         variance = cv2.blur(grey * grey, side) - mean * mean
@@ -271,27 +233,6 @@ class TableReference:
             weight[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = 1.0
         return weight
 
-    def _paper_white(self, plane: Frame) -> Floats | None:
-        """The markers' white paper per corner (4, 3), or None when it is not clearly white on black."""
-        whites = []
-        for white, black in self._paper:
-            paper = numpy.median(plane[white], axis=0).astype(numpy.float32)
-            ink = numpy.median(plane[black], axis=0).astype(numpy.float32)
-            if paper.min() < 40 or paper.sum() < 1.6 * ink.sum() + 60:
-                return None
-            whites.append(paper)
-        return numpy.stack(whites)
-
-    def _corner_field(self, corners: Floats) -> Floats:
-        """A (4, 3) value per marker corner spread bilinearly over the small plane."""
-        width, height = self.size
-        u = numpy.linspace(0.0, 1.0, width, dtype=numpy.float32)[None, :, None]
-        v = numpy.linspace(0.0, 1.0, height, dtype=numpy.float32)[:, None, None]
-        top_left, top_right, bottom_right, bottom_left = corners
-        top = top_left * (1 - u) + top_right * u
-        bottom = bottom_left * (1 - u) + bottom_right * u
-        return numpy.asarray(top * (1 - v) + bottom * v, numpy.float32)
-
     # ------------------------------------------------------------ comparing
 
     def look(self, plane: Frame) -> TableView:
@@ -300,26 +241,26 @@ class TableReference:
             raise ReferenceError("no reference learned: show the empty play area first")
         settings = self.settings
         current = self._small(plane)
-        log_ratio = _log(current) - self._log_image
-        log_light = self._light(log_ratio, current)
+        log_ratio = log_level(current) - self._log_image
+        log_light = self._light.measure(log_ratio, current, self._image)
         gain = numpy.exp(log_light)
         # Compared as the camera sees it: where the light drives the table past white, white matches.
         low = numpy.minimum(self._low * gain, SATURATED)
         outside = numpy.maximum(numpy.maximum(low - current, current - self._high * gain), 0.0)
         outside[current >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         tolerance = self._tolerance * gain
-        matches = _max3(outside - tolerance) <= 0.0
+        matches = max3(outside - tolerance) <= 0.0
         ratio = (current / gain + 2.0) / (self._image + 2.0)
-        darkening = _sum3(ratio) / 3.0
+        darkening = sum3(ratio) / 3.0
         shadow_like = (
             ~matches
             & (darkening >= settings.shadow_min)
             & (darkening <= 1.0)
-            & (_max3(ratio) - _min3(ratio) <= self._shadow_chroma)
+            & (max3(ratio) - min3(ratio) <= self._shadow_chroma)
         )
         # A piece close to the table's colour (a dark back on dark wood) differs by little in each pixel,
         # but alike over its whole face: averaged over a few millimetres that stands out of the noise.
-        distance = _sum3(outside / tolerance)
+        distance = sum3(outside / tolerance)
         beyond = numpy.where(matches, distance, 0.0).astype(numpy.float32)
         faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
@@ -373,84 +314,13 @@ class TableReference:
         correction = numpy.exp(self._log_white - log_light).astype(numpy.float32)
         return TableView(foreground > 0, correction, matches, table_share, hand, reason)
 
-    def _light(self, log_ratio: Floats, current: Floats) -> Floats:
-        """Per pixel and channel, the log of the light's gain since the reference was learned."""
-        if self._image is None:
-            raise ReferenceError("no reference learned: show the empty play area first")
-        band = self.settings.light_band
-        # The light is smooth: it is measured on a coarser grid still (cheap), then spread back.
-        coarse = self.light_size
-        log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
-        brightest = cv2.resize(cv2.dilate(current, _square(1.0)), coarse, interpolation=cv2.INTER_NEAREST)
-        darkest = cv2.resize(cv2.erode(self._image, _square(1.0)), coarse, interpolation=cv2.INTER_NEAREST)
-        # A clipped channel, or one too dark to measure (the markers' black), tells nothing of the light:
-        # it takes no part (the others of its pixel do).
-        unclipped = (brightest < SATURATED) & (darkest > 20.0)
-        overall = numpy.zeros(3, numpy.float32)
-        for channel in range(3):
-            ratios, usable = log_ratio[..., channel], unclipped[..., channel]
-            weight = numpy.where(usable, self._light_weight, 0.0)
-            bins = numpy.clip(numpy.round((ratios + 1.5) / 0.02), 0, 150).astype(numpy.intp)
-            counts = numpy.bincount(bins.ravel(), weights=weight.ravel(), minlength=151)
-            smoothed = numpy.convolve(counts, [1.0, 2.0, 3.0, 2.0, 1.0], mode="same")
-            peak = float(numpy.argmax(smoothed)) * 0.02 - 1.5
-            near = (numpy.abs(ratios - peak) < 0.08) & usable
-            overall[channel] = float(ratios[near].mean()) if numpy.any(near) else numpy.nan
-        if numpy.all(numpy.isnan(overall)):
-            overall[:] = 0.0
-        overall = numpy.where(numpy.isnan(overall), numpy.nanmax(overall), overall).astype(numpy.float32)
-        # Twice: the pixels agreeing with the plane's light give a first grid, and those agreeing with
-        # that grid the final one (a lamp's gradient takes the far side of the table beyond the band).
-        cells = self._cells(log_ratio, unclipped, overall, band, overall)
-        for narrower in (band / 2, band / 3):
-            cells = self._cells(log_ratio, unclipped, self._spread(cells, coarse), narrower, overall)
-        return self._spread(cells, self.size)
-
-    def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
-        """The grid spread smoothly over the small plane, carrying its slope on out to the plane's edges
-        (a lamp's gradient does not stop half a cell short of the edge)."""
-        padded = numpy.pad(cells, ((1, 1), (1, 1), (0, 0)), mode="reflect", reflect_type="odd")
-        scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
-        # Small-plane pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
-        to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
-        spread = cv2.warpAffine(
-            padded,
-            to_grid,
-            size,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        return numpy.asarray(spread, numpy.float32)
-
-    def _cells(
-        self, log_ratio: Floats, unclipped: Mask, centre: Floats, band: float, overall: Floats
-    ) -> Floats:
-        """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` in every
-        channel; a cell with few such pixels takes its neighbours' (and at last the plane's) light."""
-        deviation = numpy.where(unclipped, numpy.abs(log_ratio - centre), 0.0).astype(numpy.float32)
-        agree = (_max3(deviation) < band)[..., None] & unclipped
-        weights = agree.astype(numpy.float32)
-        grid = self.grid
-        support = numpy.asarray(cv2.resize(weights, grid, interpolation=cv2.INTER_AREA), numpy.float32)
-        sums = numpy.asarray(
-            cv2.resize(log_ratio * weights, grid, interpolation=cv2.INTER_AREA), numpy.float32
-        )
-        near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
-        near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)
-        own = sums / numpy.maximum(support, 1e-6)
-        borrowed = (near_sums + 0.01 * overall) / (near_support + 0.01)
-        cells = numpy.where(support > 0.1, own, borrowed)
-        # Light across one table varies by less than this; an arm of the table's hue darker still stays out.
-        reach = 2 * self.settings.light_band
-        return numpy.asarray(numpy.clip(cells, overall - reach, overall + reach), numpy.float32)
-
     def _texture_lost(self, corrected: Floats) -> Mask:
         """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an
         arm of the very colour of the table hides it, a shadow keeps it."""
         if self._grey is None or self._grey_mean is None or self._grey_deviation is None:
             return numpy.zeros(corrected.shape[:2], bool)
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
-        grey = _sum3(corrected) / 3.0
+        grey = sum3(corrected) / 3.0
         mean = cv2.blur(grey, side)
         deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, side) - mean * mean, 0.0))
         covariance = cv2.blur(grey * self._grey, side) - mean * self._grey_mean

@@ -1,0 +1,183 @@
+"""The light on the play area, measured against its reference: what the reference needs beside masks.
+
+`LightGrid` measures the light's per-channel gain between the reference and a later plane:
+first for the whole plane (the peak of the pixels' ratios: the table agrees on one, pieces
+scatter), then per cell of a coarse grid from the pixels that agree with it, spread smoothly
+back over the plane, so that a lamp to one side or a soft shadow across the table is light and
+not a piece. `MarkerPaper` reads the corner markers' white paper, which is in every plane, to
+bring colours to one canonical white whatever the lamp. The channel reductions are here too:
+numpy's over a last axis of three are several times slower than OpenCV's.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import MARKER_SIDE_MM, Frame
+from companion.vision.calibration import marker_bits, marker_corners_mm
+
+Floats = numpy.typing.NDArray[numpy.float32]
+Mask = numpy.typing.NDArray[numpy.bool_]
+
+LIGHT_PX_PER_MM = 0.2
+"""Resolution at which the light is measured: it varies over centimetres."""
+LIGHT_CELL_MM = 50.0
+"""Side of a cell of the light grid: a lamp's gradient or a head's shadow is larger, a piece smaller."""
+SATURATED = 248.0
+"""A channel this bright may be clipped: it matches any table the light makes at least as bright."""
+TOO_DARK = 20.0
+"""A reference channel this dark (the markers' black) is too dark to measure a gain on."""
+
+
+def sum3(image: Floats) -> Floats:
+    """B + G + R per pixel."""
+    return numpy.asarray(cv2.transform(image, numpy.ones((1, 3), numpy.float32)), numpy.float32)
+
+
+def max3(image: Floats) -> Floats:
+    blue, green, red = cv2.split(image)
+    return numpy.asarray(cv2.max(cv2.max(blue, green), red), numpy.float32)
+
+
+def min3(image: Floats) -> Floats:
+    blue, green, red = cv2.split(image)
+    return numpy.asarray(cv2.min(cv2.min(blue, green), red), numpy.float32)
+
+
+def log_level(image: Floats) -> Floats:
+    """The log of each level, kept finite at black (ratios of logs are gains)."""
+    return numpy.asarray(numpy.log(image + 4.0), dtype=numpy.float32)
+
+
+class LightGrid:
+    """Measures, for planes of one play area, the light's gain since its reference was learned."""
+
+    def __init__(self, plane_mm: tuple[float, float], size: tuple[int, int], weight: Floats, band: float):
+        """`size`: the masks' (width, height); `weight` (at that size): how much each pixel counts for the
+        whole plane's light; `band`: how far (log) from the plane's light a pixel may be to count for
+        the grid, which stays within twice that of it (an arm of the table's hue stays out)."""
+        width, height = plane_mm
+        self.size = size
+        self.grid = (max(2, round(width / LIGHT_CELL_MM)), max(2, round(height / LIGHT_CELL_MM)))
+        self.coarse = (max(4, round(width * LIGHT_PX_PER_MM)), max(4, round(height * LIGHT_PX_PER_MM)))
+        self.weight = numpy.asarray(
+            cv2.resize(weight, self.coarse, interpolation=cv2.INTER_AREA), numpy.float32
+        )
+        self.band = band
+
+    def measure(self, log_ratio: Floats, current: Floats, reference: Floats) -> Floats:
+        """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
+        the reference's, at the masks' size; current and reference: the levels themselves)."""
+        band, coarse = self.band, self.coarse
+        log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
+        one = numpy.ones((3, 3), numpy.uint8)
+        brightest = cv2.resize(cv2.dilate(current, one), coarse, interpolation=cv2.INTER_NEAREST)
+        darkest = cv2.resize(cv2.erode(reference, one), coarse, interpolation=cv2.INTER_NEAREST)
+        # A clipped channel, or one too dark to measure, tells nothing of the light: it takes no part
+        # (the others of its pixel do).
+        usable = (brightest < SATURATED) & (darkest > TOO_DARK)
+        overall = self._overall(log_ratio, usable)
+        # The pixels agreeing with the plane's light give a first grid, those agreeing with that grid
+        # the next, narrower: a lamp's gradient takes the far side of the table beyond the first band.
+        cells = self._cells(log_ratio, usable, overall, band, overall)
+        for narrower in (band / 2, band / 3):
+            cells = self._cells(log_ratio, usable, self._spread(cells, coarse), narrower, overall)
+        return self._spread(cells, self.size)
+
+    def _overall(self, log_ratio: Floats, usable: Mask) -> Floats:
+        """The whole plane's light per channel: the most common ratio (weighted towards where no item
+        lies), averaged over the pixels near it."""
+        overall = numpy.zeros(3, numpy.float32)
+        for channel in range(3):
+            ratios, fit = log_ratio[..., channel], usable[..., channel]
+            weight = numpy.where(fit, self.weight, 0.0)
+            bins = numpy.clip(numpy.round((ratios + 1.5) / 0.02), 0, 150).astype(numpy.intp)
+            counts = numpy.bincount(bins.ravel(), weights=weight.ravel(), minlength=151)
+            smoothed = numpy.convolve(counts, [1.0, 2.0, 3.0, 2.0, 1.0], mode="same")
+            peak = float(numpy.argmax(smoothed)) * 0.02 - 1.5
+            near = (numpy.abs(ratios - peak) < 0.08) & fit
+            overall[channel] = float(ratios[near].mean()) if numpy.any(near) else numpy.nan
+        if numpy.all(numpy.isnan(overall)):
+            return numpy.zeros(3, numpy.float32)
+        # A channel clipped everywhere (a bright cloth under a bright lamp) follows the brightest other.
+        return numpy.where(numpy.isnan(overall), numpy.nanmax(overall), overall).astype(numpy.float32)
+
+    def _cells(self, log_ratio: Floats, usable: Mask, centre: Floats, band: float, overall: Floats) -> Floats:
+        """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` in every
+        channel; a cell with few such pixels takes its neighbours' (and at last the plane's) light."""
+        deviation = numpy.where(usable, numpy.abs(log_ratio - centre), 0.0).astype(numpy.float32)
+        weights = ((max3(deviation) < band)[..., None] & usable).astype(numpy.float32)
+        support = numpy.asarray(cv2.resize(weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32)
+        sums = numpy.asarray(
+            cv2.resize(log_ratio * weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32
+        )
+        near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
+        near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)
+        own = sums / numpy.maximum(support, 1e-6)
+        borrowed = (near_sums + 0.01 * overall) / (near_support + 0.01)
+        cells = numpy.where(support > 0.1, own, borrowed)
+        reach = 2 * self.band
+        return numpy.asarray(numpy.clip(cells, overall - reach, overall + reach), numpy.float32)
+
+    def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
+        """The grid spread smoothly over an image of `size`, carrying its slope on out to the edges (a
+        lamp's gradient does not stop half a cell short of the plane's edge)."""
+        padded = numpy.pad(cells, ((1, 1), (1, 1), (0, 0)), mode="reflect", reflect_type="odd")
+        scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
+        # Pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
+        to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
+        spread = cv2.warpAffine(
+            padded,
+            to_grid,
+            size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        return numpy.asarray(spread, numpy.float32)
+
+
+class MarkerPaper:
+    """The corner markers' white cells and black border in a plane of one play area: the paper is in
+    every frame, so it tells the lamp's colour."""
+
+    def __init__(self, plane_mm: tuple[float, float], px_per_mm: float) -> None:
+        width, height = round(plane_mm[0] * px_per_mm), round(plane_mm[1] * px_per_mm)
+        self.samples: list[tuple[Mask, Mask]] = []
+        for marker_id, corners in marker_corners_mm(plane_mm).items():
+            bits = marker_bits(marker_id)
+            cell = MARKER_SIDE_MM / bits.shape[0]
+            white, black = numpy.zeros((height, width), bool), numpy.zeros((height, width), bool)
+            for row in range(bits.shape[0]):
+                for column in range(bits.shape[1]):
+                    # 1.5 mm inside each 5 mm cell: room for a calibration a millimetre off.
+                    x0 = (corners[0][0] + column * cell + 1.5) * px_per_mm
+                    y0 = (corners[0][1] + row * cell + 1.5) * px_per_mm
+                    x1, y1 = x0 + (cell - 3.0) * px_per_mm, y0 + (cell - 3.0) * px_per_mm
+                    target = black if bits[row, column] else white
+                    target[round(y0) : round(y1), round(x0) : round(x1)] = True
+            self.samples.append((white, black))
+
+    def white(self, plane: Frame) -> Floats | None:
+        """The white paper per corner (4, 3: top-left, top-right, bottom-right, bottom-left), or None when
+        some marker does not show clearly white on black (covered, or the markers out of place)."""
+        whites = []
+        for white, black in self.samples:
+            paper = numpy.median(plane[white], axis=0).astype(numpy.float32)
+            ink = numpy.median(plane[black], axis=0).astype(numpy.float32)
+            if paper.min() < 40 or paper.sum() < 1.6 * ink.sum() + 60:
+                return None
+            whites.append(paper)
+        return numpy.stack(whites)
+
+
+def corner_field(corners: Floats, size: tuple[int, int]) -> Floats:
+    """A (4, 3) value per corner of the plane spread bilinearly over an image of `size`."""
+    width, height = size
+    u = numpy.linspace(0.0, 1.0, width, dtype=numpy.float32)[None, :, None]
+    v = numpy.linspace(0.0, 1.0, height, dtype=numpy.float32)[:, None, None]
+    top_left, top_right, bottom_right, bottom_left = corners
+    top = top_left * (1 - u) + top_right * u
+    bottom = bottom_left * (1 - u) + bottom_right * u
+    return numpy.asarray(top * (1 - v) + bottom * v, numpy.float32)
