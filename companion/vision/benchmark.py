@@ -73,6 +73,15 @@ DEFAULT_EDITION = "default"
 HardSetMaker = Callable[[str, Path, int, int, int], Any]
 """generate_hard_set(game, out_root, sessions, frames_per_session, seed): writes one recording per session
 under out_root (and may return their paths)."""
+TeachingSessionMaker = Callable[[str, Path, str, str, int], Path]
+"""(game, out_dir, table, edition, seed): writes one sitting at that table kind with that edition's pieces,
+to teach from (a user's evening of teaching at home); returns its recording."""
+
+TEACHING_FRAMES = 60
+"""Frames of the teaching sitting: enough for every lesson of a teach plan to show among random tables
+(a hard set's 20-frame session showed Minotaurus 2 of its 7 lessons)."""
+TEACHING_SEED_OFFSET = 900
+"""Teaching sittings take seeds seed * 1000 + 900 + k: clear of the hard set's sessions (seed * 1000 + n)."""
 
 
 @dataclasses.dataclass
@@ -127,6 +136,15 @@ def generated_hard_set(game: str, out_root: Path, sessions: int, frames: int, se
     return generate_hard_set(game, out_root, sessions, frames, seed, editions=editions)
 
 
+def generated_teaching_session(game: str, out_dir: Path, table: str, edition: str, seed: int) -> Path:
+    """A sitting of the generator's at that table kind in that edition, its own camera and lamp."""
+    from companion.vision.generate import generate_session
+
+    return generate_session(
+        game, out_dir, TEACHING_FRAMES, hard=True, seed=seed, table=table, edition=edition
+    )
+
+
 def bench_vision_hard(
     games: list[str] | None,
     sessions: int,
@@ -134,13 +152,16 @@ def bench_vision_hard(
     seed: int,
     *,
     make_hard_set: HardSetMaker | None = None,
+    make_teaching_session: TeachingSessionMaker | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """Per game: the hard set's sessions read through the whole pipeline on one core; the figures of issue 12
     (items, frames, hands refused, CPU ms), per table kind, and an edition taught on one table read on all
-    the others."""
+    the others. An edition is taught from a sitting `make_teaching_session` writes (by default, with the
+    generator's hard set, the generator's), else from the set's own first session on that table."""
     if make_hard_set is None:
         make_hard_set = generated_hard_set
+        make_teaching_session = make_teaching_session or generated_teaching_session
     chosen = games or registered_games()
     results = []
     with tempfile.TemporaryDirectory(prefix="vision-bench-hard-") as scratch:
@@ -151,7 +172,12 @@ def bench_vision_hard(
             generated = time.perf_counter() - started
             if progress:
                 progress(f"{game}: {sessions} sessions generated in {generated:.0f} s, reading them")
-            results.append(_bench_game(game, session_recordings(made, out_root), generated))
+            teaching = None
+            if make_teaching_session is not None:
+                teaching = _teaching_sittings(
+                    game, Path(scratch) / f"{game}-teaching", make_teaching_session, seed
+                )
+            results.append(_bench_game(game, session_recordings(made, out_root), generated, teaching))
     return {
         "hard": True,
         "seed": seed,
@@ -162,7 +188,26 @@ def bench_vision_hard(
     }
 
 
-def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, Any]:
+Teaching = Callable[[str, str], Recording]
+"""(table, edition) → the recording to teach that edition from."""
+
+
+def _teaching_sittings(game: str, root: Path, make: TeachingSessionMaker, seed: int) -> Teaching:
+    made: list[str] = []
+
+    def sitting(table: str, edition: str) -> Recording:
+        made.append(edition)
+        folder = root / f"{len(made):02d}-{table}-{edition}"
+        return load_recording(
+            make(game, folder, table, edition, seed * 1000 + TEACHING_SEED_OFFSET + len(made))
+        )
+
+    return sitting
+
+
+def _bench_game(
+    game: str, folders: list[Path], generated: float, teaching: Teaching | None
+) -> dict[str, Any]:
     recordings = [load_recording(folder) for folder in folders]
     overall, by_table = _Tally(), dict[str, _Tally]()
     cpu_ms: list[float] = []
@@ -185,7 +230,7 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
             "frame_sizes": sorted(sizes),
         },
         "by_table": {table: tally.figures() for table, tally in sorted(by_table.items())},
-        "editions_taught_on_one_table": _editions_across_tables(recordings),
+        "editions_taught_on_one_table": _editions_across_tables(recordings, teaching),
         "confusions": [
             {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(5)
         ],
@@ -193,9 +238,9 @@ def _bench_game(game: str, folders: list[Path], generated: float) -> dict[str, A
     }
 
 
-def _editions_across_tables(recordings: list[Recording]) -> list[dict[str, Any]]:
-    """Each edition other than the default found on two tables or more: taught from one session on one
-    table, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
+def _editions_across_tables(recordings: list[Recording], teaching: Teaching | None) -> list[dict[str, Any]]:
+    """Each edition other than the default found on two tables or more: taught from a sitting on one of
+    them, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
     tables_by_edition: dict[str, dict[str, list[Recording]]] = {}
     for recording in recordings:
         edition, table = recording.setup.get("edition"), recording.setup.get("table")
@@ -206,7 +251,8 @@ def _editions_across_tables(recordings: list[Recording]) -> list[dict[str, Any]]
         if len(tables) < 2:
             continue
         taught_on = sorted(tables)[0]
-        taught = teach_from_recording(tables[taught_on][0], edition)
+        sitting = teaching(taught_on, edition) if teaching is not None else tables[taught_on][0]
+        taught = teach_from_recording(sitting, edition)
         with_profile, without, per_table = _Tally(), _Tally(), {}
         for table, on_table in sorted(tables.items()):
             if table == taught_on:
@@ -222,6 +268,8 @@ def _editions_across_tables(recordings: list[Recording]) -> list[dict[str, Any]]
             {
                 "edition": edition,
                 "taught_on": taught_on,
+                "taught_from": "a teaching sitting" if teaching is not None else "the set's session",
+                "teaching_frames": len(sitting.frames),
                 "lessons": taught.lessons,
                 "lessons_missing": list(taught.missing),
                 **with_profile.figures(),

@@ -73,6 +73,7 @@ def evaluate(
             references += 1
             hands.learn(image)
             continue
+        hands.other_frame()
         if entry.hand:
             skipped["hand"] += 1
             hand_frames += 1
@@ -179,30 +180,41 @@ def evaluate(
 
 
 class _HandCheck:
-    """Whether the table refuses a frame with a hand: the reader's own refusal once it knows the empty
-    area (learn_reference, FrameReading.hand), else the watcher's SceneChecker against the table at rest."""
+    """Whether the table refuses a frame with a hand: the reader's own refusal once it has learned the
+    empty area (learn_reference; FrameReading.hand), else the watcher's SceneChecker against the table
+    at rest (a recording without reference frames, or a reader that cannot learn one)."""
 
     def __init__(self, reader: PlaneReader) -> None:
         self.reader = reader
-        self.learn_reference = getattr(reader, "learn_reference", None)
-        self.checker = None if self.learn_reference is not None else SceneChecker(reader.layout)
+        self.checker = SceneChecker(reader.layout)
+        self._references: list[Frame] = []
+        """The present run of reference frames: the reader learns the empty area from all of them."""
+
+    def _reference_learned(self) -> bool:
+        return getattr(self.reader, "reference", None) is not None
 
     def learn(self, image: Frame) -> None:
         """A reference frame: the empty play area."""
-        if self.learn_reference is not None:
-            self.learn_reference(image)
-            return
-        _calibration, plane = self.reader.plane(image)
-        self.at_rest(plane)
+        self._references.append(image)
+        learn_reference = getattr(self.reader, "learn_reference", None)
+        if learn_reference is not None:
+            learn_reference(list(self._references))
+        if not self._reference_learned():
+            _calibration, plane = self.reader.plane(image)
+            self.at_rest(plane)
+
+    def other_frame(self) -> None:
+        """Any frame but a reference one: a later run of reference frames is learned afresh."""
+        self._references.clear()
 
     def at_rest(self, plane: Frame | None) -> None:
         """A frame the truth says is at rest: the watcher accepts such a plane as the table to compare to."""
-        if self.checker is not None and plane is not None:
+        if plane is not None and not self._reference_learned():
             self.checker.accept(plane)
 
     def refused(self, image: Frame) -> bool:
         """Whether the table would refuse this frame (no plane at all is refused too: nothing is read)."""
-        if self.checker is None:
+        if self._reference_learned():
             result = self.reader.read(image)
             return result.reading is None or bool(getattr(result, "hand", False))
         _calibration, plane = self.reader.plane(image)

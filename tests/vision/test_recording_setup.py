@@ -194,13 +194,13 @@ def test_reference_frames_are_learned_not_scored_and_hands_are_checked(
 def test_the_reader_learns_the_empty_area_from_reference_frames_only(
     squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    learned: list[float] = []
+    learned: list[list[float]] = []
 
-    def learn_reference(reader: PlaneReader, frame: numpy.typing.NDArray[numpy.uint8]) -> None:
-        learned.append(float(frame.mean()))
+    def learn_reference(reader: PlaneReader, frames: list[numpy.typing.NDArray[numpy.uint8]]) -> None:
+        learned.append([float(frame.mean()) for frame in frames])
 
     monkeypatch.setattr(PlaneReader, "learn_reference", learn_reference, raising=False)
     folder = _session(tmp_path / "rec")
     evaluate(folder)
     reference_image = next(image for entry, image in load_recording(folder).images() if entry.reference)
-    assert learned == [float(reference_image.mean())]
+    assert learned == [[float(reference_image.mean())]]
