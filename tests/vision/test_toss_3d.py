@@ -93,6 +93,25 @@ def test_a_ring_around_a_horn_reads_ring_and_one_beside_the_other_clear(markers:
         assert reading.items == shot.labels, session.setup
 
 
+def test_with_the_empty_figure_learned_the_normalised_plane_reads_the_same() -> None:
+    """With the empty figure learned at setup (the pipeline's reference) the horns vanish from the plane
+    the recogniser reads, and with them the cord they hide: the share of the way round decides."""
+    options = {"markers": "table", "figure_height_mm": 60.0}
+    pool = generate_toss.resting_rings(POOL)
+    rng = numpy.random.default_rng(60)
+    session = generate_toss.toss_session(toss_layout(options), rng, hard=False, pool=pool)
+    reader = PlaneReader("toss", options)
+    reader.learn_reference(session.shot([], rng).image)
+    assert reader.reference is not None
+    for ringed, other in (("left", "right"), ("right", "left")):
+        shot = session.shot([_around(ringed, pool), _beside(other, pool)], rng)
+        result = reader.read(shot.image)
+        assert result.reading is not None and result.plane is not None, result.refused
+        assert result.reading.items == shot.labels, session.setup
+        centre = reader.layout.items[f"horn:{ringed}"].centre_mm
+        assert toss.look_at_horn(None, toss.smooth(result.plane), centre).normalised
+
+
 def test_the_generators_truth_is_the_simulators() -> None:
     """A ring counts as around a horn exactly when the simulator classified its toss as a ringer, and
     the figure's mirror image moves it to the other horn."""

@@ -333,13 +333,21 @@ class TossSession:
         wanted = dict(labels) if labels is not None else sample_labels(self.layout, rng, self.hard)
         return self.shot(choose_rings(wanted, rng, self.pool, self.hard), rng)
 
-    def shot(self, rings: list[RestingRing], rng: Rng) -> TossShot:
-        """A frame of these rings (labelled by the simulator's truth)."""
+    def shot(
+        self, rings: list[RestingRing], rng: Rng, *, hand: bool = False, motion: bool = False
+    ) -> TossShot:
+        """A frame of these rings (labelled by the simulator's truth); `hand`: an arm reaches over the
+        figure (hands.py's, as on every game's table); `motion`: smeared by movement."""
         view = self.view(rings, rng)
+        if hand:
+            from companion.vision.generate import hands
+
+            view.above.extend(hands.arm(self.layout.plane_mm, rng)[0])
         if self._table is None:
             self._table = table_view(view, self.camera)
         picture = render_view(view, self.camera, self.lamp, self._table)
-        jpeg = effects.spoil(picture, rng, hard=self.hard)
+        # The camera's own spoiling only: the lamp and its shadows are the scene's and stay put all session.
+        jpeg = effects.sensor(picture.astype(numpy.float32), rng, hard=self.hard, motion=motion)
         return TossShot(effects.decode_jpeg(jpeg), jpeg, truth(rings), tuple(rings))
 
 
@@ -351,8 +359,10 @@ def toss_session(
     head_height_mm: float | None = None,
     camera_height_mm: float | None = None,
     pool: tuple[RestingRing, ...] | None = None,
+    table: str | None = None,
 ) -> TossSession:
-    """A random sitting for the layout (markers on the collar when it reads the markers' own plane)."""
+    """A random sitting for the layout (markers on the collar when it reads the markers' own plane) on
+    a table of the kind (tables.TABLE_KINDS; None: any)."""
     on_plate = layout.raised_mm == 0
     if on_plate:
         head = head_height_mm if head_height_mm is not None else float(rng.uniform(*HEAD_HEIGHT_MM))
@@ -382,7 +392,7 @@ def toss_session(
         figure3d,
         camera,
         lamp,
-        choose_table(TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))], rng),
+        choose_table(table if table is not None else TABLE_KINDS[int(rng.integers(len(TABLE_KINDS)))], rng),
         plates[int(rng.integers(len(plates)))],
         HORN_COLOURS_BGR[int(rng.integers(len(HORN_COLOURS_BGR)))],
         colours[int(rng.integers(len(colours)))],

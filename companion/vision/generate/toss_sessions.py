@@ -1,71 +1,61 @@
-"""Toss sessions in the session format: the three-dimensional toss scene (toss.py) recorded as a sitting.
+"""Toss sessions as recordings: one sitting (table, figure, camera, lamp) with the empty figure first.
 
-The toss draws its own world (the figure's head, collar and horns at their height, rings where the
-rigid-body simulator left them, the markers on the collar or on the table): this module only writes
-such a sitting as the other games' sessions are written (session.py): the table kind asked for,
-1-3 reference frames of the bare figure, then play frames whose truth is the simulator's, an arm
-reaching in (in 3-D, casting its shadow) on some, motion on a few.
+The generator's session writer (session.py) hands the toss over here: its world is toss.py's own
+three-dimensional one (the figure at its height, rings where the simulator left them), and the
+recording is written alike: 1-3 reference frames of the figure without rings, then play frames with
+random rings, an arm over the figure on some, motion on a few.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy
 
-from companion.vision.base import recogniser_for
-from companion.vision.generate import FRAME_INTERVAL_S, HAND_SHARE, MOTION_SHARE, effects, hands, tables
-
-GAME = "toss"
+from companion.vision.generate import FRAME_INTERVAL_S, HAND_SHARE, MOTION_SHARE, GeneratorError
+from companion.vision.generate.toss import choose_rings, sample_labels, toss_layout, toss_session
 
 
 def write_toss_session(
     out_dir: str | Path,
     frames: int,
     *,
-    hard: bool,
-    seed: int,
-    table: str | None,
-    options: Mapping[str, Any],
+    hard: bool = False,
+    seed: int = 0,
+    table: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> Path:
-    """Write one toss sitting's recording; returns its recording.json."""
-    from companion.vision.generate import toss
-    from companion.vision.generate._toss_render import render_view, table_view
+    """Write one toss session of `frames` play frames; returns its recording.json."""
     from companion.vision.recording import RecordingWriter
 
-    layout = recogniser_for(GAME).layout(options)
+    if frames < 1:
+        raise GeneratorError(f"a session needs at least one play frame, not {frames}")
+    chosen_options = dict(options or {})
+    layout = toss_layout(chosen_options)
     rng = numpy.random.default_rng(seed)
-    sitting = toss.toss_session(layout, rng, hard=hard)
-    if table is not None:
-        sitting = dataclasses.replace(sitting, table=tables.choose_table(table, rng))
+    session = toss_session(layout, rng, hard=hard, table=table)
     references = int(rng.integers(1, 4))
-    setup = sitting.setup | {"edition": "default"}
     settings = {"generator": {"seed": seed, "hard": hard, "frames": frames, "world": True}}
-    with RecordingWriter(out_dir, game=GAME, options=options, extra=settings, setup=setup) as writer:
-        backdrop = None
+    with RecordingWriter(
+        out_dir, game="toss", options=chosen_options, extra=settings, setup=session.setup
+    ) as writer:
         for n in range(references + frames):
             reference = n < references
-            wanted = toss.sample_labels(layout, rng, hard)
-            rings = [] if reference else toss.choose_rings(wanted, rng, sitting.pool, hard)
+            rings = (
+                [] if reference else choose_rings(sample_labels(layout, rng, hard), rng, session.pool, hard)
+            )
             with_hand = not reference and bool(rng.random() < HAND_SHARE[True])
             with_motion = not reference and bool(rng.random() < MOTION_SHARE[hard])
-            view = sitting.view(rings, rng)
-            if with_hand:
-                view.above.extend(hands.arm(layout.plane_mm, rng)[0])
-            if backdrop is None:
-                backdrop = table_view(view, sitting.camera)  # the bare table stays put: drawn once
-            picture = render_view(view, sitting.camera, sitting.lamp, backdrop)
-            jpeg = effects.spoil(picture, rng, hard=hard, motion=with_motion)
+            shot = session.shot(rings, rng, hand=with_hand, motion=with_motion)
             writer.add(
-                effects.decode_jpeg(jpeg),
+                shot.image,
                 n * FRAME_INTERVAL_S,
-                toss.truth(rings),
+                shot.labels,
                 hand=with_hand,
                 motion=with_motion,
-                encoded=jpeg,
+                encoded=shot.jpeg,
                 reference=reference,
             )
     return Path(out_dir) / "recording.json"

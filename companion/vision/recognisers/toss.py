@@ -48,6 +48,7 @@ from companion.vision.base import (
     VisionError,
     register_recogniser,
 )
+from companion.vision.reference import NEUTRAL_BGR
 
 GAME = "toss"
 HEAD_HALF_MM = (125.0, 70.0)
@@ -77,6 +78,13 @@ MAX_GAP_DEG = 45.0
 """The widest gap between rays that cross a cord that still makes a ring around the horn (the horn's
 body, seen at an angle, hides the cord behind it); a ring beside the horn leaves 250 degrees or more.
 On generated 3-D sets (rays 10 degrees apart) rings mostly leave 0-30 degrees, clear horns 50 or more."""
+MIN_CROSSING_NORMALISED = 0.75
+"""On a normalised plane (the empty figure learned at setup, pipeline reference) a horn wears a ring when
+this share of its rays cross cord: a ring around it is seen 80-100% of the way round (the horn hides the
+rest), rings beside it 70% at most on generated 3-D sessions."""
+NEUTRAL_SHARE = 0.3
+"""The plane around a horn is taken for a normalised one when this share of its samples is the neutral
+colour the reference puts where the empty figure was (a camera picture is never that flat)."""
 STAND_OUT = 12.0
 """How far (weighted Lab) a sample must be from its ray's median colour to be anything on top of it."""
 RING_NOT_BACKGROUND = 6.0
@@ -143,18 +151,24 @@ def smooth(plane: Frame) -> Frame:
     return numpy.asarray(cv2.blur(plane, (3, 3)), numpy.uint8)
 
 
-def ray_samples(smoothed: Frame, centre_mm: tuple[float, float]) -> FloatArray:
-    """The Lab pixels along every ray from a horn's base, shape (RAYS, samples, 3).
-
-    Only the sampled pixels are converted to Lab: a few thousand instead of the whole plane.
-    """
+def ray_pixels(smoothed: Frame, centre_mm: tuple[float, float]) -> Frame:
+    """The plane's pixels along every ray from a horn's base, shape (RAYS, samples, 3)."""
     dx, dy = _ray_offsets()
     height, width = smoothed.shape[:2]
     xs = numpy.clip(numpy.round(centre_mm[0] * PLANE_PX_PER_MM + dx).astype(numpy.intp), 0, width - 1)
     ys = numpy.clip(numpy.round(centre_mm[1] * PLANE_PX_PER_MM + dy).astype(numpy.intp), 0, height - 1)
-    pixels = numpy.ascontiguousarray(smoothed[ys, xs]).reshape(-1, 1, 3)
-    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB).astype(numpy.float32)
-    return numpy.asarray(lab.reshape(*xs.shape, 3), numpy.float32)
+    return numpy.ascontiguousarray(smoothed[ys, xs])
+
+
+def _lab(pixels: Frame) -> FloatArray:
+    # Only the sampled pixels are converted to Lab: a few thousand instead of the whole plane.
+    lab = cv2.cvtColor(pixels.reshape(-1, 1, 3), cv2.COLOR_BGR2LAB).astype(numpy.float32)
+    return numpy.asarray(lab.reshape(pixels.shape), numpy.float32)
+
+
+def ray_samples(smoothed: Frame, centre_mm: tuple[float, float]) -> FloatArray:
+    """The Lab pixels along every ray from a horn's base, shape (RAYS, samples, 3)."""
+    return _lab(ray_pixels(smoothed, centre_mm))
 
 
 def _nearest_squared(points: FloatArray, prototypes: FloatArray) -> FloatArray:
@@ -199,21 +213,54 @@ def stands_out(rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
     return numpy.asarray(((flat - medians[:, None, :]) ** 2).sum(axis=2) > STAND_OUT**2)
 
 
-def widest_gap_deg(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
-    """The widest run of rays from this horn's base that cross no ring, in degrees (360: none crosses).
-    Without a palette every sample that stands out counts as cord."""
-    rays = ray_samples(smoothed, centre_mm)
+@dataclasses.dataclass(frozen=True)
+class HornLook:
+    """What the rays from one horn's base saw."""
+
+    gap_deg: float
+    """The widest run of rays that cross no cord (360: none crosses)."""
+    crossing: float
+    """The share of rays that cross a cord."""
+    normalised: bool
+    """The plane around the horn is the pipeline's normalised one: the empty figure learned at setup
+    (horns included) replaced by one neutral colour, so only what was not there then remains."""
+
+    def ring(self) -> bool:
+        if self.normalised:
+            # The horn is gone from a normalised plane, but not the cord it hides: a ring around the
+            # horn has a gap there, so what counts is how much of the way round cord is seen.
+            return self.crossing >= MIN_CROSSING_NORMALISED
+        return self.gap_deg <= MAX_GAP_DEG
+
+    def confidence(self) -> float:
+        """Sure when far from the threshold, either way."""
+        if self.normalised:
+            return round(min(1.0, 0.5 + abs(self.crossing - MIN_CROSSING_NORMALISED)), 3)
+        return round(min(1.0, 0.5 + abs(self.gap_deg - MAX_GAP_DEG) / 180.0), 3)
+
+
+def look_at_horn(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> HornLook:
+    """Cast the rays from a horn's base. Without a palette every sample that stands out counts as cord."""
+    bgr = ray_pixels(smoothed, centre_mm)
+    rays = _lab(bgr)
     ring = stands_out(rays) if palette is None else palette.is_ring(rays)
     crossing = ring.sum(axis=1) >= HITS_PER_RAY
+    neutral = (numpy.abs(bgr.astype(numpy.int16) - numpy.array(NEUTRAL_BGR)) <= 1).all(axis=2)
+    normalised = bool(neutral.mean() >= NEUTRAL_SHARE)
     if not crossing.any():
-        return 360.0
+        return HornLook(360.0, 0.0, normalised)
     # Start just after a crossing ray so that no gap wraps around the end.
     start = int(numpy.flatnonzero(crossing)[0]) + 1
     widest = run = 0
     for hit in numpy.roll(crossing, -start).tolist():
         run = 0 if hit else run + 1
         widest = max(widest, run)
-    return widest * 360.0 / RAYS
+    return HornLook(widest * 360.0 / RAYS, float(crossing.mean()), normalised)
+
+
+def widest_gap_deg(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
+    """The widest run of rays from this horn's base that cross no cord, in degrees (360: none crosses)."""
+    return look_at_horn(palette, smoothed, centre_mm).gap_deg
 
 
 def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
@@ -277,10 +324,9 @@ class TossRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for item, region in layout.items.items():
-            gap = widest_gap_deg(palette, smoothed, region.centre_mm)
-            items[item] = "ring" if gap <= MAX_GAP_DEG else "clear"
-            # Sure when the gap is far from the threshold, either way.
-            confidence[item] = round(min(1.0, 0.5 + abs(gap - MAX_GAP_DEG) / 180.0), 3)
+            look = look_at_horn(palette, smoothed, region.centre_mm)
+            items[item] = "ring" if look.ring() else "clear"
+            confidence[item] = look.confidence()
         return Reading(items, confidence)
 
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
