@@ -358,3 +358,43 @@ def test_plane_reader_learns_the_empty_area_and_reads_against_it(tmp_path: Path)
             cells += 1
     assert hands >= 1 and cells >= 250
     assert cells_right / cells >= 0.98
+
+
+def test_the_watcher_learns_the_empty_area_from_its_first_steady_view(tmp_path: Path) -> None:
+    from companion.vision.generate.session import generate_session
+    from companion.vision.recording import load_recording
+    from companion.vision.watcher import StableReader
+
+    # Light wood, the built-in look's own table: its recogniser reads the empty area as empty there.
+    # (Seed 2's session has an arm among its six play frames.)
+    recording = load_recording(generate_session("minotaurus", tmp_path, 6, seed=2, table="light-wood"))
+    frames = [(frame, image) for frame, image in recording.images() if image is not None]
+    empty = next(image for frame, image in frames if frame.reference)
+    played = next(
+        image for frame, image in frames if not frame.reference and not frame.hand and not frame.motion
+    )
+    arm = next(image for frame, image in frames if frame.hand)
+    steady = 4  # more than StabilitySettings.stable_frames
+
+    never = StableReader(recording.game, recording.options, None, learn_reference=False)
+    assert never.relearn_reference().learned is False  # no steady view yet: nothing to learn from
+    pieces_first = StableReader(recording.game, recording.options, None)
+    for _ in range(steady):
+        never.step(empty)
+        pieces_first.step(played)
+    assert never.pipeline.reference is None
+    assert pieces_first.pipeline.reference is None  # pieces already laid out: not taken as the empty area
+
+    reader = StableReader(recording.game, recording.options, None)
+    for _ in range(steady):
+        reader.step(empty)
+    assert reader.pipeline.reference is not None
+    step = reader.step(arm)
+    assert step.check is not None and step.check.hand and step.reading is None
+    for _ in range(steady):
+        step = reader.step(played)
+    assert step.stable and step.reading is not None
+    assert any(label == "down" for label in step.reading.items.values())
+
+    # The setup page: the pieces are on now, but the user says it is the empty area (and may).
+    assert pieces_first.relearn_reference().learned and pieces_first.pipeline.reference is not None
