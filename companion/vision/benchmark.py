@@ -94,6 +94,7 @@ class _Tally:
     frames_right: int = 0
     hand_frames: int = 0
     hands_refused: int = 0
+    refused_at_rest: int = 0
     sessions: int = 0
 
     def add(self, report: dict[str, Any]) -> None:
@@ -103,6 +104,7 @@ class _Tally:
         self.frames_right += report["frames_right"]
         self.hand_frames += report["hand_frames"]
         self.hands_refused += report["hand_frames_refused_count"]
+        self.refused_at_rest += sum(report["frames_at_rest_refused"].values())
         self.sessions += 1
 
     def figures(self) -> dict[str, Any]:
@@ -114,6 +116,7 @@ class _Tally:
             "frames_entirely_right": _share(self.frames_right, self.frames),
             "hand_frames": self.hand_frames,
             "hand_frames_refused": _share(self.hands_refused, self.hand_frames),
+            "frames_at_rest_refused": self.refused_at_rest,
         }
 
 
@@ -304,7 +307,8 @@ def hard_summary(report: dict[str, Any]) -> str:
             lines.append(
                 f"  {table}: items {percent(figures['item_accuracy'])}, frames "
                 f"{percent(figures['frames_entirely_right'])}, hands refused "
-                f"{percent(figures['hand_frames_refused'])} ({figures['sessions']} sessions)"
+                f"{percent(figures['hand_frames_refused'])}, frames at rest refused "
+                f"{figures['frames_at_rest_refused']} ({figures['sessions']} sessions)"
             )
         if not result["editions_taught_on_one_table"]:
             lines.append("  edition taught on one table: no other edition on two tables in this set")

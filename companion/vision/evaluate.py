@@ -62,6 +62,7 @@ def evaluate(
     stage_seconds: Counter[str] = Counter()
     frames_right = frames_read = unreadable = uncalibrated = references = 0
     hand_frames = hands_refused = refused_without_hand = 0
+    refusals: Counter[str] = Counter()
     warmup_ms: float | None = None
     for count, (entry, image) in enumerate(recording.images()):
         if limit is not None and count >= limit:
@@ -93,6 +94,10 @@ def evaluate(
         frames_read += 1
         hands.at_rest(result.plane)
         refused_without_hand += bool(getattr(result, "hand", False))
+        # A reader with a reference refuses a frame it cannot compare with the empty area; say why.
+        refusal = str(getattr(result, "refused", "") or "")
+        if refusal:
+            refusals[refusal] += 1
         read = result.reading.items if result.reading is not None else {}
         if len(result.calibration.markers) < 3:
             # Read (if at all) under the last frame's homography, as a fixed camera would be.
@@ -101,7 +106,7 @@ def evaluate(
         for item, truth in entry.labels.items():
             kind = item_kind(item)
             kinds_total[kind] += 1
-            seen = read.get(item, "(not read)" if result.reading is not None else "(no markers)")
+            seen = read.get(item, "(not read)" if result.reading is not None else _unread(result, refusal))
             if seen == truth:
                 kinds_right[kind] += 1
                 continue
@@ -141,6 +146,7 @@ def evaluate(
         "hand_frames_refused_count": hands_refused,
         "hand_frames_refused": _share(hands_refused, hand_frames),
         "frames_refused_as_hand_without_one": refused_without_hand,
+        "frames_at_rest_refused": dict(refusals.most_common(5)),
         "unreadable_images": unreadable,
         "frames_markers_not_found": uncalibrated,
         "items": {"total": total, "right": right, "accuracy": _share(right, total)},
@@ -177,6 +183,13 @@ def evaluate(
         and report["cpu_ms_per_frame"]["mean"] <= GOALS["ms_per_frame"]
     )
     return report
+
+
+def _unread(result: Any, refusal: str) -> str:
+    """What stands for the reading of an item in a frame that gave none."""
+    if refusal:
+        return "(refused)"
+    return "(no markers)" if result.plane is None else "(not read)"
 
 
 class _HandCheck:
@@ -236,7 +249,8 @@ def summary(report: dict[str, Any]) -> str:
         f"  frames entirely right: {report['frames_entirely_right'] * 100:.2f} % "
         f"(goal {GOALS['frames_entirely_right'] * 100:.0f} %)",
         f"  frames with a hand refused: {report['hand_frames_refused'] * 100:.2f} % "
-        f"of {report['hand_frames']}; reference frames learned: {report['reference_frames']}",
+        f"of {report['hand_frames']}; reference frames learned: {report['reference_frames']}; frames at "
+        f"rest refused: {sum(report['frames_at_rest_refused'].values())}",
         f"  CPU ms per frame (one core): mean {report['cpu_ms_per_frame']['mean']}, "
         f"p95 {report['cpu_ms_per_frame']['p95']} (goal {GOALS['ms_per_frame']:.0f})",
         f"  wall ms per frame: mean {ms['mean']}, p95 {ms['p95']}, max {ms['max']} ("

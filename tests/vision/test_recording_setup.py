@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import cv2
@@ -204,3 +205,24 @@ def test_the_reader_learns_the_empty_area_from_reference_frames_only(
     evaluate(folder)
     reference_image = next(image for entry, image in load_recording(folder).images() if entry.reference)
     assert learned == [[float(reference_image.mean())]]
+
+
+def test_a_frame_at_rest_the_reader_refuses_is_scored_wrong_and_counted_with_its_reason(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _session(tmp_path / "rec")
+    second = next(image for entry, image in load_recording(folder).images() if entry.t == 0.6)
+    read = PlaneReader.read
+
+    def refusing(reader: PlaneReader, frame: numpy.typing.NDArray[numpy.uint8]) -> Any:
+        result = read(reader, frame)
+        if numpy.array_equal(frame, second):  # the second frame at rest: refused, as a reader may
+            fields = {**vars(result), "reading": None, "hand": False, "refused": "the light changed too much"}
+            return SimpleNamespace(**fields)
+        return result
+
+    monkeypatch.setattr(PlaneReader, "read", refusing)
+    report = evaluate(folder)
+    assert report["frames_at_rest_refused"] == {"the light changed too much": 1}
+    assert report["items"] == {"total": 4, "right": 2, "accuracy": 0.5}
+    assert {"truth": "red", "read": "(refused)", "count": 1} in report["confusions"]
