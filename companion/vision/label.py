@@ -89,9 +89,9 @@ class LabelSession:
         learn = getattr(self.reader, "learn_reference", None)
         if learn is None:
             return
-        for n, entry in enumerate(self.recording.frames):
-            if entry.reference:
-                learn(self.image(n))
+        empty = [self.image(n) for n, entry in enumerate(self.recording.frames) if entry.reference]
+        if empty:
+            learn(empty)  # all of them at once: the reader takes their median
 
     def _vocabulary(self) -> Vocabulary:
         """The game's labels, with every label the recording's frames and the readings so far use."""
