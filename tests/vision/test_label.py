@@ -18,6 +18,7 @@ from companion.cli import main
 from companion.games.asterion.tiles import COLOURS, DESIGNS
 from companion.vision import base
 from companion.vision.label import create_label_app
+from companion.vision.pipeline import PlaneReader
 from companion.vision.recognisers._asterion_labels import parse_label, tile_label
 from companion.vision.recording import RecordingWriter, load_recording
 from companion.vision.vocabulary import game_vocabulary, vocabulary_for
@@ -226,3 +227,15 @@ def test_the_page_in_a_browser_prefills_draws_the_layout_and_saves(tmp_path: Pat
         playwright.stop()
         server.kill()
         server.wait(PATIENCE)
+
+
+def test_the_prefilled_reading_comes_after_learning_the_empty_area(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    learned: list[int] = []
+    monkeypatch.setattr(
+        PlaneReader, "learn_reference", lambda reader, frames: learned.append(len(frames)), raising=False
+    )
+    client = _client(_recording(tmp_path / "rec"))
+    assert learned == [1]  # the recording's one reference frame, before any frame is read
+    assert client.get("/api/frames/1").get_json()["reading"] == RED_GREEN
