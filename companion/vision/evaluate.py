@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.vision.base import Frame, Profile, Recogniser
-from companion.vision.pipeline import PlaneReader
+from companion.vision.pipeline import FrameReading, PlaneReader
 from companion.vision.recording import Recording, load_recording
 from companion.vision.stability import SceneChecker
 
@@ -93,9 +93,9 @@ def evaluate(
         stage_seconds.update(result.stages)
         frames_read += 1
         hands.at_rest(result.plane)
-        refused_without_hand += bool(getattr(result, "hand", False))
+        refused_without_hand += result.hand
         # A reader with a reference refuses a frame it cannot compare with the empty area; say why.
-        refusal = str(getattr(result, "refused", "") or "")
+        refusal = result.refused
         if refusal:
             refusals[refusal] += 1
         read = result.reading.items if result.reading is not None else {}
@@ -139,6 +139,7 @@ def evaluate(
         "frame_size": [recording.width, recording.height],
         "frames": len(recording.frames),
         "reference_frames": references,
+        "reference_learned": hands.learned,
         "frames_read": frames_read,
         "frames_right": frames_right,
         "skipped": dict(skipped),
@@ -185,7 +186,7 @@ def evaluate(
     return report
 
 
-def _unread(result: Any, refusal: str) -> str:
+def _unread(result: FrameReading, refusal: str) -> str:
     """What stands for the reading of an item in a frame that gave none."""
     if refusal:
         return "(refused)"
@@ -195,23 +196,23 @@ def _unread(result: Any, refusal: str) -> str:
 class _HandCheck:
     """Whether the table refuses a frame with a hand: the reader's own refusal once it has learned the
     empty area (learn_reference; FrameReading.hand), else the watcher's SceneChecker against the table
-    at rest (a recording without reference frames, or a reader that cannot learn one)."""
+    at rest (a recording without reference frames, or whose reference frames taught nothing)."""
 
     def __init__(self, reader: PlaneReader) -> None:
         self.reader = reader
         self.checker = SceneChecker(reader.layout)
         self._references: list[Frame] = []
         """The present run of reference frames: the reader learns the empty area from all of them."""
+        self.learned: str | None = None
+        """What learning the empty area last came to (the reader's words), None before any reference."""
 
     def _reference_learned(self) -> bool:
-        return getattr(self.reader, "reference", None) is not None
+        return self.reader.reference is not None
 
     def learn(self, image: Frame) -> None:
         """A reference frame: the empty play area."""
         self._references.append(image)
-        learn_reference = getattr(self.reader, "learn_reference", None)
-        if learn_reference is not None:
-            learn_reference(list(self._references))
+        self.learned = self.reader.learn_reference(list(self._references)).message
         if not self._reference_learned():
             _calibration, plane = self.reader.plane(image)
             self.at_rest(plane)
@@ -229,7 +230,7 @@ class _HandCheck:
         """Whether the table would refuse this frame (no plane at all is refused too: nothing is read)."""
         if self._reference_learned():
             result = self.reader.read(image)
-            return result.reading is None or bool(getattr(result, "hand", False))
+            return result.reading is None or result.hand
         _calibration, plane = self.reader.plane(image)
         return plane is None or self.checker.check(plane).hand
 

@@ -86,12 +86,9 @@ class LabelSession:
 
     def _learn_references(self) -> None:
         """Read as the table would: the empty area first, where the reader can learn it."""
-        learn = getattr(self.reader, "learn_reference", None)
-        if learn is None:
-            return
         empty = [self.image(n) for n, entry in enumerate(self.recording.frames) if entry.reference]
         if empty:
-            learn(empty)  # all of them at once: the reader takes their median
+            self.reader.learn_reference(empty)  # all of them at once: the reader takes their median
 
     def _vocabulary(self) -> Vocabulary:
         """The game's labels, with every label the recording's frames and the readings so far use."""
@@ -167,7 +164,8 @@ class LabelSession:
             "markers": list(result.calibration.markers),
             "message": result.calibration.message,
             "reading": result.reading.items if result.reading is not None else None,
-            "hand_seen": bool(getattr(result, "hand", False)),
+            "hand_seen": result.hand,
+            "refused": result.refused,
         }
 
     def summary(self) -> dict[str, Any]:

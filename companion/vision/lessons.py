@@ -50,15 +50,13 @@ def lesson_labels(recording: Recording, reader: PlaneReader) -> list[str]:
 
 def _at_rest(recording: Recording, reader: PlaneReader) -> Iterator[tuple[RecordedFrame, Frame]]:
     """The session's labelled frames without hand or motion, the reference learned from its empty frames."""
-    learn_reference = getattr(reader, "learn_reference", None)
     references: list[Frame] = []
     for entry, image in recording.images():
         if image is None:
             continue
         if entry.reference:
             references.append(image)  # the run of them learned together, as the evaluation does
-            if learn_reference is not None:
-                learn_reference(list(references))
+            reader.learn_reference(list(references))
             continue
         references.clear()
         if not (entry.hand or entry.motion or entry.labels is None):

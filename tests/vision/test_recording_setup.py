@@ -23,6 +23,7 @@ from companion.vision.recording import (
     load_recording,
     save_recording,
 )
+from companion.vision.reference import LearnResult
 
 from . import scenes
 
@@ -197,12 +198,14 @@ def test_the_reader_learns_the_empty_area_from_reference_frames_only(
 ) -> None:
     learned: list[list[float]] = []
 
-    def learn_reference(reader: PlaneReader, frames: list[numpy.typing.NDArray[numpy.uint8]]) -> None:
+    def learn_reference(reader: PlaneReader, frames: list[numpy.typing.NDArray[numpy.uint8]]) -> LearnResult:
         learned.append([float(frame.mean()) for frame in frames])
+        return LearnResult(False, "learned nothing: this is a test")
 
     monkeypatch.setattr(PlaneReader, "learn_reference", learn_reference, raising=False)
     folder = _session(tmp_path / "rec")
-    evaluate(folder)
+    report = evaluate(folder)
+    assert report["reference_learned"] == "learned nothing: this is a test"
     reference_image = next(image for entry, image in load_recording(folder).images() if entry.reference)
     assert learned == [[float(reference_image.mean())]]
 
