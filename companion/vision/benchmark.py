@@ -216,8 +216,10 @@ def _bench_game(
     cpu_ms: list[float] = []
     sizes = set()
     confusions: Counter[tuple[str, str]] = Counter()
+    untaught: dict[Path, dict[str, Any]] = {}
     for recording in recordings:
         report = evaluate(recording, cpu_ms_out=cpu_ms)
+        untaught[recording.root] = report
         overall.add(report)
         by_table.setdefault(str(recording.setup.get("table") or "unknown"), _Tally()).add(report)
         sizes.add(f"{recording.width}x{recording.height}")
@@ -233,7 +235,7 @@ def _bench_game(
             "frame_sizes": sorted(sizes),
         },
         "by_table": {table: tally.figures() for table, tally in sorted(by_table.items())},
-        "editions_taught_on_one_table": _editions_across_tables(recordings, teaching),
+        "editions_taught_on_one_table": _editions_across_tables(recordings, untaught, teaching),
         "confusions": [
             {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(5)
         ],
@@ -241,7 +243,9 @@ def _bench_game(
     }
 
 
-def _editions_across_tables(recordings: list[Recording], teaching: Teaching | None) -> list[dict[str, Any]]:
+def _editions_across_tables(
+    recordings: list[Recording], untaught: dict[Path, dict[str, Any]], teaching: Teaching | None
+) -> list[dict[str, Any]]:
     """Each edition other than the default found on two tables or more: taught from a sitting on one of
     them, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
     tables_by_edition: dict[str, dict[str, list[Recording]]] = {}
@@ -265,7 +269,7 @@ def _editions_across_tables(recordings: list[Recording], teaching: Teaching | No
                 report = evaluate(recording, profile=taught.profile)
                 tally.add(report)
                 with_profile.add(report)
-                without.add(evaluate(recording))
+                without.add(untaught[recording.root])  # read with the built-in look already
             per_table[table] = tally.figures()
         figures.append(
             {
