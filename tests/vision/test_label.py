@@ -239,3 +239,24 @@ def test_the_prefilled_reading_comes_after_learning_the_empty_area(
     client = _client(_recording(tmp_path / "rec"))
     assert learned == [1]  # the recording's one reference frame, before any frame is read
     assert client.get("/api/frames/1").get_json()["reading"] == RED_GREEN
+
+
+def test_a_video_recording_is_labelled_frame_by_frame_and_saved_beside_the_video(
+    squares: scenes.SquaresRecogniser, tmp_path: Path
+) -> None:
+    video = tmp_path / "table.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 5.0, (1280, 720))
+    shown = [{}, RED_GREEN, {"spot:0": "green"}]
+    for labels in shown:
+        writer.write(scenes.frame(labels))
+    writer.release()
+    frames = [{"index": n, "t": n * 0.2, "labels": None, "hand": False, "motion": False} for n in range(3)]
+    index = {"version": 1, "game": "squares", "camera": {"width": 1280, "height": 720}, "video": video.name}
+    (tmp_path / "table.avi.json").write_text(json.dumps({**index, "frames": frames}))
+    client = _client(video)
+    # Each index gives its own frame: the reading prefilled is that frame's.
+    assert client.get("/api/frames/2").get_json()["reading"] == {"spot:0": "green", "spot:1": "empty"}
+    assert client.get("/api/frames/1").get_json()["reading"] == RED_GREEN
+    assert client.post("/api/frames/1", json={"labels": RED_GREEN}).status_code == 200
+    assert load_recording(video).frames[1].labels == RED_GREEN
+    assert json.loads((tmp_path / "table.avi.json").read_text())["video"] == "table.avi"
