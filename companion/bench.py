@@ -58,7 +58,12 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     )
     vision.add_argument("games", nargs="*", help="games to measure (default: every game the camera reads)")
     vision.add_argument(
-        "--games", nargs="+", dest="more_games", default=[], help="games to measure (as above)"
+        "--games",
+        nargs="+",
+        dest="more_games",
+        default=[],
+        metavar="GAME",
+        help="games to measure (as above)",
     )
     vision.add_argument("--json", action="store_true", help="print the figures as JSON")
     vision.add_argument(
