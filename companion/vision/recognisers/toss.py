@@ -90,6 +90,9 @@ STAND_OUT = 12.0
 RING_NOT_BACKGROUND = 6.0
 """A ring sample may be this much farther (squared) from the ring prototypes than from the background's:
 the stand-out test does most of the work; this one keeps the horns' own pixels out."""
+RING_PLAINLY = 4.0
+"""A sample this many times (squared) nearer the taught ring's colours than the background's is cord even
+when it hardly stands out: that is what teaching the user's rope is for."""
 LIGHTNESS_WEIGHT = 0.5
 PROTOTYPES_PER_CLASS = 24
 TEACH_KEEP = 12
@@ -199,11 +202,15 @@ class RingPalette:
         )
 
     def is_ring(self, rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
-        """Which samples (rays, samples, 3) are ring: unlike their ray's median, and ring-coloured."""
+        """Which samples (rays, samples, 3) are ring: unlike their ray's median and not background-
+        coloured, or plainly the taught ring's colour (a rope little unlike the collar still is)."""
         flat = _weighted(rays)
-        to_ring = _nearest_squared(flat, self.ring)
-        to_background = _nearest_squared(flat, self.background)
-        return stands_out(rays) & (to_ring < to_background * RING_NOT_BACKGROUND).reshape(rays.shape[:-1])
+        to_ring = _nearest_squared(flat, self.ring).reshape(rays.shape[:-1])
+        to_background = _nearest_squared(flat, self.background).reshape(rays.shape[:-1])
+        plainly_ring = to_ring * RING_PLAINLY < to_background
+        return numpy.asarray(
+            (stands_out(rays) & (to_ring < to_background * RING_NOT_BACKGROUND)) | plainly_ring
+        )
 
 
 def stands_out(rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
