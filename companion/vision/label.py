@@ -198,6 +198,11 @@ class LabelSession:
             changed = dataclasses.replace(entry, labels=labels, **flags)
             frames = (*self.recording.frames[:n], changed, *self.recording.frames[n + 1 :])
             self._save(dataclasses.replace(self.recording, frames=frames))
+            if changed.reference != entry.reference:
+                # Another view of the empty area: every reading so far was made against the old one.
+                self.reader.forget_reference()
+                self._learn_references()
+                self._views.clear()
         return self.frame_view(n)
 
     def save_setup(self, change: Any) -> dict[str, Any]:

@@ -260,3 +260,27 @@ def test_a_video_recording_is_labelled_frame_by_frame_and_saved_beside_the_video
     assert client.post("/api/frames/1", json={"labels": RED_GREEN}).status_code == 200
     assert load_recording(video).frames[1].labels == RED_GREEN
     assert json.loads((tmp_path / "table.avi.json").read_text())["video"] == "table.avi"
+
+
+def test_marking_a_frame_reference_learns_the_empty_area_again(
+    squares: scenes.SquaresRecogniser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    learned: list[int] = []
+    monkeypatch.setattr(
+        PlaneReader, "learn_reference", lambda reader, frames: learned.append(len(frames)), raising=False
+    )
+    folder = tmp_path / "rec"
+    with RecordingWriter(folder, game="squares") as writer:
+        writer.add(scenes.frame({}, seed=1), 0.0, None)
+        writer.add(scenes.frame({}, seed=2), 0.2, None)
+        writer.add(scenes.frame(RED_GREEN, seed=3), 0.4, None)
+    client = _client(folder)
+    assert learned == [] and client.get("/api/frames/2").status_code == 200
+    client.post("/api/frames/0", json={"labels": None, "reference": True})
+    client.post("/api/frames/1", json={"labels": None, "reference": True})
+    assert learned == [1, 2]
+    # Frame 2 is read again against the new reference, not served from before; then kept.
+    reads = squares.reads
+    client.get("/api/frames/2")
+    client.get("/api/frames/2")
+    assert squares.reads == reads + 1
