@@ -13,6 +13,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, VisionError
+from companion.vision.generate import _toss_rings as toss_rings
 from companion.vision.generate import toss as generate_toss
 from companion.vision.generate.camera import marker_corners_mm
 from companion.vision.generate.world import look_at
@@ -61,10 +62,10 @@ def test_the_raised_plane_puts_points_at_the_figures_height_where_they_are(
     assert numpy.abs(flat / PLANE_PX_PER_MM - points[:, :2]).max() > 10.0
 
 
-def _beside(horn_side: str, pool: tuple[generate_toss.RestingRing, ...]) -> generate_toss.RestingRing:
+def _beside(horn_side: str, pool: tuple[toss_rings.RestingRing, ...]) -> toss_rings.RestingRing:
     """A ring that missed and rests on the head next to the horn (not around it)."""
     sign = -1.0 if horn_side == "left" else 1.0
-    for ring, horn in generate_toss._variants(pool):
+    for ring, horn in toss_rings.variants(pool):
         base_x = sign * 55.0
         distance = math.hypot(ring.position[0] - base_x, ring.position[1])
         if horn is None and ring.position[2] > -5 and distance < 75.0 and abs(ring.position[0]) > 60:
@@ -72,8 +73,8 @@ def _beside(horn_side: str, pool: tuple[generate_toss.RestingRing, ...]) -> gene
     raise LookupError("no ring at rest beside the horn in the pool")
 
 
-def _around(horn_side: str, pool: tuple[generate_toss.RestingRing, ...]) -> generate_toss.RestingRing:
-    return next(ring for ring, horn in generate_toss._variants(pool) if horn == horn_side)
+def _around(horn_side: str, pool: tuple[toss_rings.RestingRing, ...]) -> toss_rings.RestingRing:
+    return next(ring for ring, horn in toss_rings.variants(pool) if horn == horn_side)
 
 
 @pytest.mark.parametrize("head_mm", [40.0, 60.0, 80.0])
@@ -81,7 +82,7 @@ def _around(horn_side: str, pool: tuple[generate_toss.RestingRing, ...]) -> gene
 def test_a_ring_around_a_horn_reads_ring_and_one_beside_the_other_clear(markers: str, head_mm: float) -> None:
     options = {"markers": "table", "figure_height_mm": head_mm} if markers == "table" else {}
     layout = toss_layout(options)
-    pool = generate_toss.resting_rings(POOL)
+    pool = toss_rings.resting_rings(POOL)
     rng = numpy.random.default_rng(round(head_mm))
     session = generate_toss.toss_session(layout, rng, hard=False, head_height_mm=head_mm, pool=pool)
     reader = PlaneReader("toss", options)
@@ -97,7 +98,7 @@ def test_with_the_empty_figure_learned_the_normalised_plane_reads_the_same() -> 
     """With the empty figure learned at setup (the pipeline's reference) the horns vanish from the plane
     the recogniser reads, and with them the cord they hide: the share of the way round decides."""
     options = {"markers": "table", "figure_height_mm": 60.0}
-    pool = generate_toss.resting_rings(POOL)
+    pool = toss_rings.resting_rings(POOL)
     rng = numpy.random.default_rng(60)
     session = generate_toss.toss_session(toss_layout(options), rng, hard=False, pool=pool)
     reader = PlaneReader("toss", options)
@@ -116,14 +117,14 @@ def test_the_generators_truth_is_the_simulators() -> None:
     """A ring counts as around a horn exactly when the simulator classified its toss as a ringer, and
     the figure's mirror image moves it to the other horn."""
     ringers = {"clean_ringer", "tilted_ringer", "rattling_ringer", "hanging"}
-    pool = generate_toss.resting_rings(POOL)
+    pool = toss_rings.resting_rings(POOL)
     assert {ring.kind in ringers for ring in pool} == {True, False}
     for ring in pool:
-        horn = generate_toss.horn_through(ring)
+        horn = toss_rings.horn_through(ring)
         assert (horn is not None) == (ring.kind in ringers), ring
         if horn is not None:
             assert (
-                generate_toss.horn_through(ring.mirrored(True, False))
+                toss_rings.horn_through(ring.mirrored(True, False))
                 == {"left": "right", "right": "left"}[horn]
             )
     rng = numpy.random.default_rng(3)
@@ -133,7 +134,7 @@ def test_the_generators_truth_is_the_simulators() -> None:
         {"horn:left": "clear", "horn:right": "clear"},
     ):
         shot = session.frame(rng, labels)
-        assert shot.labels == labels == generate_toss.truth(list(shot.rings))
+        assert shot.labels == labels == toss_rings.truth(list(shot.rings))
 
 
 def test_the_recogniser_imports_neither_generator_nor_simulator() -> None:

@@ -15,7 +15,8 @@ from typing import Any
 import numpy
 
 from companion.vision.generate import FRAME_INTERVAL_S, HAND_SHARE, MOTION_SHARE, GeneratorError
-from companion.vision.generate.toss import choose_rings, sample_labels, toss_layout, toss_session
+from companion.vision.generate._toss_rings import choose_rings
+from companion.vision.generate.toss import sample_labels, toss_layout, toss_session
 
 
 def write_toss_session(
