@@ -15,13 +15,17 @@ true place in the plane whatever the camera's height and tilt. What stands
 higher (a ring tilted against the horn, the horn itself, leaning outwards)
 is seen off its place by parallax, away from the camera; a ring around the
 horn still surrounds the horn's base in the picture, and the horn's body
-hides a stretch of cord behind it, which `MAX_GAP_DEG` allows for.
+hides a stretch of cord behind it, which `MAX_GAP_DEG` allows for. On a
+plane the pipeline normalised against the empty figure learned at setup, the
+horns are gone (but not the cord they hide): there the share of the way round
+that cord is seen decides (`MIN_CROSSING_NORMALISED`).
 
 A sample is ring when it stands out from its ray's median colour (what lies
 under the cord, whatever the collar's colour and the light): the reading does
 not depend on the ring's, the figure's or the table's colours. A taught
 profile adds a colour test (not much nearer the taught background than the
-taught ring). The built-in prototypes in toss_colours.json (written offline by
+taught ring), and counts plainly ring-coloured samples even when they hardly
+stand out. The built-in prototypes in toss_colours.json (written offline by
 companion.vision.training.toss) are what teaching starts from.
 """
 
