@@ -16,8 +16,9 @@ from typing import Any
 TOSS_SOURCES = ("gpio", "node", "both")
 
 
-HARD_SESSIONS = 16
-"""Sessions per game in `bench vision --hard`: enough for every table kind, several editions and hands."""
+HARD_SESSIONS = 21
+"""Sessions per game in `bench vision --hard`: the generator takes its 7 table kinds and a game's 3 editions
+in turn, so 21 sessions put every edition on every table once (each table under both marker placements)."""
 HARD_FRAMES = 20
 """Frames per session in `bench vision --hard` (a few of them of the empty area)."""
 
