@@ -10,8 +10,10 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
 - the table: a pixel that, light corrected, lies within its reference neighbourhood's
   colour range is table; so is a pixel darker than the table by one factor in every
   channel (a shadow) close to something that is no table (the piece casting it);
-- a hand: a large foreign region that crosses the plane's edge (an arm comes from
-  outside), whatever its colour: no skin model, as skin tones and sleeves vary.
+- a hand: a large foreign region that comes in over the plane's edge where no item lies
+  (an arm comes from outside), whatever its colour: no skin model, as skin tones and
+  sleeves vary; an arm of nearly the table's colour shows by its sides, shading, shadow
+  and the texture it hides, joined up.
 
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
@@ -54,6 +56,12 @@ HAND_BLUR_MM = 9.0
 """Width of the window over which the difference from the table is averaged for the hand check."""
 HAND_JOIN_MM = 21.0
 """Gaps up to this wide between changed regions are closed for the hand check."""
+EDGE_RIM_PX = 2
+"""Mask pixels along the plane's edge that the hand check leaves out (see `look`)."""
+ITEM_SLACK_MM = 6.0
+"""Items may lie this far beyond their regions' boxes."""
+HAND_DEPTH_MM = 10.0
+"""An arm is still wide this far inside the plane's edge."""
 HOLE_MM2 = 300.0
 """Table-like holes inside a foreign region up to this size are part of it: a piece the colour of one
 check of the cloth still shows whole where the check lies inside it."""
@@ -102,9 +110,9 @@ class ReferenceSettings:
     of its hue does not)."""
     hand_min_area_mm2: float = 2500.0
     """A foreign region crossing the plane's edge this large is a hand or an arm..."""
-    hand_min_edge_mm: float = 25.0
-    """...when it crosses the edge over this length at least (a wrist, a sleeve; a piece pushed to the
-    edge crosses it over less and is smaller)."""
+    hand_min_edge_mm: float = 18.0
+    """...when it comes in over this length at least, where no item lies, at the edge and `HAND_DEPTH_MM`
+    inside it (a wrist, a sleeve; a piece near the edge lies where items lie, and is smaller)."""
     min_table_share: float = 0.08
     """Less of the plane than this matching the reference: the cloth or the camera changed, relearn."""
     min_free_share: float = 0.45
@@ -141,6 +149,35 @@ def _px(mm: float) -> int:
 
 def _square(mm: float) -> numpy.typing.NDArray[numpy.uint8]:
     return numpy.ones((_px(mm), _px(mm)), numpy.uint8)
+
+
+def _joined(changed: Mask, kernel: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+    """The changes with gaps up to the kernel's size closed, so that the sides, shading and shadow of an
+    arm of nearly the table's colour make one region again (its ridge may match the table)."""
+    rim, reach = EDGE_RIM_PX, kernel.shape[0]
+    image = changed.astype(numpy.uint8)
+    # The plane's outermost pixels shift with every wobble of the calibration: they take the look of
+    # the pixels just inside, so a strip along the edge there is no change.
+    image[:rim], image[-rim:] = image[rim], image[-rim - 1]
+    image[:, :rim], image[:, -rim:] = image[:, rim : rim + 1], image[:, -rim - 1 : -rim]
+    # Beyond the plane, what crosses its edge goes on (an arm), what does not stays apart from the edge:
+    # closed inside a border continuing the edge, a piece near the edge is not glued to it.
+    padded = cv2.copyMakeBorder(image, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
+    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return numpy.ascontiguousarray(closed[reach:-reach, reach:-reach], numpy.uint8)
+
+
+def _ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
+    """The labels along the rectangle `inset` pixels in from the image's edges."""
+    top, bottom, left, right = inset, labels.shape[0] - 1 - inset, inset, labels.shape[1] - 1 - inset
+    return numpy.concatenate(
+        [
+            labels[top, left : right + 1],
+            labels[bottom, left : right + 1],
+            labels[top:bottom, left],
+            labels[top:bottom, right],
+        ]
+    )
 
 
 class TableReference:
@@ -228,8 +265,10 @@ class TableReference:
         """Pixels where no item lies are table unless a hand is there: they count more for the light."""
         weight = numpy.full((self.size[1], self.size[0]), 4.0, numpy.float32)
         scale = MASK_PX_PER_MM / PLANE_PX_PER_MM
+        slack = round(ITEM_SLACK_MM * MASK_PX_PER_MM)  # pieces lie a little off their places
         for region in self.layout.items.values():
             x0, y0, x1, y1 = (round(v * scale) for v in region.box_px())
+            x0, y0, x1, y1 = x0 - slack, y0 - slack, x1 + slack, y1 + slack
             weight[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = 1.0
         return weight
 
@@ -287,13 +326,7 @@ class TableReference:
         lost_widely = cv2.blur(lost.astype(numpy.float32), (_px(TEXTURE_MM), _px(TEXTURE_MM))) > 0.6
         different = (averaged > settings.hand_level) | lost_widely | (foreground > 0)
         table_share = float(numpy.count_nonzero(matches)) / matches.size
-        # An arm of nearly the table's colour shows by its sides, its shading and its shadow, not its
-        # ridge: joined up, they make one region again.
-        joined = numpy.asarray(
-            cv2.morphologyEx(different.astype(numpy.uint8), cv2.MORPH_CLOSE, _square(HAND_JOIN_MM)),
-            numpy.uint8,
-        )
-        hand = self._hand(joined)
+        hand = self._hand(_joined(different, _square(HAND_JOIN_MM)))
         free = self._weight > 1.0
         free_share = float(numpy.count_nonzero(matches & free)) / max(1, int(numpy.count_nonzero(free)))
         reason = ""
@@ -344,17 +377,31 @@ class TableReference:
             return foreground
         return numpy.asarray(foreground | holes[labels].astype(numpy.uint8), numpy.uint8)
 
-    def _hand(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> bool:
-        """A foreign region crossing the plane's edge, large and wide where it crosses: an arm."""
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(foreground, connectivity=8)
+    def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+        """A large changed region (`joined`: the changes with their gaps closed) that comes in across the
+        plane's edge: within `HAND_DEPTH_MM` of the edge it runs wide along the edge and still wide at
+        that depth (an arm). Pieces do not reach the edge."""
+        depth = max(1, round(HAND_DEPTH_MM * MASK_PX_PER_MM))
+        outer, inner = EDGE_RIM_PX, EDGE_RIM_PX + depth
+        band = joined.copy()
+        band[inner + 1 : -inner - 1, inner + 1 : -inner - 1] = 0
+        count, found = cv2.connectedComponents(band, connectivity=8)
         if count <= 1:
             return False
-        edge = numpy.concatenate([labels[0], labels[-1], labels[1:-1, 0], labels[1:-1, -1]])
-        crossing = numpy.bincount(edge, minlength=count)
-        min_area = self.settings.hand_min_area_mm2 * MASK_PX_PER_MM**2
+        entries = numpy.asarray(found, numpy.int32)
         min_edge = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
-        for label in range(1, count):
-            if crossing[label] >= min_edge and stats[label, cv2.CC_STAT_AREA] >= min_area:
+        # Counted where no item lies: pieces laid near the edge are no arm coming in over it.
+        free = numpy.asarray(self._weight > 1.0, numpy.int32)
+        along_edge = numpy.bincount(_ring(entries * free, outer), minlength=count)
+        further_in = numpy.bincount(_ring(entries * free, inner), minlength=count)
+        wide = [n for n in range(1, count) if along_edge[n] >= min_edge and further_in[n] >= min_edge]
+        if not wide:
+            return False
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        min_area = self.settings.hand_min_area_mm2 * MASK_PX_PER_MM**2
+        for entry in wide:
+            region = labels[entries == entry].max()
+            if region > 0 and stats[region, cv2.CC_STAT_AREA] >= min_area:
                 return True
         return False
 
