@@ -57,7 +57,7 @@ HAND_BLUR_MM = 9.0
 HAND_JOIN_MM = 21.0
 """Gaps up to this wide between changed regions are closed for the hand check."""
 EDGE_RIM_PX = 2
-"""Mask pixels along the plane's edge that the hand check leaves out (see `look`)."""
+"""Mask pixels along the plane's edge that the hand check takes as the pixels just inside (`_joined`)."""
 ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
 HAND_DEPTH_MM = 10.0
@@ -102,14 +102,14 @@ class ReferenceSettings:
     shadow_reach_mm: float = 10.0
     """A shadow-like pixel is table only this close to something that is no table (what casts it)."""
     light_band: float = 0.25
-    """A pixel's log ratio to the reference within this of the plane's light counts for the light grid;
-    the grid stays within it too (an arm of the table's hue must not pass for a shadow)."""
+    """A pixel's log ratio to the reference within this of the plane's light counts for the light grid,
+    which stays within twice this of the plane's light (an arm of the table's hue is no shadow)."""
     hand_level: float = 1.0
     """A pixel's distance beyond the reference's range, in tolerances summed over B, G and R, averaged
     over `HAND_BLUR_MM`, that marks it changed for the hand check (noise averages out; a skin on a wood
     of its hue does not)."""
     hand_min_area_mm2: float = 2500.0
-    """A foreign region crossing the plane's edge this large is a hand or an arm..."""
+    """A changed region coming in over the plane's edge this large is a hand or an arm..."""
     hand_min_edge_mm: float = 18.0
     """...when it comes in over this length at least, where no item lies, at the edge and `HAND_DEPTH_MM`
     inside it (a wrist, a sleeve; a piece near the edge lies where items lie, and is smaller)."""
@@ -380,7 +380,7 @@ class TableReference:
     def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the
         plane's edge: within `HAND_DEPTH_MM` of the edge it runs wide along the edge and still wide at
-        that depth (an arm). Pieces do not reach the edge."""
+        that depth (an arm), counted where no item lies."""
         depth = max(1, round(HAND_DEPTH_MM * MASK_PX_PER_MM))
         outer, inner = EDGE_RIM_PX, EDGE_RIM_PX + depth
         band = joined.copy()
