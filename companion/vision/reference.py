@@ -30,7 +30,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout, VisionError
+from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -58,6 +58,9 @@ HAND_JOIN_MM = 21.0
 """Gaps up to this wide between changed regions are closed for the hand check."""
 EDGE_RIM_PX = 2
 """Mask pixels along the plane's edge that the hand check takes as the pixels just inside (`_joined`)."""
+MARKER_MARGIN_MM = 6.0
+"""The corner markers' white border reaches this far beyond their black squares (a sheet cut a little
+wide, or laid by its cut edge)."""
 ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
 HAND_DEPTH_MM = 10.0
@@ -189,6 +192,7 @@ class TableReference:
         width, height = layout.plane_mm
         self.plane_size = layout.plane_size_px()
         self.size = (max(8, round(width * MASK_PX_PER_MM)), max(8, round(height * MASK_PX_PER_MM)))
+        self._markers = self._marker_squares()
         self._weight = self._free_weight()
         self._light = LightGrid(layout.plane_mm, self.size, self._weight, self.settings.light_band)
         self._paper = MarkerPaper(layout.plane_mm, PLANE_PX_PER_MM)
@@ -261,6 +265,15 @@ class TableReference:
             )
         return numpy.asarray(cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA), numpy.float32)
 
+    def _marker_squares(self) -> Mask:
+        """The corner markers and their white border, where the mask has them."""
+        squares = numpy.zeros((self.size[1], self.size[0]), bool)
+        side = round((MARKER_SIDE_MM + MARKER_MARGIN_MM) * MASK_PX_PER_MM)
+        squares[:side, :side] = squares[:side, -side:] = squares[-side:, :side] = squares[-side:, -side:] = (
+            True
+        )
+        return squares
+
     def _free_weight(self) -> Floats:
         """Pixels where no item lies are table unless a hand is there: they count more for the light."""
         weight = numpy.full((self.size[1], self.size[0]), 4.0, numpy.float32)
@@ -270,6 +283,7 @@ class TableReference:
             x0, y0, x1, y1 = (round(v * scale) for v in region.box_px())
             x0, y0, x1, y1 = x0 - slack, y0 - slack, x1 + slack, y1 + slack
             weight[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = 1.0
+        weight[self._markers] = 1.0
         return weight
 
     # ------------------------------------------------------------ comparing
@@ -325,6 +339,7 @@ class TableReference:
         # A lost texture counts only over an arm's width: a piece hides it too, but is no hand by itself.
         lost_widely = cv2.blur(lost.astype(numpy.float32), (_px(TEXTURE_MM), _px(TEXTURE_MM))) > 0.6
         different = (averaged > settings.hand_level) | lost_widely | (foreground > 0)
+        different &= ~self._markers  # black on white, they differ most when the calibration wobbles
         table_share = float(numpy.count_nonzero(matches)) / matches.size
         hand = self._hand(_joined(different, _square(HAND_JOIN_MM)))
         free = self._weight > 1.0
