@@ -8,6 +8,13 @@ camera can see (a Minotaurus reveal, the Minos dice, ...), submits the one
 answer its observation confirms, from source "camera", guarded by the event
 it was decided at.
 
+With the empty play area learned (companion/vision/reference.py), each plane
+is compared with it: hands are refused on any table, and the recogniser reads
+a plane without the tablecloth. The reader learns it by itself from its first
+steady view that reads as empty, so start the camera before laying out the
+pieces; the setup page takes the present view as the empty area with
+`CameraWatcher.relearn_reference`.
+
 Bad input never stops the game: an unreadable frame, a lost camera, lost
 markers or a recogniser that fails leave the table to manual entry, and the
 "camera" table status tells every phone why.
