@@ -86,6 +86,15 @@ class PlaneReader:
     def forget_reference(self) -> None:
         self._reference = None
 
+    def normalised_plane(self, frame: Frame) -> Frame | None:
+        """The frame's plane as the recogniser reads it (teach shots, training): normalised against the
+        reference when there is one. None without markers, or when the reference refuses the frame."""
+        _calibration, plane = self.plane(frame)
+        if plane is None or self._reference is None:
+            return plane
+        view = self._reference.look(plane)
+        return None if view.refused else self._reference.normalise(plane, view)
+
     def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
         """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
         calibration = self.calibrator.update(frame)

@@ -346,10 +346,13 @@ def test_plane_reader_learns_the_empty_area_and_reads_against_it(tmp_path: Path)
         if frame.hand:
             hands += 1
             assert result.hand and result.reading is None and "hand" in result.refused
+            assert reader.normalised_plane(image) is None
             continue
         assert not result.hand and result.reading is not None and result.plane is not None
         assert "reference" in result.stages
         neutral = numpy.all(result.plane == NEUTRAL_BGR, axis=2)
+        again = reader.normalised_plane(image)  # what teaching and training see: the same plane
+        assert again is not None and numpy.mean(numpy.all(again == NEUTRAL_BGR, axis=2) == neutral) > 0.98
         for cell, label in (frame.labels or {}).items():
             x0, y0, x1, y1 = reader.layout.items[cell].box_px()
             middle = neutral[(y0 + y1) // 2 - 8 : (y0 + y1) // 2 + 8, (x0 + x1) // 2 - 8 : (x0 + x1) // 2 + 8]
