@@ -86,6 +86,10 @@ class PlaneReader:
     def forget_reference(self) -> None:
         self._reference = None
 
+    def adopt_reference(self, reference: TableReference | None) -> None:
+        """Read against another reader's empty area (the teach session's, shown on its live view)."""
+        self._reference = reference
+
     def normalised_plane(self, frame: Frame) -> Frame | None:
         """The frame's plane as the recogniser reads it (teach shots, training): normalised against the
         reference when there is one. None without markers, or when the reference refuses the frame."""

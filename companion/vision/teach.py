@@ -29,8 +29,13 @@ from companion.vision.base import (
     recogniser_for,
     save_profile,
 )
-from companion.vision.calibration import Calibrator, warp_plane
+from companion.vision.pipeline import PlaneReader
 from companion.vision.stability import SceneChecker
+
+EMPTY_PROMPT = (
+    "First clear the play area (no pieces on it, the table as you will play on it) and tap shot: the "
+    "companion learns the empty table, so that what it learns of the pieces carries to any table."
+)
 
 
 class TeachError(VisionError):
@@ -204,6 +209,7 @@ class TeachSession:
         recogniser: Recogniser | None = None,
         settle_seconds: float = 0.3,
         sleep: Callable[[float], None] = time.sleep,
+        empty_first: bool = False,
     ) -> None:
         self.game = game
         self.options = dict(options)
@@ -211,7 +217,11 @@ class TeachSession:
         self.grab = grab
         self.profiles_root = profiles_root
         self.recogniser = recogniser or recogniser_for(game)
-        self.layout = self.recogniser.layout(self.options)
+        self.reader = PlaneReader(game, self.options, recogniser=self.recogniser)
+        self.layout = self.reader.layout
+        self.empty_first = empty_first
+        """Learn the empty table before the first lesson, so the shots are taught on planes normalised
+        against it (tablecloth gone, light corrected) and the edition then reads on any table."""
         self.steps = teach_plan(game, self.layout, self.options)
         self.profile = load_profile(game, edition, profiles_root) or Profile(game, edition)
         self.index = 0
@@ -226,6 +236,10 @@ class TeachSession:
     def done(self) -> bool:
         return self.index >= len(self.steps)
 
+    @property
+    def needs_empty(self) -> bool:
+        return self.empty_first and self.reader.reference is None
+
     def to_json(self) -> dict[str, Any]:
         step = None if self.done else self.steps[self.index]
         return {
@@ -235,7 +249,12 @@ class TeachSession:
             "step": self.index,
             "steps": len(self.steps),
             "done": self.done,
-            "prompt": step.prompt if step else "Every kind of piece is taught: the profile is saved.",
+            "prompt": EMPTY_PROMPT
+            if self.needs_empty
+            else step.prompt
+            if step
+            else "Every kind of piece is taught: the profile is saved.",
+            "needs_empty": self.needs_empty,
             "labels": step.labels if step else {},
             "taught": self.taught,
             "profile_shots": self.profile.shots,
@@ -246,30 +265,46 @@ class TeachSession:
         """The camera's present top-down plane (TeachError if there is no frame or no markers)."""
         return self._planes(1)[0]
 
-    def _planes(self, count: int) -> list[Frame]:
-        """`count` planes of frames `settle_seconds` apart, all under the first frame's homography."""
-        planes: list[Frame] = []
-        homography = None
+    def _frames(self, count: int) -> list[Frame]:
+        """`count` frames `settle_seconds` apart."""
+        frames: list[Frame] = []
         for n in range(count):
             if n:
                 self.sleep(self.settle_seconds)
             frame = self.grab()
             if frame is None:
                 raise TeachError("the camera gives no picture: is it connected?")
-            if homography is None:
-                result = Calibrator(self.layout.plane_mm).update(frame)
-                if result.homography is None:
-                    why = result.message or "the corner markers are not in view"
-                    raise TeachError(f"cannot see the table: {why}")
-                homography = result.homography
-            planes.append(warp_plane(frame, homography, self.layout))
+            frames.append(frame)
+        return frames
+
+    def _planes(self, count: int) -> list[Frame]:
+        """`count` planes of frames `settle_seconds` apart, as the recogniser reads them (normalised
+        against the empty table once it is learned)."""
+        planes: list[Frame] = []
+        for frame in self._frames(count):
+            calibration, _plane = self.reader.plane(frame)
+            if calibration.homography is None:
+                why = calibration.message or "the corner markers are not in view"
+                raise TeachError(f"cannot see the table: {why}")
+            plane = self.reader.normalised_plane(frame)
+            if plane is None:
+                raise TeachError("a hand or something new is over the table: clear it and tap shot again")
+            planes.append(plane)
         return planes
+
+    def _learn_empty(self) -> dict[str, Any]:
+        result = self.reader.learn_reference(self._frames(2))
+        if not result.learned:
+            raise TeachError(result.message)
+        return self.to_json()
 
     def shot(self) -> dict[str, Any]:
         """Learn the present step from the camera's frame, save the profile, and go on to the next step."""
         with self._lock:
             if self.done:
                 raise TeachError("every lesson is done: start again to teach more shots")
+            if self.needs_empty:
+                return self._learn_empty()
             step = self.steps[self.index]
             first, plane = self._planes(2)
             checker = SceneChecker(self.layout)

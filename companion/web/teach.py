@@ -115,7 +115,9 @@ def teach_start() -> Response:
         fail(409, "no camera: start the companion with a camera (companion run --camera ...)")
     try:
         profile_path(game, edition)  # checks both names
-        session = TeachSession(game, options, edition, vision.grab, profiles_root=vision.profiles_root)
+        session = TeachSession(
+            game, options, edition, vision.grab, profiles_root=vision.profiles_root, empty_first=True
+        )
     except (VisionError, KeyError) as error:
         bad_request(f"cannot teach {game!r}: {error}")
     with vision.lock:
@@ -189,6 +191,8 @@ def _live() -> tuple[Any, Any, Frame]:
             for old in [k for k in vision.views if k.startswith("teach:")]:
                 del vision.views[old]
             reader = vision.views[key] = LiveReader(session.game, session.options, session.recogniser)
+    # The live view reads as the lessons are taught: against the empty table the session learned.
+    reader.pipeline.adopt_reference(session.reader.reference)
     frame = session.grab()
     if frame is None:
         fail(409, "the camera gives no picture: is it connected?")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy
@@ -20,7 +21,8 @@ from companion.table.referee import Referee
 from companion.vision import base
 from companion.vision.base import ItemRegion, Layout, Profile, load_profile
 from companion.vision.recording import load_recording
-from companion.vision.teach import PLANS, TeachError, TeachSession, TeachStep, teach_plan
+from companion.vision.reference import NEUTRAL_BGR
+from companion.vision.teach import EMPTY_PROMPT, PLANS, TeachError, TeachSession, TeachStep, teach_plan
 from companion.web import create_app
 from companion.web.teach import VisionServices, install_vision
 
@@ -126,6 +128,38 @@ def test_shots_teach_the_profile_and_save_it_for_the_edition(squares: None, tmp_
     )
 
 
+def test_with_empty_first_the_table_is_learned_before_the_lessons_and_shots_are_taught_without_it(
+    squares: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    taught_planes: list[numpy.typing.NDArray[numpy.uint8]] = []
+    original = scenes.SquaresRecogniser.teach
+
+    def spying_teach(
+        self: scenes.SquaresRecogniser, plane: Any, layout: Any, labels: Any, profile: Any
+    ) -> Any:
+        taught_planes.append(plane.copy())
+        return original(self, plane, layout, labels, profile)
+
+    monkeypatch.setattr(scenes.SquaresRecogniser, "teach", spying_teach)
+    camera = Camera()
+    session = TeachSession(
+        "squares", {}, "my-set", camera, profiles_root=tmp_path, sleep=lambda s: None, empty_first=True
+    )
+    assert session.to_json()["prompt"] == EMPTY_PROMPT and session.to_json()["needs_empty"]
+    camera.image = scenes.frame({"spot:0": "empty"}, noise=2)
+    state = session.shot()
+    # The empty table is learned, no lesson is taken: the first lesson is asked for now.
+    assert state["step"] == 0 and state["taught"] == 0 and not state["needs_empty"]
+    assert state["prompt"] == "Lay the red square on spot 0."
+    assert session.reader.reference is not None and not taught_planes
+    camera.image = scenes.frame({"spot:0": "red"}, noise=2)
+    assert session.shot()["last_check"]["right"]
+    # The shot was taught on the normalised plane: away from the piece, the table is the neutral background.
+    (plane,) = taught_planes
+    corner = plane[300:340, 280:320].reshape(-1, 3).astype(float)
+    assert numpy.abs(corner.mean(axis=0) - numpy.array(NEUTRAL_BGR)).max() < 3
+
+
 def test_a_shot_without_the_table_in_view_or_with_a_hand_is_refused(squares: None, tmp_path: Path) -> None:
     camera = Camera()
     session = TeachSession("squares", {}, "default", camera, profiles_root=tmp_path, sleep=lambda s: None)
@@ -199,7 +233,11 @@ def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path) -> None
     assert host.post("/api/teach/shot").status_code == 409  # no session yet
     started = host.post("/api/teach/start", json={"game": "squares", "edition": "club-set"})
     assert started.status_code == 200
-    assert started.json["session"]["prompt"] == "Lay the red square on spot 0."  # type: ignore[index]
+    # The phone first asks for the empty table: the lessons are then taught against it.
+    assert started.json["session"]["prompt"] == EMPTY_PROMPT  # type: ignore[index]
+    camera.image = scenes.frame({"spot:0": "empty"})
+    learned = host.post("/api/teach/shot").json["session"]  # type: ignore[index]
+    assert learned["prompt"] == "Lay the red square on spot 0." and learned["step"] == 0
     camera.image = scenes.frame({"spot:0": "red"})
     preview = host.get("/api/teach/preview.jpg")
     assert preview.status_code == 200 and preview.content_type == "image/jpeg"
