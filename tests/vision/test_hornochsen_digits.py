@@ -69,7 +69,7 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("crop_file", "item_id", "number", "without"),
     [
-        ("hornochsen-light-table-18.png", "played:seat4", "18", (hornochsen, "TIGHT_BRIGHT_SHARE", 0.65)),
+        ("hornochsen-light-table-18.png", "played:seat4", "18", (hornochsen, "BRIGHT_SHARES", (0.65,))),
         ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (digits, "DIGIT_FILL", 0.15)),
         ("hornochsen-dark-25.png", "row:8:square:0", "25", (hornochsen, "DARK_LEVEL", 0.0)),
         ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (hornochsen, "DARK_LEVEL", 0.0)),
@@ -80,7 +80,7 @@ def test_camera_crops_once_misread_are_read(
     crop_file: str,
     item_id: str,
     number: str,
-    without: tuple[ModuleType, str, float],
+    without: tuple[ModuleType, str, object],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each crop (see the README) is read right, and wrong without the setting that mends it."""

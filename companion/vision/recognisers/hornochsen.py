@@ -64,6 +64,7 @@ from companion.vision.recognisers._lab import (
     to_lab,
 )
 from companion.vision.recognisers._shipped import shipped_colours
+from companion.vision.reference import NEUTRAL_BGR
 
 EMPTY = "empty"
 DOWN = "down"
@@ -197,7 +198,9 @@ class HornochsenRecogniser:
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         profile = self._profile(profile)
-        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        table = table_mask(plane)
+        if table is None:
+            plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         palette = palette_for(profile.colours, SURFACES, washed=False)
         templates = self._templates(profile)
         items: dict[str, str] = {}
@@ -205,7 +208,10 @@ class HornochsenRecogniser:
         others: dict[str, list[tuple[int, float]]] = {}
         for item_id, region in layout.items.items():
             crop = layout.crop(plane, item_id)
-            label, sure, alternatives = self._read_item(crop, region, palette, templates)
+            if table is not None:
+                label, sure, alternatives = _read_normalised(plane, table, region, templates)
+            else:
+                label, sure, alternatives = self._read_item(crop, region, palette, templates)
             items[item_id] = label
             confidence[item_id] = sure
             others[item_id] = alternatives
@@ -235,7 +241,9 @@ class HornochsenRecogniser:
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
         """Learn the tiles' face and back colours, the board's print, and each digit's glyph."""
         base = self._profile(profile)
-        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        table = table_mask(plane)
+        if table is None:
+            plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         colours = base.colours
         taught = list(base.params.get("taught_colours", []))
         taught_digits = [int(n) for n in base.params.get("taught_digits", [0] * 10)]
@@ -267,7 +275,11 @@ class HornochsenRecogniser:
             light = lab[..., 0]
             face_pixels = lab[(owners == 0) & (light > numpy.percentile(light, 40))]
             samples[FACE].append(face_pixels)
-            tile = find_tile(crop, owners)
+            # The tile as reading finds it: on a normalised plane, whatever is no empty area.
+            if table is not None:
+                tile = face_up_tile(plane, table, layout.items[item_id])
+            else:
+                tile = find_tile(crop, owners)
             glyphs = tile_glyphs(tile) if tile is not None else []
             if len(glyphs) != len(label):
                 continue  # could not split this tile: learn nothing wrong from it
@@ -296,6 +308,97 @@ class HornochsenRecogniser:
             },
             shots=profile.shots + 1,
         )
+
+
+NORMALISED_SHARE = 0.2
+"""A plane this much of which is exactly the neutral background is a normalised one (reference.py): an
+unnormalised camera plane has noise, so hardly any pixel of it is exactly that grey."""
+_NEUTRAL = numpy.array(NEUTRAL_BGR, numpy.uint8)
+
+
+def table_mask(plane: Frame) -> numpy.typing.NDArray[numpy.uint8] | None:
+    """Where a normalised plane shows the empty play area (255; board and table alike, replaced by the
+    neutral background); None for a plane that was not normalised against a reference."""
+    mask = numpy.asarray(cv2.inRange(plane, _NEUTRAL, _NEUTRAL), numpy.uint8)
+    if cv2.countNonZero(mask) < NORMALISED_SHARE * mask.size:
+        return None
+    return mask
+
+
+WIDE_MM = 6.0
+"""A tile is looked for this far beyond its square on a normalised plane: a tile laid off centre, or a
+plane a few millimetres off (markers laid by their cut edge), still shows whole."""
+
+
+def _wide_box(region: ItemRegion, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = region.box_px()
+    wide = round(WIDE_MM * PLANE_PX_PER_MM)
+    return max(0, x0 - wide), max(0, y0 - wide), min(shape[1], x1 + wide), min(shape[0], y1 + wide)
+
+
+def _read_normalised(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, templates: DigitTemplates
+) -> tuple[str, float, list[tuple[int, float]]]:
+    """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
+    tile, whatever its edition's colours. A face is light with dark ink (its middle lightness lies near its
+    brightest), a back dark with a light mark (its middle lightness near its darkest)."""
+    tile, (dark, median, light_level) = _square_levels(plane, table, region)
+    if tile < TILE_SHARE:
+        return EMPTY, float(min(1.0, 1.0 - tile / TILE_SHARE + 0.3)), []
+    if median - dark < light_level - median:
+        return DOWN, float(min(1.0, tile)), []
+    straight = normalised_tile(plane, table, region, light_level)
+    if straight is None:
+        return EMPTY, 0.2, []
+    number, margin, alternatives = read_number(straight, templates)
+    if number is None:
+        return EMPTY, 0.1, []
+    return str(number), float(min(1.0, margin * 4)), alternatives
+
+
+def _square_levels(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
+) -> tuple[float, tuple[float, float, float]]:
+    """The share of a square's middle that is no empty play area, and that part's darkest tenth, median and
+    brightest tenth of lightness (zeros when there is none)."""
+    x0, y0, x1, y1 = region.box_px()
+    x0, y0 = max(0, x0), max(0, y0)
+    crop, square = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
+    middle = _middle(square, 0.6)
+    if middle.size == 0:
+        return 0.0, (0.0, 0.0, 0.0)
+    tile = 1.0 - cv2.countNonZero(middle) / middle.size
+    if tile < TILE_SHARE:
+        return tile, (0.0, 0.0, 0.0)
+    grey = cv2.cvtColor(_middle(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
+    size = grey.size
+    dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
+        [size // 10, size // 2, size * 9 // 10]
+    ]
+    return tile, (float(dark), float(median), float(light))
+
+
+def face_up_tile(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
+) -> FloatArray | None:
+    """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
+    tile, (_, _, light) = _square_levels(plane, table, region)
+    return normalised_tile(plane, table, region, light) if tile >= TILE_SHARE else None
+
+
+def normalised_tile(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, face_level: float
+) -> FloatArray | None:
+    """The face-up tile of a square of a normalised plane, straightened (see _straighten); None when no tile
+    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth)."""
+    x0, y0, x1, y1 = _wide_box(region, plane.shape)
+    wide, wide_table = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
+    # Where the reference took part of a face for the empty area (a face as light as the board's print
+    # round it), the neutral grey would read as ink: it takes the face's lightness instead.
+    light = numpy.asarray(cv2.cvtColor(wide, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
+    centre = region.centre_px()
+    return _straighten(wide, wide_table == 0, light, (centre[0] - x0, centre[1] - y0))
 
 
 def _read_square(
@@ -364,24 +467,31 @@ def find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatArr
     return _straighten(crop, owners == SURFACES.index(FACE))
 
 
-BRIGHT_SHARE = 0.65
-"""The face is the brightest thing in its square: a table of a similar hue is darker than this share of the
-lightness of the crop's brightest tenth."""
-TIGHT_BRIGHT_SHARE = 0.85
+BRIGHT_SHARES = (0.65, 0.85, 0.93)
+"""The face is the brightest thing in its square: a table of a similar hue is darker than the first share of
+the lightness of the crop's brightest tenth; the later ones outline a face that ran into its surround."""
 OVERSIZE = 1.2
 """A face outline this much larger than a tile has taken in some of its surround."""
 
+NEAR_MM = 8.0
+"""A tile reaches this close to its square's centre at least (a plane a few millimetres off moves it)."""
 RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
 
 
 def _face_rect(
-    bright: numpy.typing.NDArray[numpy.bool_], face_mask: numpy.typing.NDArray[numpy.bool_]
+    bright: numpy.typing.NDArray[numpy.bool_],
+    face_mask: numpy.typing.NDArray[numpy.bool_],
+    centre: tuple[float, float] | None = None,
 ) -> RotatedRect | None:
-    """The minimum-area rectangle of the bright face pixels' largest shape, when it is of a tile's size."""
+    """The minimum-area rectangle of the bright face pixels' largest shape (with `centre`, the largest of
+    those reaching within a few millimetres of it: not a neighbour's tile), when it is of a tile's size."""
     # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
     closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
     mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if centre is not None:
+        near = -NEAR_MM * PLANE_PX_PER_MM
+        contours = tuple(c for c in contours if cv2.pointPolygonTest(c, centre, True) >= near)
     if not contours:
         return None
     (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
@@ -390,16 +500,29 @@ def _face_rect(
     return (cx, cy), (w, h), angle
 
 
-def _straighten(crop: Frame, face_mask: numpy.typing.NDArray[numpy.bool_]) -> FloatArray | None:
-    """The tile's lightness, turned upright and centred, with a margin; None when no tile is found."""
-    light = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+def _straighten(
+    crop: Frame,
+    face_mask: numpy.typing.NDArray[numpy.bool_],
+    light: Frame | None = None,
+    centre: tuple[float, float] | None = None,
+) -> FloatArray | None:
+    """The tile's lightness (`light`, by default the crop's grey), turned upright and centred, with a
+    margin; None when no tile is found. With `centre`, the tile is the one there (see _face_rect)."""
+    if light is None:
+        light = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
     brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
-    rect = _face_rect(light > BRIGHT_SHARE * brightest, face_mask)
-    if rect is not None and max(rect[1]) > OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
-        # The face ran into a surround of its colour and nearly its lightness (a light table): only the
-        # face's own lightness outlines the tile then.
-        tighter = _face_rect(light > TIGHT_BRIGHT_SHARE * brightest, face_mask)
-        rect = tighter if tighter is not None else rect
+    rect = None
+    # On a raw plane, what outlines no tile at the first share is no tile (a table's grain lit up would
+    # show one at a tighter share); on a normalised one the table is gone and tighter shares may be tried.
+    for share in BRIGHT_SHARES if centre is not None else BRIGHT_SHARES[:2]:
+        found = _face_rect(light > share * brightest, face_mask, centre)
+        if found is None and rect is None and centre is None:
+            return None
+        rect = found if found is not None else rect
+        if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
+            break
+        # The face ran into a surround of its colour and nearly its lightness (a light table, the board
+        # between two tiles): only the face's own lightness outlines the tile then.
     if rect is None:
         return None
     (cx, cy), _, angle = rect
