@@ -36,12 +36,14 @@ from companion.vision.base import (
 )
 from companion.vision.recognisers._lab import (
     FloatArray,
+    Palette,
     balanced,
     learn_colour,
     neutral_gains,
     palette_for,
     to_lab,
 )
+from companion.vision.recognisers._minoa_fit import LatticeLines
 from companion.vision.recognisers._shipped import shipped_colours, shipped_path
 
 GAME = "minoa"
@@ -65,6 +67,8 @@ STICK_WINDOW_ROWS = 7
 STICK_DIP_MM = 1.2
 """Least summed darkening (millimetres of black) of a stick: on hard generated frames sticks give
 1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
+STICK_DARKNESS = 0.45
+"""A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit)."""
 HOLDS = 0.55
 """A line holds a stick or piece when this share of the best band is of its colour."""
 
@@ -102,7 +106,7 @@ class MinoaRecogniser:
     game = GAME
 
     def __init__(self) -> None:
-        self._maps: tuple[Layout, FloatArray, FloatArray] | None = None
+        self._lines_of: tuple[Layout, LatticeLines, FloatArray] | None = None
         self._default: Profile | None = None
 
     def layout(self, options: Mapping[str, Any]) -> Layout:
@@ -118,31 +122,43 @@ class MinoaRecogniser:
             return self._default
         return profile.completed_by(self._default)
 
-    def _strip_maps(self, layout: Layout) -> tuple[FloatArray, FloatArray]:
-        """remap() coordinates: per line, ACROSS_MM rows by ALONG columns, stacked line after line."""
-        if self._maps is not None and self._maps[0] is layout:
-            return self._maps[1], self._maps[2]
-        xs, ys = [], []
+    def _lines(self, layout: Layout) -> tuple[LatticeLines, FloatArray]:
+        """The layout's lines for the fit, and the board-mm points of every line's strip (lines, across,
+        along, 2): built once per layout."""
+        if self._lines_of is not None and self._lines_of[0] is layout:
+            return self._lines_of[1], self._lines_of[2]
+        middles, directions = [], []
         for region in layout.items.values():
-            cx, cy = region.centre_px()
             turn = math.radians(region.rotation_deg)
-            along = numpy.array([math.cos(turn), -math.sin(turn)]) * region.size_mm[0] * PLANE_PX_PER_MM
-            across = numpy.array([math.sin(turn), math.cos(turn)]) * PLANE_PX_PER_MM
-            grid = (
-                numpy.array([cx, cy])[None, None, :]
-                + ALONG[None, :, None] * along[None, None, :]
-                + ACROSS_MM[:, None, None] * across[None, None, :]
-            )
-            xs.append(grid[..., 0])
-            ys.append(grid[..., 1])
-        map_x = numpy.concatenate(xs).astype(numpy.float32)
-        map_y = numpy.concatenate(ys).astype(numpy.float32)
-        self._maps = (layout, map_x, map_y)
-        return map_x, map_y
+            middles.append(region.centre_mm)
+            directions.append((math.cos(turn), -math.sin(turn)))
+        lines = LatticeLines(
+            numpy.array(middles, numpy.float32),
+            numpy.array(directions, numpy.float32),
+            numpy.array([BOARD.is_edge[int(item.split(":")[1])] for item in layout.items]),
+            UNIT_MM,
+            layout.plane_mm,
+        )
+        grid = lines.grid(ALONG, ACROSS_MM)
+        self._lines_of = (layout, lines, grid)
+        return lines, grid
 
-    def _strips(self, plane: Frame, layout: Layout) -> Frame:
-        """Every line's strip, (lines, across, along, 3) BGR."""
-        map_x, map_y = self._strip_maps(layout)
+    def _strips(self, plane: Frame, layout: Layout, palette: Palette) -> Frame:
+        """Every line's strip, (lines, across, along, 3) BGR, sampled where the board lies in this plane."""
+        lines, grid = self._lines(layout)
+        # The fit looks at the plane halved (1 px/mm): a piece is still 4 px wide, at a quarter the cost.
+        small = numpy.asarray(
+            cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), numpy.uint8
+        )
+        pieces = numpy.isin(palette.classify_bgr(small), [palette.labels.index(label) for label in COLOURS])
+        # A stick is dark beside the card, the print and (normalised) the neutral table: half the light
+        # of the plane's bright parts at most.
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        sticks = grey < STICK_DARKNESS * float(numpy.percentile(grey[::4, ::4], 90))
+        affine = lines.fit(sticks.astype(numpy.float32), pieces.astype(numpy.float32))
+        flat = grid.reshape(-1, 2).astype(numpy.float64) @ affine[:, :2].T + affine[:, 2]
+        map_x = (flat[:, 0] * PLANE_PX_PER_MM).astype(numpy.float32).reshape(len(ACROSS_MM) * len(grid), -1)
+        map_y = (flat[:, 1] * PLANE_PX_PER_MM).astype(numpy.float32).reshape(map_x.shape)
         sampled = cv2.remap(plane, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return numpy.asarray(sampled, numpy.uint8).reshape(len(layout.items), len(ACROSS_MM), len(ALONG), 3)
 
@@ -150,7 +166,7 @@ class MinoaRecogniser:
         profile = self._profile(profile)
         plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         palette = palette_for(profile.colours, ALL_LABELS)
-        strips = self._strips(plane, layout)
+        strips = self._strips(plane, layout, palette)
         owners = palette.classify_bgr(strips)  # (lines, across, along)
         # A stick darkens the card across its width; glare and blur lessen and widen the dip but
         # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
@@ -192,7 +208,8 @@ class MinoaRecogniser:
         """Learn the sticks', pieces' and board's colours from a shot with known contents."""
         base = self._profile(profile)
         plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
-        lab = to_lab(self._strips(plane, layout).reshape(-1, len(ALONG), 3)).reshape(
+        strips = self._strips(plane, layout, palette_for(base.colours, ALL_LABELS))
+        lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(
             len(layout.items), len(ACROSS_MM), len(ALONG), 3
         )
         index_of = {item_id: i for i, item_id in enumerate(layout.items)}
