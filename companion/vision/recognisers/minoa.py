@@ -45,6 +45,7 @@ from companion.vision.recognisers._lab import (
 )
 from companion.vision.recognisers._minoa_fit import LatticeLines
 from companion.vision.recognisers._shipped import shipped_colours, shipped_path
+from companion.vision.reference import NEUTRAL_BGR
 
 GAME = "minoa"
 EMPTY = "empty"
@@ -69,6 +70,8 @@ STICK_DIP_MM = 1.2
 1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
 STICK_DARKNESS = 0.45
 """A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit)."""
+NORMALISED_SHARE = 0.2
+"""Strips this much of the exact neutral grey are of a normalised plane (a camera's pixels never are)."""
 HOLDS = 0.55
 """A line holds a stick or piece when this share of the best band is of its colour."""
 
@@ -171,6 +174,7 @@ class MinoaRecogniser:
         # A stick darkens the card across its width; glare and blur lessen and widen the dip but
         # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
         grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
+        _as_if_card(grey, numpy.all(strips == NEUTRAL_BGR, axis=3))
         reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
         darkness = 1.0 - grey.mean(axis=2) / numpy.maximum(reference, 1.0)  # (lines, across)
         # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
@@ -237,6 +241,16 @@ class MinoaRecogniser:
             params={**base.params, "taught_colours": taught},
             shots=profile.shots + 1,
         )
+
+
+def _as_if_card(grey: FloatArray, neutral: numpy.typing.NDArray[numpy.bool_]) -> None:
+    """On a normalised plane, the neutral grey that stands for the empty table (the board's card too)
+    as light as the card still shown beside the pieces: a stick is dark beside the card, but in canonical
+    light hardly darker than that grey (a brown stick of another edition is lighter than it)."""
+    if numpy.count_nonzero(neutral) < NORMALISED_SHARE * neutral.size:
+        return  # a plane as the camera sees it: the card is there to compare with
+    shown = grey[~neutral]
+    grey[neutral] = float(numpy.percentile(shown, 90)) if shown.size else float(NEUTRAL_BGR[0])
 
 
 def _best_band(hits: numpy.typing.NDArray[numpy.bool_], rows: int) -> float:
