@@ -70,6 +70,9 @@ STICK_DIP_MM = 1.2
 1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
 STICK_DARKNESS = 0.45
 """A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit)."""
+STICK_CORE = 0.25
+"""Least darkness of a stick over three adjacent rows (millimetres): on seeds 3-4's hard frames sticks
+gave 0.29 and more (1% below 0.35), empty lines 0.17 and less but for 1% (0.3 at most)."""
 NORMALISED_SHARE = 0.2
 """Strips this much of the exact neutral grey are of a normalised plane (a camera's pixels never are)."""
 HOLDS = 0.55
@@ -186,6 +189,10 @@ class MinoaRecogniser:
         above = numpy.clip(darkness - (left + (right - left) * ends), 0.0, 1.0)
         kernel = numpy.ones(STICK_WINDOW_ROWS, numpy.float32)
         dip = numpy.array([numpy.convolve(row, kernel, mode="valid").max() for row in above])
+        # A stick is dark over its whole width, a printed line (the halo of card a normalised plane keeps
+        # beside pieces shows it, darker in some editions) over a row or two: the darkest three rows' least.
+        core = numpy.stack([darkness[:, :-2], darkness[:, 1:-1], darkness[:, 2:]]).min(axis=0).max(axis=1)
+        dip[core < STICK_CORE] = 0.0
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for index, item_id in enumerate(layout.items):
