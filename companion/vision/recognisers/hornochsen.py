@@ -313,6 +313,14 @@ class HornochsenRecogniser:
 NORMALISED_SHARE = 0.2
 """A plane this much of which is exactly the neutral background is a normalised one (reference.py): an
 unnormalised camera plane has noise, so hardly any pixel of it is exactly that grey."""
+BACK_LEVEL = 135.0
+"""On a normalised plane (markers' paper at 235) a tile whose middle's median lightness is below this shows
+its back: every edition's faces are light card (seen at 160 and more, dimly lit), its backs dark (at 110
+and less, blurred into their light mark)."""
+NORMALISED_TILE_SHARE = 0.25
+"""On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
+are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
+little more than a third of the middle)."""
 _NEUTRAL = numpy.array(NEUTRAL_BGR, numpy.uint8)
 
 
@@ -340,12 +348,12 @@ def _read_normalised(
     plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, templates: DigitTemplates
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
-    tile, whatever its edition's colours. A face is light with dark ink (its middle lightness lies near its
-    brightest), a back dark with a light mark (its middle lightness near its darkest)."""
+    tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
+    median lightness tells them apart, the light being corrected to canonical white."""
     tile, (dark, median, light_level) = _square_levels(plane, table, region)
-    if tile < TILE_SHARE:
-        return EMPTY, float(min(1.0, 1.0 - tile / TILE_SHARE + 0.3)), []
-    if median - dark < light_level - median:
+    if tile < NORMALISED_TILE_SHARE:
+        return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
+    if median < BACK_LEVEL:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(plane, table, region, light_level)
     if straight is None:
@@ -368,7 +376,7 @@ def _square_levels(
     if middle.size == 0:
         return 0.0, (0.0, 0.0, 0.0)
     tile = 1.0 - cv2.countNonZero(middle) / middle.size
-    if tile < TILE_SHARE:
+    if tile < NORMALISED_TILE_SHARE:
         return tile, (0.0, 0.0, 0.0)
     grey = cv2.cvtColor(_middle(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
     size = grey.size
@@ -383,7 +391,7 @@ def face_up_tile(
 ) -> FloatArray | None:
     """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
     tile, (_, _, light) = _square_levels(plane, table, region)
-    return normalised_tile(plane, table, region, light) if tile >= TILE_SHARE else None
+    return normalised_tile(plane, table, region, light) if tile >= NORMALISED_TILE_SHARE else None
 
 
 def normalised_tile(
@@ -398,7 +406,46 @@ def normalised_tile(
     light = numpy.asarray(cv2.cvtColor(wide, cv2.COLOR_BGR2GRAY), numpy.uint8)
     light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
     centre = region.centre_px()
-    return _straighten(wide, wide_table == 0, light, (centre[0] - x0, centre[1] - y0))
+    here = (centre[0] - x0, centre[1] - y0)
+    straight = _straighten(wide, wide_table == 0, light, here)
+    if straight is None:
+        # No outline of a tile's size: an overexposed face runs into light surroundings (the board
+        # between tiles washed out). Its number is still the ink nearest the square's centre.
+        found = _ink_centre(light, face_level, here)
+        straight = _upright(light, found, 0.0) if found is not None else None
+    return straight
+
+
+INK_LEVEL = 0.6
+"""Ink is darker than this share of the face's lightness."""
+DIGIT_REACH_MM = 10.0
+"""A number's digits stand this close together at most (between their centres; a neighbour's are 16 mm
+and more away)."""
+
+
+def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
+    """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
+    ink = (light < INK_LEVEL * face_level).astype(numpy.uint8)
+    count, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    height = stats[1:count, cv2.CC_STAT_HEIGHT]
+    width = stats[1:count, cv2.CC_STAT_WIDTH]
+    digit_high = (height >= 0.5 * 11.0 * PLANE_PX_PER_MM) & (height <= 16.0 * PLANE_PX_PER_MM)
+    tall = numpy.flatnonzero(digit_high & (width <= 14.0 * PLANE_PX_PER_MM)) + 1
+    if not len(tall):
+        return None
+    offsets = centres[tall] - numpy.asarray(centre)
+    nearest = tall[int(numpy.argmin(numpy.hypot(offsets[:, 0], offsets[:, 1])))]
+    if float(numpy.hypot(*(centres[nearest] - numpy.asarray(centre)))) > NEAR_MM * 2 * PLANE_PX_PER_MM:
+        return None
+    beside = tall[
+        (numpy.abs(centres[tall, 0] - centres[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
+        & (numpy.abs(centres[tall, 1] - centres[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
+    ]
+    x0 = float(stats[beside, cv2.CC_STAT_LEFT].min())
+    x1 = float((stats[beside, cv2.CC_STAT_LEFT] + stats[beside, cv2.CC_STAT_WIDTH]).max())
+    y0 = float(stats[beside, cv2.CC_STAT_TOP].min())
+    y1 = float((stats[beside, cv2.CC_STAT_TOP] + stats[beside, cv2.CC_STAT_HEIGHT]).max())
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 def _read_square(
@@ -526,7 +573,12 @@ def _straighten(
     if rect is None:
         return None
     (cx, cy), _, angle = rect
-    angle = ((angle + 45) % 90) - 45  # the nearest upright: tiles lie roughly square to the board
+    return _upright(light, (cx, cy), ((angle + 45) % 90) - 45)  # the nearest upright: tiles lie square-ish
+
+
+def _upright(light: Frame, centre: tuple[float, float], angle: float) -> FloatArray:
+    """The tile's lightness about its centre, turned by `angle` (degrees) and cut out with a margin."""
+    cx, cy = centre
     # A margin round the tile: a tile found a little off centre still has its digits clear of the sides.
     side = round((TILE_MM + 2 * STRAIGHT_MARGIN_MM) * PLANE_PX_PER_MM)
     matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
