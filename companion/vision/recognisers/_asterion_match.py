@@ -11,6 +11,7 @@ sloping across) so that glare or shadow on one tile does not decide.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from typing import Any
@@ -35,7 +36,7 @@ GAME = "asterion"
 
 TEMPLATE_PX = 40
 """A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
-SHIFT_PX = 2
+SHIFT_PX = 3
 """How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
 CLOSE_CALL = 0.08
 """Templates scoring within this of the best are told apart by the pixels where they differ."""
@@ -62,23 +63,48 @@ def _features(window: FloatArray) -> FloatArray:
     return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
 
-def lined_up(windows: list[Frame], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
+@dataclasses.dataclass(frozen=True)
+class Window:
+    """A cell at template scale with SHIFT_PX pixels to spare each side, as Lab and as grey: read from
+    one shrunk and converted copy of the whole plane, not converted cell by cell (a third of the time)."""
+
+    lab: FloatArray
+    grey: FloatArray
+
+    @classmethod
+    def of(cls, bgr: Frame) -> Window:
+        grey = numpy.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), numpy.float32)
+        return cls(to_lab(numpy.ascontiguousarray(bgr)), grey)
+
+    def middle(self) -> FloatArray:
+        """The cell as it lies (no shift), TEMPLATE_PX square."""
+        return self.lab[SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
+
+
+def lined_up(windows: list[Window], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
     """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness.
 
     `centred`: the Lab view of the first window's centre, when known, returned as it is when best."""
+    return aligned(windows, template, centred)[0]
+
+
+def aligned(
+    windows: list[Window], template: FloatArray, centred: FloatArray | None = None
+) -> tuple[FloatArray, tuple[int, int]]:
+    """`lined_up`'s view, and the shift (x, y template pixels from the window's centre) it was found at."""
     size = TEMPLATE_PX
     light_template = numpy.ascontiguousarray(template[..., 0])
     best, chosen = -2.0, (0, 0, 0)
     for index, window in enumerate(windows):
-        light = numpy.asarray(cv2.cvtColor(window, cv2.COLOR_BGR2GRAY), numpy.float32)
-        scores = cv2.matchTemplate(light, light_template, cv2.TM_CCOEFF_NORMED)
+        scores = cv2.matchTemplate(window.grey, light_template, cv2.TM_CCOEFF_NORMED)
         _, top, _, (dx, dy) = cv2.minMaxLoc(scores)
         if top > best:
             best, chosen = float(top), (index, dy, dx)
     index, dy, dx = chosen
+    shift = (dx - SHIFT_PX, dy - SHIFT_PX)
     if centred is not None and chosen == (0, SHIFT_PX, SHIFT_PX):
-        return centred
-    return to_lab(numpy.ascontiguousarray(windows[index][dy : dy + size, dx : dx + size]))
+        return centred, shift
+    return windows[index].lab[dy : dy + size, dx : dx + size], shift
 
 
 def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
@@ -98,16 +124,28 @@ def built_in_shapes() -> list[str]:
 
 @functools.cache
 def built_in_templates() -> dict[str, Frame]:
-    """Template per "<frame colour>:<design number>": the built-in tile, unturned, on the table, as 8-bit
-    Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
-    document = load_shipped(TILES_FILE, GAME, ("templates",), {"template_px": TEMPLATE_PX})
-    templates = decoded_templates(document["templates"], TILES_FILE, GAME)
-    missing = [shape for shape in built_in_shapes() if shape not in templates]
+    """Template per "<frame colour>:<design number>": the built-in tile, unturned, as normalised planes
+    show it (learned from generated sessions), as 8-bit Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
+    return _shipped_pictures("templates")
+
+
+@functools.cache
+def built_in_drawings() -> dict[str, Frame]:
+    """The built-in tiles as drawn (exact, flat, blurred as a camera blurs), like `built_in_templates`:
+    where two designs differ is read from these, which differ there only (learned pictures differ a
+    little everywhere, in the light and grain of the frames they were learned from)."""
+    return _shipped_pictures("drawings")
+
+
+def _shipped_pictures(key: str) -> dict[str, Frame]:
+    document = load_shipped(TILES_FILE, GAME, (key,), {"template_px": TEMPLATE_PX})
+    pictures = decoded_templates(document[key], TILES_FILE, GAME)
+    missing = [shape for shape in built_in_shapes() if shape not in pictures]
     if missing:
         raise ShippedDataError(
-            f"{TILES_FILE} lacks the tiles {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
+            f"{TILES_FILE} lacks the {key} {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
         )
-    return {shape: templates[shape] for shape in built_in_shapes()}
+    return {shape: pictures[shape] for shape in built_in_shapes()}
 
 
 class Templates:
@@ -177,8 +215,9 @@ class Templates:
         self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
         return self._tests[key]
 
-    def match(self, colour: str, windows: list[Frame]) -> tuple[int, int, float]:
-        """(design, rotation, margin over the best other look) of the template the cell shows.
+    def match(self, colour: str, windows: list[Window]) -> tuple[int, int, float, tuple[int, int]]:
+        """(design, rotation, margin over the best other look, where the tile lies: its shift from the
+        window's centre in template pixels) of the template the cell shows.
 
         `windows` are the cell at template scale (`asterion._cell_windows`; the first as it lies).
         The cell as it lies picks the best template; the shift that matches it best lines the
@@ -187,9 +226,9 @@ class Templates:
         whole-tile correlation hardly moves for a small wing washed out by blur or glare.
         """
         matrix, pictures, looks = self.by_colour[colour]
-        middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
+        middle = windows[0].middle()
         scores = matrix @ _features(middle)
-        view = lined_up(windows, pictures[int(numpy.argmax(scores))], middle)
+        view, shift = aligned(windows, pictures[int(numpy.argmax(scores))], middle)
         if view is not middle:  # lined up off the centre: score again (a taught look needs it)
             scores = matrix @ _features(view)
         best = float(scores.max())
@@ -199,7 +238,7 @@ class Templates:
         label = tile_label(colour, *looks[champion])
         margin = 1.0
         if len(order) == 1:
-            return looks[champion][0], looks[champion][1], margin
+            return looks[champion][0], looks[champion][1], margin, shift
         seen = channels(view).ravel()
 
         def lead(look: int, other: int) -> float:
@@ -225,7 +264,7 @@ class Templates:
                 mine, label = theirs, other
             champion = best
             margin = min(margin, abs(best_lead))
-        return looks[champion][0], looks[champion][1], margin
+        return looks[champion][0], looks[champion][1], margin, shift
 
     def _alike(self, colour: str, look: int) -> list[int]:
         """The drawn looks of the same label as `look` (a wing corridor and its half turn), one of
@@ -244,24 +283,24 @@ class Templates:
             self._alikes[key] = alike or [look]
         return self._alikes[key]
 
-    def likeness(self, colour: str, windows: list[Frame]) -> float:
+    def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
         matrix, pictures, _ = self.by_colour[colour]
-        middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
+        middle = windows[0].middle()
         scores = matrix @ _features(middle)
         view = lined_up(windows, pictures[int(numpy.argmax(scores))], middle)
         if view is not middle:
             scores = matrix @ _features(view)
         return float(scores.max())
 
-    def colour_lead(self, colour: str, other: str, windows: list[Frame]) -> float:
+    def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
 
         The cell's best look in `colour` against the same look in `other`, compared where the two
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
         matrix, pictures, looks = self.by_colour[colour]
-        middle = to_lab(numpy.ascontiguousarray(windows[0][SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]))
+        middle = windows[0].middle()
         view = lined_up(windows, pictures[int(numpy.argmax(matrix @ _features(middle)))], middle)
         best = self._drawn(colour, int(numpy.argmax(matrix @ _features(view))))
         other_looks = self.by_colour[other][2]
@@ -310,7 +349,7 @@ def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy
     The drawings are exact, so the mask holds what tells them apart (a chest, a wing, a path's
     end) and no noise; a taught picture of a real tile is compared there.
     """
-    pictures = built_in_templates()
+    pictures = built_in_drawings()
     colour = COLOURS[0] if design != MINOTAUR_DESIGN and other != MINOTAUR_DESIGN else MINOTAUR
     mine = turned(pictures[f"{colour if design != MINOTAUR_DESIGN else MINOTAUR}:{design}"], rotation)
     theirs = turned(pictures[f"{colour if other != MINOTAUR_DESIGN else MINOTAUR}:{other}"], other_rotation)
@@ -325,7 +364,7 @@ _NO_TEST = numpy.zeros(3 * TEMPLATE_PX * TEMPLATE_PX, numpy.float32)
 PAIR_SOFTEN_PX = 0.8
 """Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
 templates do, and a sharp difference under-rates it."""
-FAINT_SHARE = 0.4
+FAINT_SHARE = 0.5
 """Share of a thing's difference (a wing, horns) from a plain path that shows it is there, not a half:
 glare and blur wash a wing out, but nothing draws one on a plain path (fitted on hard generated
 frames of seeds 1, 7 and 11: 0.35 and 0.45 each read a few more cells wrong)."""
@@ -395,7 +434,7 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
     blur wash a thing out, but nothing draws one on a plain path.
     """
     where = differ(design, rotation, other, other_rotation)
-    pictures = built_in_templates()
+    pictures = built_in_drawings()
 
     def spread(number: int, turn: int) -> float:
         colour = COLOURS[0] if number != MINOTAUR_DESIGN else MINOTAUR
