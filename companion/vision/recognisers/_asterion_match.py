@@ -162,6 +162,12 @@ class Templates:
             for colour, (pictures, looks) in by_colour.items()
         }
         self._sources = sources or {}
+        # Every look of a colour averaged: its frame and the tile's edge, sharp in all of them, line a
+        # cell up as well as its own look does, before its look is known (one correlation, not two).
+        self._mean = {
+            colour: numpy.mean(numpy.stack(pictures), axis=0).astype(numpy.float32)
+            for colour, (pictures, _) in by_colour.items()
+        }
         self._softened = {
             colour: [channels(_softened(p)) for p in pictures] for colour, (pictures, _) in by_colour.items()
         }
@@ -225,12 +231,9 @@ class Templates:
         apart pairwise, around where they differ only (a chest, a wing, a path's end):
         whole-tile correlation hardly moves for a small wing washed out by blur or glare.
         """
-        matrix, pictures, looks = self.by_colour[colour]
-        middle = windows[0].middle()
-        scores = matrix @ _features(middle)
-        view, shift = aligned(windows, pictures[int(numpy.argmax(scores))], middle)
-        if view is not middle:  # lined up off the centre: score again (a taught look needs it)
-            scores = matrix @ _features(view)
+        matrix, _, looks = self.by_colour[colour]
+        view, shift = aligned(windows, self._mean[colour])
+        scores = matrix @ _features(view)
         best = float(scores.max())
         close = numpy.flatnonzero(scores >= best - CLOSE_CALL)
         order = [int(i) for i in close[numpy.argsort(scores[close])[::-1]][:6]]
@@ -285,13 +288,8 @@ class Templates:
 
     def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
-        matrix, pictures, _ = self.by_colour[colour]
-        middle = windows[0].middle()
-        scores = matrix @ _features(middle)
-        view = lined_up(windows, pictures[int(numpy.argmax(scores))], middle)
-        if view is not middle:
-            scores = matrix @ _features(view)
-        return float(scores.max())
+        matrix = self.by_colour[colour][0]
+        return float((matrix @ _features(lined_up(windows, self._mean[colour]))).max())
 
     def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
@@ -299,9 +297,8 @@ class Templates:
         The cell's best look in `colour` against the same look in `other`, compared where the two
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
-        matrix, pictures, looks = self.by_colour[colour]
-        middle = windows[0].middle()
-        view = lined_up(windows, pictures[int(numpy.argmax(matrix @ _features(middle)))], middle)
+        matrix, _, looks = self.by_colour[colour]
+        view = lined_up(windows, self._mean[colour])
         best = self._drawn(colour, int(numpy.argmax(matrix @ _features(view))))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
