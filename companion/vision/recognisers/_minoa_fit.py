@@ -38,6 +38,8 @@ stays put across the others."""
 OUTLIER_MM = 3.0
 """A line this far off the first least-squares fit is left out of the second (two pieces side by side)."""
 ROUNDS = 2
+PIECE_REACH_MM = 5.0
+"""Offsets this far from a line's peak of evidence count towards its piece's middle."""
 
 
 class LatticeLines:
@@ -76,30 +78,26 @@ class LatticeLines:
         """The board-to-plane affine that best lays the lattice on the evidence: 1 where a pixel looks like a
         stick (`sticks`) or a piece (`pieces`), at 1 px/mm (the plane's 2 px/mm halved by area, so pixel
         j's centre lies at j + 0.25 mm)."""
-        evidence = (sticks, pieces)
+        evidence = numpy.ascontiguousarray(numpy.stack([sticks, pieces], axis=2), numpy.float32)
         scores = [float(self._sample(evidence, self._band, h).mean()) for h in self.hypotheses]
         affine = self.hypotheses[int(numpy.argmax(scores))].copy()
         for _ in range(ROUNDS):
             affine = self._refined(evidence, affine)
         return affine
 
-    def _refined(self, evidence: tuple[FloatArray, FloatArray], affine: Affine) -> Affine:
+    def _refined(self, evidence: FloatArray, affine: Affine) -> Affine:
         profiles = self._sample(evidence, self._measure, affine).mean(axis=2)  # (lines, across)
         peak = profiles.argmax(axis=1)
         held = profiles[numpy.arange(len(profiles)), peak] >= HELD
         if numpy.count_nonzero(held) < 6:
             return affine
-        # The piece's middle: the evidence's centroid over the run of offsets around the peak.
-        offsets = numpy.zeros(len(profiles))
-        for line in numpy.flatnonzero(held):
-            row = profiles[line]
-            lo = hi = int(peak[line])
-            while lo > 0 and row[lo - 1] >= HELD * 0.6:
-                lo -= 1
-            while hi < len(row) - 1 and row[hi + 1] >= HELD * 0.6:
-                hi += 1
-            weights = row[lo : hi + 1]
-            offsets[line] = float((weights * MEASURE_ACROSS_MM[lo : hi + 1]).sum() / weights.sum())
+        # The piece's middle: the evidence's centroid near the peak (a piece is 9 mm wide; further off lie
+        # the pieces of lines crossing at the ends).
+        near = numpy.abs(MEASURE_ACROSS_MM[None, :] - MEASURE_ACROSS_MM[peak][:, None]) <= PIECE_REACH_MM
+        weights = numpy.where(near & (profiles >= HELD * 0.6), profiles, 0.0)
+        offsets = (weights * MEASURE_ACROSS_MM[None, :]).sum(axis=1) / numpy.maximum(
+            weights.sum(axis=1), 1e-6
+        )
         where = (affine[:, :2] @ self.middles.T).T + affine[:, 2]
         # The measured offset lies along the line's normal as the plane shows it.
         normals = (affine[:, :2] @ self.normals.T).T
@@ -118,12 +116,10 @@ class LatticeLines:
         offset = (numpy.eye(2) + gain) @ affine[:, 2] + shift - gain @ self.centre
         return numpy.concatenate([linear, offset[:, None]], axis=1)
 
-    def _sample(
-        self, evidence: tuple[FloatArray, FloatArray], points: FloatArray, affine: Affine
-    ) -> FloatArray:
-        """Each line's points in the evidence of what it may hold."""
-        sticks, pieces = (_sample(image, points, affine) for image in evidence)
-        return numpy.asarray(numpy.where(self.edge[:, None, None], pieces, sticks), numpy.float32)
+    def _sample(self, evidence: FloatArray, points: FloatArray, affine: Affine) -> FloatArray:
+        """Each line's points in the evidence of what it may hold (channel 0 sticks, 1 pieces)."""
+        both = _sample(evidence, points, affine)
+        return numpy.asarray(numpy.where(self.edge[:, None, None], both[..., 1], both[..., 0]), numpy.float32)
 
 
 def _scaled(centre: numpy.typing.NDArray[numpy.float64], sx: float, sy: float) -> Affine:
@@ -152,7 +148,8 @@ def _solve(
 
 
 def _sample(evidence: FloatArray, points_mm: FloatArray, affine: Affine) -> FloatArray:
-    """The evidence (1 px/mm, see `fit`) at board-mm points laid by `affine`, in the points' shape."""
+    """The evidence (1 px/mm, see `fit`) at board-mm points laid by `affine`: the points' shape, the last
+    axis the evidence's channels."""
     flat = points_mm.reshape(-1, 2).astype(numpy.float64)
     plane = flat @ affine[:, :2].T + affine[:, 2] - 0.25
     map_x = plane[:, 0].astype(numpy.float32).reshape(1, -1)
@@ -160,4 +157,4 @@ def _sample(evidence: FloatArray, points_mm: FloatArray, affine: Affine) -> Floa
     sampled = cv2.remap(
         evidence, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
-    return numpy.asarray(sampled, numpy.float32).reshape(points_mm.shape[:-1])
+    return numpy.asarray(sampled, numpy.float32).reshape(*points_mm.shape[:-1], evidence.shape[2])

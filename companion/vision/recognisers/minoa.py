@@ -68,11 +68,14 @@ STICK_WINDOW_ROWS = 7
 STICK_DIP_MM = 1.2
 """Least summed darkening (millimetres of black) of a stick: on hard generated frames sticks give
 1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
-STICK_DARKNESS = 0.45
-"""A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit)."""
-STICK_CORE = 0.25
-"""Least darkness of a stick over three adjacent rows (millimetres): on seeds 3-4's hard frames sticks
-gave 0.29 and more (1% below 0.35), empty lines 0.17 and less but for 1% (0.3 at most)."""
+STICK_DARKNESS = 0.7
+"""A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit; the
+printed lines are too, and lie where the sticks do)."""
+STICK_CORE_ROWS = 4
+STICK_CORE = 0.16
+"""Least darkness of a stick over STICK_CORE_ROWS adjacent rows (millimetres): on seeds 3-4's hard
+normalised planes sticks gave 0.19 and more, empty lines (a blurred dark print beside a piece) 0.13 at
+most."""
 NORMALISED_SHARE = 0.2
 """Strips this much of the exact neutral grey are of a normalised plane (a camera's pixels never are)."""
 HOLDS = 0.55
@@ -157,10 +160,11 @@ class MinoaRecogniser:
             cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), numpy.uint8
         )
         pieces = numpy.isin(palette.classify_bgr(small), [palette.labels.index(label) for label in COLOURS])
-        # A stick is dark beside the card, the print and (normalised) the neutral table: half the light
-        # of the plane's bright parts at most.
+        # A stick is darker than the card (in another edition, in canonical light, hardly darker than the
+        # neutral grey that stands for the table in a normalised plane, which is none).
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         sticks = grey < STICK_DARKNESS * float(numpy.percentile(grey[::4, ::4], 90))
+        sticks &= numpy.any(small != NEUTRAL_BGR, axis=2)
         affine = lines.fit(sticks.astype(numpy.float32), pieces.astype(numpy.float32))
         flat = grid.reshape(-1, 2).astype(numpy.float64) @ affine[:, :2].T + affine[:, 2]
         map_x = (flat[:, 0] * PLANE_PX_PER_MM).astype(numpy.float32).reshape(len(ACROSS_MM) * len(grid), -1)
@@ -187,32 +191,34 @@ class MinoaRecogniser:
             darkness[:, -2:].mean(axis=1, keepdims=True),
         )
         above = numpy.clip(darkness - (left + (right - left) * ends), 0.0, 1.0)
-        kernel = numpy.ones(STICK_WINDOW_ROWS, numpy.float32)
-        dip = numpy.array([numpy.convolve(row, kernel, mode="valid").max() for row in above])
+        dip = _best_window(above, STICK_WINDOW_ROWS) * STICK_WINDOW_ROWS
         # A stick is dark over its whole width, a printed line (the halo of card a normalised plane keeps
-        # beside pieces shows it, darker in some editions) over a row or two: the darkest three rows' least.
-        core = numpy.stack([darkness[:, :-2], darkness[:, 1:-1], darkness[:, 2:]]).min(axis=0).max(axis=1)
+        # beside pieces shows it, darker in some editions) over two or three rows: the least of the
+        # darkest STICK_CORE_ROWS adjacent rows.
+        rows = darkness.shape[1] - STICK_CORE_ROWS + 1
+        core = (
+            numpy.stack([darkness[:, k : k + rows] for k in range(STICK_CORE_ROWS)]).min(axis=0).max(axis=1)
+        )
         dip[core < STICK_CORE] = 0.0
+        # Per colour, the share of a piece-wide band of the strip that is of that colour.
+        band = round(PIECE_WIDTH_MM * 0.7)
+        shares = numpy.stack(
+            [_best_window((owners == ALL_LABELS.index(c)).mean(axis=2), band) for c in COLOURS], axis=1
+        )
+        edge = self._lines(layout)[0].edge
+        # Pieces go on the edge only, sticks inside only (beside an edge the dark table would look like one).
+        best = numpy.where(edge, shares.max(axis=1), numpy.minimum(1.0, dip / STICK_DIP_MM * HOLDS))
+        label_of = numpy.where(edge, shares.argmax(axis=1), -1)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for index, item_id in enumerate(layout.items):
-            number = int(item_id.split(":")[1])
-            best_label, best_share = EMPTY, 0.0
-            if BOARD.is_edge[number]:
-                for label in COLOURS:
-                    share = _best_band(owners[index] == ALL_LABELS.index(label), round(PIECE_WIDTH_MM * 0.7))
-                    if share > best_share:
-                        best_label, best_share = label, share
-            else:  # sticks go inside only; beside an edge line the dark table would look like one
-                share = float(dip[index]) / STICK_DIP_MM * HOLDS
-                if share > best_share:
-                    best_label, best_share = STICK, min(1.0, share)
-            if best_share >= HOLDS:
-                items[item_id] = best_label
-                confidence[item_id] = min(1.0, (best_share - HOLDS) / (1 - HOLDS) + 0.5)
+            share = float(best[index])
+            if share >= HOLDS:
+                items[item_id] = COLOURS[label_of[index]] if edge[index] else STICK
+                confidence[item_id] = min(1.0, (share - HOLDS) / (1 - HOLDS) + 0.5)
             else:
                 items[item_id] = EMPTY
-                confidence[item_id] = min(1.0, (HOLDS - best_share) / HOLDS + 0.5)
+                confidence[item_id] = min(1.0, (HOLDS - share) / HOLDS + 0.5)
         return Reading(items, confidence)
 
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
@@ -260,11 +266,11 @@ def _as_if_card(grey: FloatArray, neutral: numpy.typing.NDArray[numpy.bool_]) ->
     grey[neutral] = float(numpy.percentile(shown, 90)) if shown.size else float(NEUTRAL_BGR[0])
 
 
-def _best_band(hits: numpy.typing.NDArray[numpy.bool_], rows: int) -> float:
-    """The largest share of hits in any `rows` adjacent rows of a strip (across x along)."""
-    per_row = hits.mean(axis=1)
-    window = numpy.convolve(per_row, numpy.ones(max(1, rows)) / max(1, rows), mode="valid")
-    return float(window.max()) if window.size else 0.0
+def _best_window(rows: FloatArray, width: int) -> FloatArray:
+    """Per line (the first axis), the largest mean of `width` adjacent values along the second."""
+    sums = numpy.cumsum(numpy.pad(rows.astype(numpy.float64), ((0, 0), (1, 0))), axis=1)
+    width = max(1, min(width, rows.shape[1]))
+    return numpy.asarray((sums[:, width:] - sums[:, :-width]).max(axis=1) / width, numpy.float32)
 
 
 register_recogniser(GAME, MinoaRecogniser)
