@@ -39,6 +39,8 @@ TEMPLATE_PX = 40
 SHIFT_PX = 3
 """How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
 CLOSE_CALL = 0.08
+CANDIDATES = 6
+"""At most this many labels scoring within CLOSE_CALL of the best are told apart pairwise."""
 """Templates scoring within this of the best are told apart by the pixels where they differ."""
 
 CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
@@ -168,14 +170,32 @@ class Templates:
             colour: numpy.mean(numpy.stack(pictures), axis=0).astype(numpy.float32)
             for colour, (pictures, _) in by_colour.items()
         }
+        # Two looks are told apart on the drawings where the built-in edition's are known: learned
+        # pictures differ a little all over (the light and grain of the frames each was learned from),
+        # and that, not a faint wing, decided between a corridor and a winged one.
+        drawings = built_in_drawings()
         self._softened = {
-            colour: [channels(_softened(p)) for p in pictures] for colour, (pictures, _) in by_colour.items()
+            colour: [
+                channels(_softened(self._drawing(drawings, colour, i) if self._drawn(colour, i) == i else p))
+                for i, p in enumerate(pictures)
+            ]
+            for colour, (pictures, _) in by_colour.items()
         }
         self._alikes: dict[tuple[str, int], list[int]] = {}
         self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}
         self._tests: dict[
             tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
         ] = {}
+
+    def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
+        """The built-in drawing of a look (a built-in picture), turned as the look is."""
+        pictures = self.by_colour[colour][1]
+        sources = self._sources.get(colour)
+        design, rotation = self.by_colour[colour][2][look]
+        drawing = drawings.get(f"{colour}:{design}")
+        if drawing is None or (sources and sources[look]):
+            return pictures[look]
+        return turned(drawing.astype(numpy.float32), rotation)
 
     def _drawn(self, colour: str, look: int) -> int:
         """The drawn picture of a look: two looks are told apart on drawings, whose difference is
@@ -236,7 +256,15 @@ class Templates:
         scores = matrix @ _features(view)
         best = float(scores.max())
         close = numpy.flatnonzero(scores >= best - CLOSE_CALL)
-        order = [int(i) for i in close[numpy.argsort(scores[close])[::-1]][:6]]
+        # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
+        # at either end) crowded a plainer design out, whose learned picture correlates a little less.
+        order: list[int] = []
+        named: set[str] = set()
+        for i in close[numpy.argsort(scores[close])[::-1]]:
+            named_as = tile_label(colour, *looks[int(i)])
+            if named_as not in named and len(named) < CANDIDATES:
+                named.add(named_as)
+                order.append(int(i))
         champion = order[0]
         label = tile_label(colour, *looks[champion])
         margin = 1.0
