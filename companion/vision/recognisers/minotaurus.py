@@ -54,12 +54,14 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     best_match,
     glyph_crop,
 )
+from companion.vision.recognisers._minotaurus_grid import fit_grid, foreground
 from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
     rewrite_command,
     shipped_path,
 )
+from companion.vision.reference import NEUTRAL_BGR
 
 GAME = "minotaurus"
 _SEED = load_seed("minotaurus")
@@ -83,6 +85,8 @@ FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back) in distances: lightness varies with the light far more than hue; the difference from the
 table tells a piece; the back's pattern tells a face-down piece even under glare."""
+FIT_BOX_MM = 26.0
+"""Width of the boxes the matrix's grid is fitted with: a piece's side less its jitter about its cell."""
 BACK_MM = 20.0
 """Side of the middle of a piece's back that is matched."""
 BACK_SLACK_MM = 4
@@ -143,39 +147,71 @@ def matrix_layout(options: Mapping[str, Any]) -> Layout:
 # ---------------------------------------------------------------- colour of each cell
 
 
+@functools.cache
 def _offsets(half: int, reach: int, ring: int) -> tuple[numpy.typing.NDArray[numpy.intp], ...]:
-    """Pixel offsets (dy, dx) of a cell's middle square and of the strip along its edge."""
+    """Pixel offsets (dy, dx) of a cell's middle square and of the strip along its edge, every other
+    pixel of each (a checkerboard): their medians hardly change, and take half the time to sort."""
     span = numpy.arange(-half, half)
     middle_y, middle_x = (a.ravel() for a in numpy.meshgrid(span, span, indexing="ij"))
     edge = numpy.arange(-reach, reach)
     grid_y, grid_x = (a.ravel() for a in numpy.meshgrid(edge, edge, indexing="ij"))
     outer = numpy.maximum(numpy.abs(grid_y + 0.5), numpy.abs(grid_x + 0.5)) > reach - ring
-    return middle_y, middle_x, grid_y[outer], grid_x[outer]
+    outer &= (grid_y + grid_x) % 2 == 0
+    every_other = (middle_y + middle_x) % 2 == 0
+    return middle_y[every_other], middle_x[every_other], grid_y[outer], grid_x[outer]
 
 
 def cell_features(
     plane: Frame, layout: Layout, back: GreyImage | None = None
 ) -> tuple[list[str], numpy.typing.NDArray[numpy.float32]]:
     """Per cell: the middle's Lab and its difference from the table's, both scaled to the table's brightness,
-    and how much the middle's brightness varies (its pattern)."""
-    ids, features, _small_plane, _tables = _cell_colours(plane, layout, back)
-    return ids, features
+    how much the middle's brightness varies (its pattern), and how well it matches a piece's back."""
+    cells = _cell_colours(plane, layout, back)
+    return cells.ids, cells.features
+
+
+@dataclasses.dataclass(frozen=True)
+class Cells:
+    """What _cell_colours finds, at COARSE_PX_PER_MM."""
+
+    ids: list[str]
+    features: FloatArray
+    small: Frame
+    """The plane at COARSE_PX_PER_MM."""
+    tables: FloatArray
+    """Each cell's table colour (BGR) around it."""
+    centres: numpy.typing.NDArray[numpy.float64]
+    """Each cell's centre (x, y) in small-plane pixels: where the matrix really lies (see cell_centres)."""
+
+
+def cell_centres(
+    small: Frame, layout: Layout, ids: list[str], normalised: bool
+) -> numpy.typing.NDArray[numpy.float64]:
+    """The cells' centres in the small plane: the layout's, or on a normalised plane those of the grid
+    its pieces show (the marker sheets may lie by their cut edge, stretching the matrix in the plane)."""
+    nominal = numpy.array([layout.items[item].centre_mm for item in ids], numpy.float64) * COARSE_PX_PER_MM
+    if not normalised:
+        return nominal
+    columns, column_of = numpy.unique(nominal[:, 0], return_inverse=True)
+    rows, row_of = numpy.unique(nominal[:, 1], return_inverse=True)
+    mask = foreground(small, NEUTRAL_BGR)
+    fitted_columns, fitted_rows = fit_grid(mask, columns, rows, FIT_BOX_MM / 2 * COARSE_PX_PER_MM)
+    return numpy.stack([fitted_columns[column_of], fitted_rows[row_of]], axis=1)
 
 
 def _cell_colours(
-    plane: Frame, layout: Layout, back: GreyImage | None = None
-) -> tuple[list[str], FloatArray, Frame, FloatArray]:
-    """cell_features, with the plane at COARSE_PX_PER_MM and each cell's table colour (BGR) there.
-
-    Read at COARSE_PX_PER_MM: that averages sensor noise away, and leaves a quarter of the pixels to sort.
-    """
+    plane: Frame, layout: Layout, back: GreyImage | None = None, small: Frame | None = None
+) -> Cells:
+    """The cells' features, read at COARSE_PX_PER_MM: that averages sensor noise away, and leaves a
+    quarter of the pixels to sort."""
     ids = list(layout.items)
-    small = _small(plane)
+    small = _small(plane) if small is None else small
     scale = COARSE_PX_PER_MM
     middle_y, middle_x, edge_y, edge_x = _offsets(
         round(MIDDLE_MM * scale / 2), round(PITCH_MM * scale / 2), max(1, round(RING_MM * scale))
     )
-    centres = numpy.array([layout.items[item].centre_mm for item in ids]) * scale
+    normalised = is_normalised(small)
+    centres = cell_centres(small, layout, ids, normalised)
     cx, cy = numpy.round(centres[:, 0]).astype(numpy.intp), numpy.round(centres[:, 1]).astype(numpy.intp)
     height, width = small.shape[:2]
 
@@ -186,7 +222,12 @@ def _cell_colours(
 
     middle_pixels = gather(middle_y, middle_x)
     middles = numpy.median(middle_pixels, axis=1).astype(numpy.float32)
-    tables = numpy.median(gather(edge_y, edge_x), axis=1).astype(numpy.float32)
+    if normalised:
+        # The table is neutral by construction; around a cell crowded by its neighbours' pieces the
+        # strip would show them instead.
+        tables = numpy.tile(numpy.array(NEUTRAL_BGR, numpy.float32), (len(ids), 1))
+    else:
+        tables = numpy.median(gather(edge_y, edge_x), axis=1).astype(numpy.float32)
     gain = 128.0 / numpy.maximum(tables.mean(axis=1, keepdims=True), 8.0)
     # A piece has a pattern (the back's ring, the front's glyph); bare table hardly any.
     texture = middle_pixels.mean(axis=2).std(axis=1, keepdims=True) * gain
@@ -197,7 +238,7 @@ def _cell_colours(
     features = numpy.concatenate([body, body - table, texture, backs], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
-    return ids, features.astype(numpy.float32), small, tables
+    return Cells(ids, features.astype(numpy.float32), small, tables, centres)
 
 
 def _back_likeness(
@@ -211,6 +252,9 @@ def _back_likeness(
     scores = numpy.empty((len(cx), 1), numpy.float32)
     for n, (x, y) in enumerate(zip(cx.tolist(), cy.tolist(), strict=True)):
         window = padded[y : y + 2 * reach, x : x + 2 * reach]
+        if window.min() == window.max():  # flat (a normalised plane's bare table): nothing to match
+            scores[n, 0] = 0.0
+            continue
         scores[n, 0] = float(cv2.matchTemplate(window, back, cv2.TM_CCOEFF_NORMED).max())
     return scores
 
@@ -334,7 +378,9 @@ def _templates(profile: Profile | None) -> Glyphs:
     return Glyphs(GlyphTemplates.of(horns), GlyphTemplates.of(values))
 
 
-def locate_piece(small: Frame, centre_px: tuple[float, float], table_bgr: FloatArray) -> tuple[float, float]:
+def locate_piece(
+    small: Frame, centre_px: tuple[float, float] | numpy.typing.NDArray[numpy.float64], table_bgr: FloatArray
+) -> tuple[float, float]:
     """Where the piece near a cell's centre really lies (small plane pixels): the centroid of the
     patch unlike the table that covers the cell's middle. Falls back on the cell's centre."""
     cx, cy = round(centre_px[0]), round(centre_px[1])
@@ -379,9 +425,33 @@ learning them takes seconds of CPU (more on a Pi), too long to do when a game st
 
 @functools.cache
 def default_prototypes() -> dict[str, list[list[float]]]:
-    """The built-in cell prototypes, as shipped."""
+    """The built-in cell prototypes for planes as the camera sees them (no reference), as shipped."""
     shipped: dict[str, list[list[float]]] = load_shipped(PROTOTYPES_FILE, GAME, ("prototypes",))["prototypes"]
     return shipped
+
+
+NORMALISED_FILE = shipped_path("minotaurus_normalised")
+"""The built-in cell prototypes for normalised planes (table pixels neutral, light canonical), learned
+offline from generated sessions on every table kind, each normalised against its empty area."""
+
+
+@functools.cache
+def normalised_prototypes() -> dict[str, list[list[float]]]:
+    """The built-in cell prototypes for normalised planes, as shipped."""
+    shipped: dict[str, list[list[float]]] = load_shipped(NORMALISED_FILE, GAME, ("prototypes",))["prototypes"]
+    return shipped
+
+
+NORMALISED_SHARE = 0.2
+"""A plane whose (small) pixels are exactly NEUTRAL_BGR over this share of it is normalised: the margins
+and the empty cells alone are more than that, and a camera's plane is never one flat grey."""
+
+
+def is_normalised(small: Frame) -> bool:
+    """Whether the plane (at COARSE_PX_PER_MM) was normalised against a reference of the empty area: its
+    table is then one neutral grey whatever the cloth, and read with prototypes learned so."""
+    neutral = cv2.inRange(small, NEUTRAL_BGR, NEUTRAL_BGR)
+    return cv2.countNonZero(neutral) > NORMALISED_SHARE * neutral.size
 
 
 def colour_class(label: str) -> str:
@@ -403,7 +473,9 @@ TEACH_NOISE = (1.0, 3.5)
 """... and the sensor adds noise of this standard deviation (8-bit levels)."""
 
 
-def under_made_up_light(plane: Frame, rng: numpy.random.Generator) -> Frame:
+def under_made_up_light(
+    plane: Frame, rng: numpy.random.Generator, table: numpy.typing.NDArray[numpy.bool_] | None = None
+) -> Frame:
     """The taught shot as the same table could look at another hour: a lamp dimmer or brighter, falling
     off across the table, a shadow or a reflection somewhere, a slight colour cast, a little blur and
     sensor noise (so that one shot stands for many)."""
@@ -427,7 +499,15 @@ def under_made_up_light(plane: Frame, rng: numpy.random.Generator) -> Frame:
     if sigma >= 0.3:
         lit = numpy.asarray(cv2.GaussianBlur(lit, (0, 0), sigma), numpy.float32)
     lit += rng.normal(0.0, rng.uniform(*TEACH_NOISE), lit.shape).astype(numpy.float32)
-    return numpy.asarray(numpy.clip(lit, 0, 255), numpy.uint8)
+    shot = numpy.asarray(numpy.clip(lit, 0, 255), numpy.uint8)
+    if table is not None:  # `table`: pixels that stay as they are (a normalised plane's neutral table)
+        shot[table] = plane[table]
+    return shot
+
+
+def _neutral_pixels(plane: Frame) -> numpy.typing.NDArray[numpy.bool_]:
+    """Where a normalised plane shows the table (replaced by NEUTRAL_BGR)."""
+    return numpy.asarray(numpy.all(plane == numpy.array(NEUTRAL_BGR, numpy.uint8), axis=2), numpy.bool_)
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -440,25 +520,22 @@ class MinotaurusRecogniser:
         return matrix_layout(options)
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
-        prototypes = self._prototypes(profile)
-        ids, features, small, tables = _cell_colours(plane, layout, self._prepare(profile)[2])
+        small = _small(plane)
+        prototypes, glyphs, back = self._prepare(profile, is_normalised(small))
+        cells = _cell_colours(plane, layout, back, small)
+        ids, features, tables = cells.ids, cells.features, cells.tables
         classes, confidences = prototypes.classify(features)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         face_up = [item for item in ids if items[item] not in ("empty", "down")]
         if face_up:
-            templates = self._templates(profile)
+            templates = glyphs
             values = setup_for(len(ids))["values"]
-            grey = _resized(
-                numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8), GLYPH_PX_PER_MM
-            )
-            to_glyph = GLYPH_PX_PER_MM / COARSE_PX_PER_MM
             for item in face_up:
                 n = ids.index(item)
-                centre = tuple(v * COARSE_PX_PER_MM for v in layout.items[item].centre_mm)
-                x, y = locate_piece(small, (centre[0], centre[1]), tables[n])
+                x, y = locate_piece(small, cells.centres[n], tables[n])
+                grey, near = _glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
                 # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
-                near = (x * to_glyph, y * to_glyph)
                 horn, horn_sure, at = best_match(
                     grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
                 )
@@ -480,12 +557,30 @@ class MinotaurusRecogniser:
             if label not in ("empty", "down"):
                 parse_piece(label)
         templates = dict(profile.templates)
+        found = _cell_colours(plane, layout)
+
+        normalised = is_normalised(found.small)
+
+        def face(item: str) -> str:
+            """The piece's face as a template, cut about the piece's own outline where the table about it is
+            neutral (a normalised plane), else about its cell's centre (on a cloth, beside its neighbours,
+            its outline merges with theirs)."""
+            n = found.ids.index(item)
+            x, y = (float(v) for v in found.centres[n])
+            if normalised:
+                x, y = locate_piece(found.small, found.centres[n], found.tables[n])
+            to_plane = PLANE_PX_PER_MM / COARSE_PX_PER_MM
+            return encode_template(_upright_face(plane, (x * to_plane, y * to_plane)))
+
         down = sorted(item for item, label in labels.items() if label == "down")
         if down:  # the user's back, as the pattern every face-down piece is compared with
-            templates[BACK_TEMPLATE] = encode_template(_upright_face(plane, layout.items[down[0]]))
+            templates[BACK_TEMPLATE] = face(down[0])
         back = profile_back(dataclasses.replace(profile, templates=templates))
         rng = numpy.random.default_rng(profile.shots)
-        shots = [plane] + [under_made_up_light(plane, rng) for _ in range(TEACH_LIGHTS)]
+        # On a normalised plane the light is already corrected and the table stays neutral whatever the
+        # hour: only the pieces vary (what the correction leaves).
+        table = _neutral_pixels(plane) if normalised else None
+        shots = [plane] + [under_made_up_light(plane, rng, table) for _ in range(TEACH_LIGHTS)]
         samples: dict[str, list[FloatArray]] = {}
         for shot in shots:
             ids, features = cell_features(shot, layout, back)
@@ -500,29 +595,49 @@ class MinotaurusRecogniser:
         for item, label in labels.items():
             if label not in ("empty", "down"):
                 _, value, horn = parse_piece(label)
-                templates[f"{value}-{horn}"] = encode_template(_upright_face(plane, layout.items[item]))
+                templates[f"{value}-{horn}"] = face(item)
         params = {**profile.params, "cell_prototypes": taught}
         return dataclasses.replace(profile, params=params, templates=templates, shots=profile.shots + 1)
 
     def __init__(self) -> None:
         # A watcher reads frame after frame with the same profile: prepare it once.
-        self._prepared_for: Profile | None = None
+        self._prepared_for: tuple[Profile | None, bool] | None = None
         self._prepared: tuple[Prototypes, Glyphs, GreyImage] | None = None
 
-    def _prepare(self, profile: Profile | None) -> tuple[Prototypes, Glyphs, GreyImage]:
-        if self._prepared is None or self._prepared_for is not profile:
-            table = dict(default_prototypes())
+    def _prepare(self, profile: Profile | None, normalised: bool) -> tuple[Prototypes, Glyphs, GreyImage]:
+        """Prototypes (built-in ones for this kind of plane, the taught ones over them), glyph templates
+        and the back to compare with."""
+        prepared_for = self._prepared_for
+        if (
+            self._prepared is None
+            or prepared_for is None
+            or prepared_for[0] is not profile
+            or prepared_for[1] != normalised
+        ):
+            table = dict(normalised_prototypes() if normalised else default_prototypes())
             if profile is not None:
                 table.update(profile.params.get("cell_prototypes", {}))
             self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
-            self._prepared_for = profile
+            self._prepared_for = (profile, normalised)
         return self._prepared
 
-    def _prototypes(self, profile: Profile | None) -> Prototypes:
-        return self._prepare(profile)[0]
 
-    def _templates(self, profile: Profile | None) -> Glyphs:
-        return self._prepare(profile)[1]
+GLYPH_WINDOW_MM = 30.0
+"""Half the side of the square about a face-up piece that its glyphs are matched in: the piece's half
+side, the horn's slack and some."""
+
+
+def _glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyImage, tuple[float, float]]:
+    """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
+    the few face-up pieces need the finer plane, so only they are cut out and converted."""
+    height, width = plane.shape[:2]
+    step = round(GLYPH_WINDOW_MM * PLANE_PX_PER_MM)
+    cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
+    x0, y0 = max(0, cx - step), max(0, cy - step)
+    crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
+    grey = _resized(numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8), GLYPH_PX_PER_MM)
+    to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
+    return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
 
 
 def _small(plane: Frame) -> Frame:
@@ -537,9 +652,9 @@ def _resized(image: GreyImage, px_per_mm: float) -> GreyImage:
     return numpy.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
 
 
-def _upright_face(plane: Frame, region: ItemRegion) -> numpy.typing.NDArray[numpy.uint8]:
-    """The square under a taught piece, grey, at plane resolution (the user lays it straight)."""
-    cx, cy = (round(v) for v in region.centre_px())
+def _upright_face(plane: Frame, centre_px: tuple[float, float]) -> numpy.typing.NDArray[numpy.uint8]:
+    """The square about a taught piece's centre, grey, at plane resolution (the user lays it straight)."""
+    cx, cy = (round(v) for v in centre_px)
     half = round(TILE_MM * PLANE_PX_PER_MM / 2)
     grey = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY)
     return numpy.asarray(grey[cy - half : cy + half, cx - half : cx + half], dtype=numpy.uint8)

@@ -1,13 +1,18 @@
 """Minotaurus: the built-in pieces' faces and back, and the cell prototypes learned from generated planes.
 
 Writes recognisers/minotaurus_faces.json (the generator's drawing of each face, grey, straight from
-above) and recognisers/minotaurus_prototypes.json (cell features of generated, spoilt planes with a
-fixed seed, shrunk to prototypes per label by k-means).
+above), recognisers/minotaurus_prototypes.json (cell features of generated, spoilt planes as the camera
+sees them, with a fixed seed: what a reader without a reference of the empty area reads) and
+recognisers/minotaurus_normalised.json (cell features of the play frames of generated hard sessions of
+the built-in edition on every table kind, each plane normalised against the session's empty area as
+the reader normalises it: table pixels neutral, light canonical). Both are shrunk to prototypes per
+label by k-means.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 import cv2
@@ -23,6 +28,7 @@ from companion.vision.recognisers.minotaurus import (
     FACES_PX_PER_MM,
     GAME,
     HORNS,
+    NORMALISED_FILE,
     PROTOTYPES_FILE,
     SETUPS,
     cell_features,
@@ -35,10 +41,18 @@ from companion.vision.recognisers.minotaurus import (
 from companion.vision.training import Writer, write_document
 
 TRAINING_PLANES = 60
-"""Generated shots the built-in prototypes are learned from."""
+"""Generated shots the built-in prototypes for planes without a reference are learned from."""
 PROTOTYPES_PER_LABEL = 24
 PROTOTYPES_SEED = 20261121
 """Seed of the generated planes the built-in prototypes are learned from (no evaluation set uses it)."""
+TRAINING_SESSIONS = 14
+"""Generated sessions the prototypes for normalised planes are learned from: every table kind twice,
+the marker sheets laid either way."""
+TRAINING_FRAMES = 10
+"""Play frames per session (frames with a hand or motion are left out, as the reader refuses them)."""
+FIRST_SEED = 1
+"""Session n is generated with seed FIRST_SEED + n: seeds below 1000, which the benchmarks never use."""
+Shot = tuple[Frame, Mapping[str, str]]
 
 
 def _grey(face: Frame) -> numpy.typing.NDArray[numpy.uint8]:
@@ -83,6 +97,64 @@ def learn_prototypes(
     return cluster_prototypes(samples, PROTOTYPES_PER_LABEL)
 
 
+def normalised_shots(
+    sessions: int = TRAINING_SESSIONS, frames: int = TRAINING_FRAMES, first_seed: int = FIRST_SEED
+) -> Iterator[Shot]:
+    """The labelled play frames of generated hard sessions of the built-in edition, each as the plane the
+    recogniser reads: normalised against the session's empty area, learned from its first frames."""
+    from companion.vision.generate import generate_session
+    from companion.vision.generate.marker_sheets import PLACEMENTS
+    from companion.vision.generate.tables import TABLE_KINDS
+    from companion.vision.pipeline import PlaneReader
+    from companion.vision.recording import load_recording
+
+    with tempfile.TemporaryDirectory(prefix="minotaurus-training-") as scratch:
+        for n in range(sessions):
+            kind = TABLE_KINDS[n % len(TABLE_KINDS)]
+            placement = PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)]
+            folder = Path(scratch) / f"{n:02d}-{kind}"
+            recording = load_recording(
+                generate_session(
+                    GAME, folder, frames, hard=True, seed=first_seed + n, table=kind, placement=placement
+                )
+            )
+            reader = PlaneReader(GAME, recording.options)
+            empty: list[Frame] = []
+            for entry, image in recording.images():
+                if image is None:
+                    continue
+                if entry.reference:
+                    empty.append(image)  # the run of them learned together, as the evaluation does
+                    reader.learn_reference(list(empty))
+                    continue
+                empty.clear()
+                if entry.hand or entry.motion or entry.labels is None:
+                    continue
+                plane = reader.normalised_plane(image)
+                if plane is not None:
+                    yield plane, entry.labels
+
+
+def prototypes_from(shots: Iterable[Shot]) -> dict[str, list[list[float]]]:
+    """Each label's cell features over the shots, shrunk to prototypes."""
+    samples: dict[str, list[numpy.typing.NDArray[numpy.float32]]] = {}
+    for plane, labels in shots:
+        layout = matrix_layout({"players": _players(len(labels))})
+        ids, features = cell_features(plane, layout)
+        for item, row in zip(ids, features, strict=True):
+            samples.setdefault(colour_class(labels[item]), []).append(row)
+    return cluster_prototypes(samples, PROTOTYPES_PER_LABEL)
+
+
+def _players(cells: int) -> int:
+    return next(p for p, setup in recogniser.SETUPS.items() if setup["rows"] * setup["columns"] == cells)
+
+
+def learn_normalised_prototypes() -> dict[str, list[list[float]]]:
+    """Cell prototypes for normalised planes, learned from generated sessions of the built-in edition."""
+    return prototypes_from(normalised_shots())
+
+
 def write_faces(path: Path = FACES_FILE) -> Path:
     """Write the built-in faces (by default beside the recogniser) and make the recogniser read them anew."""
     fields = {"px_per_mm": FACES_PX_PER_MM, "faces": drawn_faces()}
@@ -103,4 +175,23 @@ def write_prototypes(path: Path = PROTOTYPES_FILE) -> Path:
     return written
 
 
-WRITERS: Mapping[str, Writer] = {FACES_FILE.stem: write_faces, PROTOTYPES_FILE.stem: write_prototypes}
+def write_normalised(path: Path = NORMALISED_FILE) -> Path:
+    """Learn the cell prototypes for normalised planes afresh and write them (minutes of CPU: each
+    session's frames are drawn by the generator's world, camera and lamp)."""
+    fields = {
+        "sessions": TRAINING_SESSIONS,
+        "frames_per_session": TRAINING_FRAMES,
+        "first_seed": FIRST_SEED,
+        "prototypes": learn_normalised_prototypes(),
+    }
+    what = "Minotaurus cell prototypes learned from normalised planes of generated hard sessions"
+    written = write_document(path, GAME, what, fields)
+    recogniser.normalised_prototypes.cache_clear()
+    return written
+
+
+WRITERS: Mapping[str, Writer] = {
+    FACES_FILE.stem: write_faces,
+    PROTOTYPES_FILE.stem: write_prototypes,
+    NORMALISED_FILE.stem: write_normalised,
+}
