@@ -8,11 +8,12 @@ The planes are drawn here as the reference would leave them: the generator's pie
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, recogniser_for
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, VisionError, recogniser_for
 from companion.vision.generate.minotaurus import paste, piece_face
 from companion.vision.recognisers import minotaurus
 from companion.vision.recognisers.minotaurus import (
@@ -148,3 +149,11 @@ def test_a_normalised_plane_of_the_built_in_edition_reads_right(inset_mm: float)
         _normalised_plane(labels, rng, inset_mm=inset_mm), LAYOUT, None
     )
     assert reading.items == labels
+
+
+def test_without_the_normalised_prototypes_the_recogniser_names_the_file_and_its_rewrite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(minotaurus, "NORMALISED_FILE", tmp_path / "gone.json")
+    with pytest.raises(VisionError, match=r"gone\.json is missing.*companion\.vision\.training minotaurus"):
+        minotaurus.normalised_prototypes.__wrapped__()
