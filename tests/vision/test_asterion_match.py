@@ -8,29 +8,32 @@ import numpy.typing
 import pytest
 
 from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
-from companion.vision.base import Frame
-from companion.vision.generate.asterion import TABLE_BGR, draw_cell
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.generate.asterion import draw_cell
 from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers.asterion import (
     FRAME_LABELS,
+    TILE_MM,
     AsterionRecogniser,
     _cell_windows,
     _path_like,
     asterion_layout,
 )
+from companion.vision.reference import NEUTRAL_BGR
 
 LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]
 
 
 def _on_table(cell: Frame) -> numpy.typing.NDArray[numpy.float32]:
-    """A plane of bare table with the cell drawn in its place (floats, to light it)."""
+    """A normalised plane (the table neutral grey) with the cell's tile in its place (floats, to light it)."""
     width, height = LAYOUT.plane_size_px()
-    plane = numpy.full((height, width, 3), TABLE_BGR, numpy.float32)
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
     cx, cy = REGION.centre_px()
-    half = cell.shape[0] // 2
-    y0, x0 = round(cy) - half, round(cx) - half
-    plane[y0 : y0 + cell.shape[0], x0 : x0 + cell.shape[1]] = cell
+    tile = round(TILE_MM * PLANE_PX_PER_MM)
+    inset = (cell.shape[0] - tile) // 2
+    y0, x0 = round(cy) - cell.shape[0] // 2 + inset, round(cx) - cell.shape[1] // 2 + inset
+    plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
     return plane
 
 

@@ -389,7 +389,7 @@ _NO_TEST = numpy.zeros(3 * TEMPLATE_PX * TEMPLATE_PX, numpy.float32)
 PAIR_SOFTEN_PX = 0.8
 """Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
 templates do, and a sharp difference under-rates it."""
-FAINT_SHARE = 0.5
+FAINT_SHARE = 0.4
 """Share of a thing's difference (a wing, horns) from a plain path that shows it is there, not a half:
 glare and blur wash a wing out, but nothing draws one on a plain path (fitted on hard generated
 frames of seeds 1, 7 and 11: 0.35 and 0.45 each read a few more cells wrong)."""
