@@ -1,32 +1,32 @@
 """The toss: is there a ring around each horn of the bull figure? ("horn:left" → "ring" | "clear").
 
-Seen from above, a ring around a horn surrounds the horn's base: rays cast
-from the base outwards cross the ring's cord in (nearly) every direction,
-whatever the ring's tilt or how far it sits off centre. A ring lying beside
-a horn, or between the horns, crosses only the rays on its side (at most
-about 90 degrees of them), and two such rings leave wide gaps between them.
-So a horn wears a ring when no gap between rays that meet a cord is wider
-than `MAX_GAP_DEG`.
-
 The figure stands above the markers (the head is 40-80 mm tall unless the
 markers lie on its collar): the layout's `raised_mm` makes the pipeline read
 the plane of the collar plate, where rings rest, so each horn's base is at its
-true place in the plane whatever the camera's height and tilt. What stands
-higher (a ring tilted against the horn, the horn itself, leaning outwards)
-is seen off its place by parallax, away from the camera; a ring around the
-horn still surrounds the horn's base in the picture, and the horn's body
-hides a stretch of cord behind it, which `MAX_GAP_DEG` allows for. On a
-plane the pipeline normalised against the empty figure learned at setup, the
-horns are gone (but not the cord they hide): there the share of the way round
-that cord is seen decides (`MIN_CROSSING_NORMALISED`).
+true place in the plane whatever the camera's height and tilt, and a ring lying
+on the plate is seen there at its true size. A ring around a horn lies on the
+plate round the horn's base: its centre within 18 mm of the horn's axis (the
+ring's hole is 30 mm in radius, the horn 12). So a horn wears a ring when a
+circle of the ring's size, centred somewhere within those 18 mm, meets cord in
+nearly every direction (`MIN_CIRCLE`). Rays cast from the base, as this module
+did first, cannot tell such a ring from one leaning on the horn (standing up
+against it, it is seen from above as a narrow ellipse that may surround the
+base), nor from rings lying either side of it; neither fills such a circle.
 
-A sample is ring when it stands out from its ray's median colour (what lies
-under the cord, whatever the collar's colour and the light): the reading does
-not depend on the ring's, the figure's or the table's colours. A taught
-profile adds a colour test (not much nearer the taught background than the
-taught ring), and counts plainly ring-coloured samples even when they hardly
-stand out. The built-in prototypes in toss_colours.json (written offline by
-companion.vision.training.toss) are what teaching starts from.
+What stands higher than the plate (a ring tilted against the horn, the horn
+itself, leaning outwards) is seen off its place by parallax. On the camera's
+own plane the horn stands out from the plate as cord does and fills the stretch
+of ring it hides. On a plane the pipeline normalised against the empty figure
+learned at setup, the horns are gone, and the cord they hide is missing: there
+the circle has to be filled less (`MIN_CIRCLE_NORMALISED`).
+
+A pixel is cord when it stands out from the median colour around the horn (the
+plate, under whatever light): the reading does not depend on the ring's, the
+figure's or the table's colours. A taught profile adds a colour test (not much
+nearer the taught background than the taught ring), and counts plainly
+ring-coloured pixels even when they hardly stand out. The built-in prototypes
+in toss_colours.json (written offline by companion.vision.training.toss) are
+what teaching starts from.
 """
 
 from __future__ import annotations
@@ -75,17 +75,28 @@ RAYS = 36
 RAY_FROM_MM = 13.0
 RAY_TO_MM = 50.0
 RAY_STEP_MM = 1.0
-HITS_PER_RAY = 3
-"""Ring pixels a ray must meet to count as crossing a cord (a cord is about 5 samples; one or two may be
-noise)."""
-MAX_GAP_DEG = 45.0
-"""The widest gap between rays that cross a cord that still makes a ring around the horn (the horn's
-body, seen at an angle, hides the cord behind it); a ring beside the horn leaves 250 degrees or more.
-On generated 3-D sets (rays 10 degrees apart) rings mostly leave 0-30 degrees, clear horns 50 or more."""
-MIN_CROSSING_NORMALISED = 0.75
-"""On a normalised plane (the empty figure learned at setup, pipeline reference) a horn wears a ring when
-this share of its rays cross cord: a ring around it is seen 80-100% of the way round (the horn hides the
-rest), rings beside it 70% at most on generated 3-D sessions."""
+"""Teaching samples the plate around each horn's base along rays this far out (the ring's cord lies there)."""
+RING_HOLE_MM = 30.0
+"""The ring's inner radius."""
+RING_OFF_AXIS_MM = RING_HOLE_MM - HORN_RADIUS_MM
+"""How far from the horn's axis the centre of a ring lying round it can be (18 mm: the horn is 12 mm
+at its base)."""
+CIRCLE_RADII_MM = (29.0, 31.0, 32.5, 34.0, 36.0)
+"""Where a ring lying on the collar plate shows its cord around its centre: on the plane the pipeline
+reads (the plate's own), a ring resting on it is seen at its true size from any camera pose; a mm of
+slack either side for the calibration and the lens."""
+CIRCLE_STEP_MM = 2.0
+CIRCLE_ANGLES = 72
+MIN_CIRCLE = 0.9
+"""A horn wears a ring when some circle of the ring's size, centred where a ring around the horn can
+lie, meets cord in this share of its directions. On the camera's own plane the horn stands out as cord
+does, so a ring round it fills that circle (97-100% on generated 3-D sessions); a ring leaning on the
+horn stands up and is seen as a narrow ellipse, and one beside it is off centre, so with the horn and
+shadows they fill 85% at most but for two rings either side of it."""
+MIN_CIRCLE_NORMALISED = 0.8
+"""The same on a plane normalised against the empty figure: the horn is gone from it, and so is the
+cord it hides, so a ring round it fills 85-100% of the circle (less where a light rope crosses a light
+horn), leaners and rings beside it 80% at most (a ring's shadow on the plate can fill a circle)."""
 NEUTRAL_SHARE = 0.3
 """The plane around a horn is taken for a normalised one when this share of its samples is the neutral
 colour the reference puts where the empty figure was (a camera picture is never that flat)."""
@@ -224,54 +235,89 @@ def stands_out(rays: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
     return numpy.asarray(((flat - medians[:, None, :]) ** 2).sum(axis=2) > STAND_OUT**2)
 
 
+CIRCLE_REACH_MM = round(RING_OFF_AXIS_MM + max(CIRCLE_RADII_MM) + 6)
+"""Half the square read around a horn's base for the circle test (1 px per mm there: the cord is 5 px)."""
+
+
+@functools.cache
+def _circle_samples() -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
+    """(x, y) in the square around a horn's base of every circle's samples: (centres, angles, radii)."""
+    reach = RING_OFF_AXIS_MM
+    steps = numpy.arange(-reach, reach + 1e-6, CIRCLE_STEP_MM)
+    cx, cy = numpy.meshgrid(steps, steps)
+    inside = numpy.hypot(cx, cy) <= reach
+    angles = numpy.linspace(0.0, 2 * numpy.pi, CIRCLE_ANGLES, endpoint=False)[None, :, None]
+    radii = numpy.array(CIRCLE_RADII_MM)[None, None, :]
+    xs = cx[inside][:, None, None] + numpy.cos(angles) * radii + CIRCLE_REACH_MM
+    ys = cy[inside][:, None, None] + numpy.sin(angles) * radii + CIRCLE_REACH_MM
+    return numpy.round(xs).astype(numpy.intp), numpy.round(ys).astype(numpy.intp)
+
+
+def around_base(smoothed: Frame, centre_mm: tuple[float, float]) -> Frame:
+    """The square of the plane around a horn's base at 1 px per mm (edges repeated beyond the plane)."""
+    size = round(2 * CIRCLE_REACH_MM * PLANE_PX_PER_MM)
+    x0 = round((centre_mm[0] - CIRCLE_REACH_MM) * PLANE_PX_PER_MM)
+    y0 = round((centre_mm[1] - CIRCLE_REACH_MM) * PLANE_PX_PER_MM)
+    height, width = smoothed.shape[:2]
+    left, top = max(0, x0), max(0, y0)
+    right, bottom = min(width, x0 + size), min(height, y0 + size)
+    if right <= left or bottom <= top:
+        raise TossVisionError(f"the horn at {centre_mm} mm lies outside the plane")
+    square = cv2.copyMakeBorder(
+        smoothed[top:bottom, left:right],
+        top - y0,
+        y0 + size - bottom,
+        left - x0,
+        x0 + size - right,
+        cv2.BORDER_REPLICATE,
+    )
+    side = 2 * CIRCLE_REACH_MM
+    return numpy.asarray(cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
+
+
+def circle_coverage(palette: RingPalette | None, square: Frame) -> float:
+    """The largest share of directions in which a circle of the ring's size, centred where a ring
+    around the horn can lie, meets cord (what stands out from the square's median colour, the plate's;
+    with a palette, what also looks like the taught rope)."""
+    lab = _lab(square).reshape(1, -1, 3)
+    cord = (stands_out(lab) if palette is None else palette.is_ring(lab)).reshape(square.shape[:2])
+    xs, ys = _circle_samples()
+    met = cord[ys, xs].any(axis=2)
+    return float(met.mean(axis=1).max())
+
+
 @dataclasses.dataclass(frozen=True)
 class HornLook:
-    """What the rays from one horn's base saw."""
+    """What the circle test saw around one horn's base."""
 
-    gap_deg: float
-    """The widest run of rays that cross no cord (360: none crosses)."""
-    crossing: float
-    """The share of rays that cross a cord."""
+    circle: float
+    """The largest share of directions in which a circle of the ring's size around the base meets cord."""
     normalised: bool
     """The plane around the horn is the pipeline's normalised one: the empty figure learned at setup
     (horns included) replaced by one neutral colour, so only what was not there then remains."""
+    taught: bool = False
+    """Read with a taught palette, whose background colours keep the horn's own pixels out of the cord."""
+
+    @property
+    def threshold(self) -> float:
+        # Where the horn counts as cord it fills the stretch of ring it hides; where it does not (gone
+        # from a normalised plane, or taken for background by a taught palette) that stretch is missing.
+        return MIN_CIRCLE_NORMALISED if self.normalised or self.taught else MIN_CIRCLE
 
     def ring(self) -> bool:
-        if self.normalised:
-            # The horn is gone from a normalised plane, but not the cord it hides: a ring around the
-            # horn has a gap there, so what counts is how much of the way round cord is seen.
-            return self.crossing >= MIN_CROSSING_NORMALISED
-        return self.gap_deg <= MAX_GAP_DEG
+        return self.circle >= self.threshold
 
     def confidence(self) -> float:
         """Sure when far from the threshold, either way."""
-        if self.normalised:
-            return round(min(1.0, 0.5 + abs(self.crossing - MIN_CROSSING_NORMALISED)), 3)
-        return round(min(1.0, 0.5 + abs(self.gap_deg - MAX_GAP_DEG) / 180.0), 3)
+        return round(min(1.0, 0.5 + 2 * abs(self.circle - self.threshold)), 3)
 
 
 def look_at_horn(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> HornLook:
-    """Cast the rays from a horn's base. Without a palette every sample that stands out counts as cord."""
-    bgr = ray_pixels(smoothed, centre_mm)
-    rays = _lab(bgr)
-    ring = stands_out(rays) if palette is None else palette.is_ring(rays)
-    crossing = ring.sum(axis=1) >= HITS_PER_RAY
-    neutral = (numpy.abs(bgr.astype(numpy.int16) - numpy.array(NEUTRAL_BGR)) <= 1).all(axis=2)
+    """The circle test around a horn's base. Without a palette all that stands out counts as cord."""
+    square = around_base(smoothed, centre_mm)
+    neutral = (numpy.abs(square.astype(numpy.int16) - numpy.array(NEUTRAL_BGR)) <= 1).all(axis=2)
     normalised = bool(neutral.mean() >= NEUTRAL_SHARE)
-    if not crossing.any():
-        return HornLook(360.0, 0.0, normalised)
-    # Start just after a crossing ray so that no gap wraps around the end.
-    start = int(numpy.flatnonzero(crossing)[0]) + 1
-    widest = run = 0
-    for hit in numpy.roll(crossing, -start).tolist():
-        run = 0 if hit else run + 1
-        widest = max(widest, run)
-    return HornLook(widest * 360.0 / RAYS, float(crossing.mean()), normalised)
-
-
-def widest_gap_deg(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[float, float]) -> float:
-    """The widest run of rays from this horn's base that cross no cord, in degrees (360: none crosses)."""
-    return look_at_horn(palette, smoothed, centre_mm).gap_deg
+    return HornLook(circle_coverage(palette, square), normalised, palette is not None)
 
 
 def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
