@@ -181,7 +181,8 @@ class MinoaRecogniser:
         # A stick darkens the card across its width; glare and blur lessen and widen the dip but
         # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
         grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
-        _as_if_card(grey, numpy.all(strips == NEUTRAL_BGR, axis=3))
+        neutral = numpy.all(strips == NEUTRAL_BGR, axis=3)
+        _as_if_card(grey, neutral)
         reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
         darkness = 1.0 - grey.mean(axis=2) / numpy.maximum(reference, 1.0)  # (lines, across)
         # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
@@ -200,10 +201,20 @@ class MinoaRecogniser:
             numpy.stack([darkness[:, k : k + rows] for k in range(STICK_CORE_ROWS)]).min(axis=0).max(axis=1)
         )
         dip[core < STICK_CORE] = 0.0
-        # Per colour, the share of a piece-wide band of the strip that is of that colour.
+        # Per colour, the share of a piece-wide band of the strip that is of that colour, among the band's
+        # pixels a normalised plane shows: where the reference took part of a piece for the table (a green
+        # piece on a green check) the rest still tells its colour, if it is half the band at least.
         band = round(PIECE_WIDTH_MM * 0.7)
+        shown = _window_sums((~neutral).mean(axis=2), band)
         shares = numpy.stack(
-            [_best_window((owners == ALL_LABELS.index(c)).mean(axis=2), band) for c in COLOURS], axis=1
+            [
+                (
+                    _window_sums((owners == ALL_LABELS.index(c)).mean(axis=2), band)
+                    / numpy.maximum(shown, band / 2)
+                ).max(axis=1)
+                for c in COLOURS
+            ],
+            axis=1,
         )
         edge = self._lines(layout)[0].edge
         # Pieces go on the edge only, sticks inside only (beside an edge the dark table would look like one).
@@ -266,11 +277,18 @@ def _as_if_card(grey: FloatArray, neutral: numpy.typing.NDArray[numpy.bool_]) ->
     grey[neutral] = float(numpy.percentile(shown, 90)) if shown.size else float(NEUTRAL_BGR[0])
 
 
-def _best_window(rows: FloatArray, width: int) -> FloatArray:
-    """Per line (the first axis), the largest mean of `width` adjacent values along the second."""
+def _window_sums(rows: FloatArray, width: int) -> FloatArray:
+    """Per line (the first axis), the sums of every `width` adjacent values along the second."""
     sums = numpy.cumsum(numpy.pad(rows.astype(numpy.float64), ((0, 0), (1, 0))), axis=1)
     width = max(1, min(width, rows.shape[1]))
-    return numpy.asarray((sums[:, width:] - sums[:, :-width]).max(axis=1) / width, numpy.float32)
+    return numpy.asarray(sums[:, width:] - sums[:, :-width], numpy.float32)
+
+
+def _best_window(rows: FloatArray, width: int) -> FloatArray:
+    """Per line (the first axis), the largest mean of `width` adjacent values along the second."""
+    return numpy.asarray(
+        _window_sums(rows, width).max(axis=1) / max(1, min(width, rows.shape[1])), numpy.float32
+    )
 
 
 register_recogniser(GAME, MinoaRecogniser)
