@@ -54,6 +54,7 @@ from companion.vision.recognisers._asterion_match import (
     TILES_FILE,
     Templates,
     Window,
+    built_in_drawings,
     built_in_templates,
     channels,
     differ,
@@ -484,7 +485,7 @@ class AsterionRecogniser:
             samples.setdefault(colour, []).append(corners)
             # The cell turned back to the printed orientation: what the unturned tile looks like here.
             windows = _cell_windows(plane, layout.items[item_id], TEACHING_TURNS_DEG)
-            built_in = built_in_templates()[f"{colour}:{design}"].astype(numpy.float32)
+            built_in = built_in_drawings()[f"{colour}:{design}"].astype(numpy.float32)
             # The label names one of the turns that look alike to the game (a chest corridor turned
             # half round); the drawing tells which one lies here.
             turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
