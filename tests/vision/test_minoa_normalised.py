@@ -113,10 +113,10 @@ def _card_around(line: str, mark_bgr: tuple[int, int, int], mark_mm: float, layo
     shown = numpy.zeros((height, width), numpy.uint8)
     cv2.rectangle(shown, (x - half, y - 6), (x + half, y + 12), 255, -1)
     rotation = cv2.getRotationMatrix2D((float(x), float(y)), region.rotation_deg, 1.0)
-    card = cv2.warpAffine(card, rotation, (width, height), flags=cv2.INTER_LINEAR)
-    shown = cv2.warpAffine(shown, rotation, (width, height), flags=cv2.INTER_NEAREST)
+    turned = numpy.asarray(cv2.warpAffine(card, rotation, (width, height), flags=cv2.INTER_LINEAR))
+    where = numpy.asarray(cv2.warpAffine(shown, rotation, (width, height), flags=cv2.INTER_NEAREST)) > 0
     plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
-    plane[shown > 0] = card[shown > 0]
+    plane[where] = turned[where]
     return plane
 
 
