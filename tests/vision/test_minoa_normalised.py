@@ -109,7 +109,7 @@ def _card_around(line: str, mark_bgr: tuple[int, int, int], mark_mm: float, layo
     cv2.rectangle(
         card, (x - half + 4, y - thickness // 2), (x + half - 4, y + (thickness - 1) // 2), mark_bgr, -1
     )
-    card = cv2.GaussianBlur(card, (0, 0), 1.2)
+    card = numpy.asarray(cv2.GaussianBlur(card, (0, 0), 1.2), numpy.uint8)
     shown = numpy.zeros((height, width), numpy.uint8)
     cv2.rectangle(shown, (x - half, y - 6), (x + half, y + 12), 255, -1)
     rotation = cv2.getRotationMatrix2D((float(x), float(y)), region.rotation_deg, 1.0)
