@@ -139,3 +139,17 @@ def test_a_stick_is_told_from_the_print_against_the_card_kept_beside_it(
     line = f"line:{BOARD.interior_lines[len(BOARD.interior_lines) // 2]}"
     plane = _card_around(line, mark_bgr, mark_mm, layout)
     assert recogniser_for("minoa").read(plane, layout, None).items[line] == expected
+
+
+def test_the_shipped_colours_hold_the_drawn_ones_and_the_neutral_table() -> None:
+    """Training writes, beside what normalised planes show, the colours the generator paints now (a plane
+    without an empty area learned shows those) and the neutral grey a normalised plane puts for the table
+    (else that grey is nearest to a stick washed by glare). Learning from generated sessions takes minutes:
+    `python -m companion.vision.training minoa` rewrites the file."""
+    from companion.vision.recognisers._lab import bgr_to_lab
+    from companion.vision.training.minoa import drawn_colours
+
+    shipped = minoa.default_colours()
+    for label, drawn in drawn_colours().items():
+        assert all(prototype in shipped[label] for prototype in drawn), f"{label}: drawn colour not shipped"
+    assert bgr_to_lab(NEUTRAL_BGR) in shipped[minoa.TABLE]

@@ -1,17 +1,45 @@
-"""Minoa: the built-in edition's colours, as the generator paints them.
+"""Minoa: the built-in edition's colours, as the generator paints them and as normalised planes show them.
 
-Writes recognisers/minoa_colours.json: Lab prototypes of each piece colour, the sticks, the board and
-its print, and the table.
+Writes recognisers/minoa_colours.json: Lab prototypes of each piece colour and the sticks, each learned
+from the play frames of generated hard sessions of the built-in edition on every table kind (each plane
+normalised against the session's empty area as the reader normalises it: canonical light, the camera's
+blur and the pieces' edges as seen), beside the colour the generator paints (what a plane without an
+empty area learned shows); the board and its print as drawn and as a normalised plane keeps them beside
+the pieces; and the table: the neutral grey a normalised plane puts there, and the drawn felt.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-from companion.vision.recognisers._lab import bgr_to_lab
-from companion.vision.recognisers.minoa import BOARD_PRINT, COLOURS_FILE, GAME, STICK, TABLE
+import numpy
+
+from companion.games.minoa import COLOURS as MINOA_COLOURS
+from companion.vision.base import Frame
+from companion.vision.recognisers._lab import FloatArray, bgr_to_lab, palette_for, to_lab
+from companion.vision.recognisers.minoa import (
+    ACROSS_MM,
+    ALL_LABELS,
+    ALONG,
+    BOARD_PRINT,
+    COLOURS_FILE,
+    EMPTY,
+    GAME,
+    STICK,
+    TABLE,
+    MinoaRecogniser,
+)
+from companion.vision.reference import NEUTRAL_BGR
 from companion.vision.training import Writer, write_document
+
+TRAINING_SEEDS = tuple(range(1, 15))
+"""One generated session per seed: the table kinds in turn, each twice, the marker sheets laid either way."""
+TRAINING_FRAMES = 8
+"""Play frames per session (frames with a hand or motion are left out, as the reader refuses them)."""
+MIDDLE_MM = 1.0
+"""A piece's or stick's own pixels: this close to the middle of its strip (once the board is fitted)."""
 
 
 def drawn_colours() -> dict[str, list[list[float]]]:
@@ -25,10 +53,83 @@ def drawn_colours() -> dict[str, list[list[float]]]:
     return colours
 
 
+def _sessions(root: Path) -> Iterator[Path]:
+    from companion.vision.generate import generate_session
+    from companion.vision.generate.session import hard_set_plan
+
+    for n, seed in enumerate(TRAINING_SEEDS):
+        table, placement = hard_set_plan(n)
+        yield generate_session(
+            GAME, root / f"{n:02d}", TRAINING_FRAMES, hard=True, seed=seed, table=table, placement=placement
+        )
+
+
+def _normalised_planes(recording_path: Path) -> Iterator[tuple[Frame, dict[str, str]]]:
+    """Each labelled frame at rest of a session as the recogniser reads it (its empty area learned), with
+    its labels; frames the reference refuses are passed over, as the reader passes them over."""
+    from companion.vision.pipeline import PlaneReader
+    from companion.vision.recording import load_recording
+
+    recording = load_recording(recording_path)
+    reader = PlaneReader(GAME, recording.options)
+    references: list[Frame] = []
+    for entry, image in recording.images():
+        if image is None:
+            continue
+        if entry.reference:
+            references.append(image)
+            reader.learn_reference(list(references))
+            continue
+        references.clear()
+        if entry.hand or entry.motion or entry.labels is None or reader.reference is None:
+            continue
+        plane = reader.normalised_plane(image)
+        if plane is not None:
+            yield plane, entry.labels
+
+
+def learned_pixels(root: Path) -> dict[str, FloatArray]:
+    """Per piece label, the Lab pixels along the middle of its strips in the training sessions' normalised
+    planes, the strips laid where the board's fit (with the drawn colours) puts them."""
+    recogniser = MinoaRecogniser()
+    palette = palette_for(drawn_colours(), ALL_LABELS)
+    middle = numpy.abs(ACROSS_MM) <= MIDDLE_MM
+    pixels: dict[str, list[FloatArray]] = {}
+    for path in _sessions(root):
+        for plane, labels in _normalised_planes(path):
+            layout = recogniser.layout({})
+            strips = recogniser._strips(plane, layout, palette)
+            lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(*strips.shape)
+            for index, item_id in enumerate(layout.items):
+                label = labels.get(item_id, EMPTY)
+                if label != EMPTY:
+                    pixels.setdefault(label, []).append(lab[index][middle].reshape(-1, 3))
+    missing = [label for label in (STICK, *MINOA_COLOURS) if label not in pixels]
+    if missing:
+        raise RuntimeError(f"the training sessions showed no {', '.join(missing)}: use more seeds")
+    return {label: numpy.concatenate(found) for label, found in pixels.items()}
+
+
+def learned_colours(pixels: Mapping[str, FloatArray]) -> dict[str, list[list[float]]]:
+    """Each piece label's median as normalised planes show it beside its drawn colour, the board as
+    drawn, and the table as drawn and as the neutral grey of a normalised plane."""
+    colours = drawn_colours()
+    for label, found in pixels.items():
+        colours[label] = [[round(float(v), 1) for v in numpy.median(found, axis=0)], *colours[label]]
+    colours[TABLE] = [bgr_to_lab(NEUTRAL_BGR), *colours[TABLE]]
+    return colours
+
+
 def write_colours(path: Path = COLOURS_FILE) -> Path:
-    """Write the built-in colours (by default beside the recogniser)."""
-    what = "Minoa colour prototypes (Lab) of the generator's built-in edition"
-    return write_document(path, GAME, what, {"colours": drawn_colours()})
+    """Learn the built-in colours from generated sessions and write them (by default beside the
+    recogniser)."""
+    with tempfile.TemporaryDirectory(prefix="minoa-training-") as scratch:
+        colours = learned_colours(learned_pixels(Path(scratch)))
+    what = (
+        "Minoa colour prototypes (Lab) of the built-in edition: as normalised planes of generated sessions "
+        f"(seeds {TRAINING_SEEDS[0]}-{TRAINING_SEEDS[-1]}) show each piece, and as the generator paints it"
+    )
+    return write_document(path, GAME, what, {"colours": colours})
 
 
 WRITERS: Mapping[str, Writer] = {COLOURS_FILE.stem: write_colours}
