@@ -350,7 +350,7 @@ def _read_normalised(
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
     median lightness tells them apart, the light being corrected to canonical white."""
-    tile, (dark, median, light_level) = _square_levels(plane, table, region)
+    tile, (median, light_level) = _square_levels(plane, table, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
     if median < BACK_LEVEL:
@@ -366,31 +366,29 @@ def _read_normalised(
 
 def _square_levels(
     plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> tuple[float, tuple[float, float, float]]:
-    """The share of a square's middle that is no empty play area, and that part's darkest tenth, median and
-    brightest tenth of lightness (zeros when there is none)."""
+) -> tuple[float, tuple[float, float]]:
+    """The share of a square's middle that is no empty play area, and that part's median and brightest
+    tenth of lightness (zeros when it is too little for a tile)."""
     x0, y0, x1, y1 = region.box_px()
     x0, y0 = max(0, x0), max(0, y0)
     crop, square = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
     middle = _middle(square, 0.6)
     if middle.size == 0:
-        return 0.0, (0.0, 0.0, 0.0)
+        return 0.0, (0.0, 0.0)
     tile = 1.0 - cv2.countNonZero(middle) / middle.size
     if tile < NORMALISED_TILE_SHARE:
-        return tile, (0.0, 0.0, 0.0)
+        return tile, (0.0, 0.0)
     grey = cv2.cvtColor(_middle(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
     size = grey.size
-    dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
-        [size // 10, size // 2, size * 9 // 10]
-    ]
-    return tile, (float(dark), float(median), float(light))
+    median, light = numpy.partition(grey, (size // 2, size * 9 // 10))[[size // 2, size * 9 // 10]]
+    return tile, (float(median), float(light))
 
 
 def face_up_tile(
     plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
 ) -> FloatArray | None:
     """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
-    tile, (_, _, light) = _square_levels(plane, table, region)
+    tile, (_, light) = _square_levels(plane, table, region)
     return normalised_tile(plane, table, region, light) if tile >= NORMALISED_TILE_SHARE else None
 
 
@@ -407,20 +405,23 @@ def normalised_tile(
     light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)
-    straight = _straighten(wide, wide_table == 0, light, here)
-    if straight is None:
-        # No outline of a tile's size: an overexposed face runs into light surroundings (the board
-        # between tiles washed out). Its number is still the ink nearest the square's centre.
-        found = _ink_centre(light, face_level, here)
-        straight = _upright(light, found, 0.0) if found is not None else None
-    return straight
+    rect = _tile_rect(light, wide_table == 0, here, face_level)
+    if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
+        return _upright(light, rect[0], ((rect[2] + 45) % 90) - 45)
+    # An outline larger than a tile took in some of a neighbour or of the board between tiles washed out
+    # to a face's lightness (or there is none): the number is the ink nearest the square's centre, and
+    # the window is centred on it; the outline, when there is one, still tells how the tile is turned.
+    inked = _ink_centre(light, face_level, here)
+    if inked is None:
+        return None if rect is None else _upright(light, rect[0], ((rect[2] + 45) % 90) - 45)
+    return _upright(light, inked, ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0)
 
 
 INK_LEVEL = 0.6
 """Ink is darker than this share of the face's lightness."""
-DIGIT_REACH_MM = 10.0
-"""A number's digits stand this close together at most (between their centres; a neighbour's are 16 mm
-and more away)."""
+DIGIT_REACH_MM = 14.0
+"""A number's digits stand this close together at most (about 10 mm between their centres; a neighbour
+tile's nearest digit is 20 mm away)."""
 
 
 def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
@@ -552,12 +553,29 @@ def _straighten(
     face_mask: numpy.typing.NDArray[numpy.bool_],
     light: Frame | None = None,
     centre: tuple[float, float] | None = None,
+    brightest: float | None = None,
 ) -> FloatArray | None:
     """The tile's lightness (`light`, by default the crop's grey), turned upright and centred, with a
-    margin; None when no tile is found. With `centre`, the tile is the one there (see _face_rect)."""
+    margin; None when no tile is found. With `centre`, the tile is the one there (see _face_rect).
+    `brightest`: the face's lightness when known (else the crop's brightest tenth)."""
     if light is None:
         light = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
-    brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
+    rect = _tile_rect(light, face_mask, centre, brightest)
+    if rect is None:
+        return None
+    (cx, cy), _, angle = rect
+    return _upright(light, (cx, cy), ((angle + 45) % 90) - 45)  # the nearest upright: tiles lie square-ish
+
+
+def _tile_rect(
+    light: Frame,
+    face_mask: numpy.typing.NDArray[numpy.bool_],
+    centre: tuple[float, float] | None,
+    brightest: float | None,
+) -> RotatedRect | None:
+    """The outline of the tile's face (see _straighten)."""
+    if brightest is None:
+        brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
     rect = None
     # On a raw plane, what outlines no tile at the first share is no tile (a table's grain lit up would
     # show one at a tighter share); on a normalised one the table is gone and tighter shares may be tried.
@@ -570,10 +588,7 @@ def _straighten(
             break
         # The face ran into a surround of its colour and nearly its lightness (a light table, the board
         # between two tiles): only the face's own lightness outlines the tile then.
-    if rect is None:
-        return None
-    (cx, cy), _, angle = rect
-    return _upright(light, (cx, cy), ((angle + 45) % 90) - 45)  # the nearest upright: tiles lie square-ish
+    return rect
 
 
 def _upright(light: Frame, centre: tuple[float, float], angle: float) -> FloatArray:
