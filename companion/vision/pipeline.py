@@ -72,13 +72,14 @@ class PlaneReader:
         """Take the frame (or the frames: their median) as the empty play area; then read() compares
         each plane with it, refuses hands and gives the recogniser normalised planes."""
         shots = [frames] if isinstance(frames, numpy.ndarray) else list(frames)
-        planes = []
+        planes, surrounds = [], []
         for shot in shots:
             calibration, plane = self.plane(shot)
             # Markers seen in this very frame: a homography kept from earlier frames may no longer fit.
-            if plane is not None and len(calibration.markers) >= 3:
+            if plane is not None and calibration.homography is not None and len(calibration.markers) >= 3:
                 planes.append(plane)
-        reference, result = learn_from_planes(self.layout, planes, len(shots))
+                surrounds.append(self.surround(shot, calibration.homography))
+        reference, result = learn_from_planes(self.layout, planes, len(shots), surrounds)
         if reference is not None:
             self._reference = reference
         return result
@@ -93,11 +94,15 @@ class PlaneReader:
     def normalised_plane(self, frame: Frame) -> Frame | None:
         """The frame's plane as the recogniser reads it (teach shots, training): normalised against the
         reference when there is one. None without markers, or when the reference refuses the frame."""
-        _calibration, plane = self.plane(frame)
-        if plane is None or self._reference is None:
+        calibration, plane = self.plane(frame)
+        if plane is None or self._reference is None or calibration.homography is None:
             return plane
-        view = self._reference.look(plane)
+        view = self._reference.look(plane, self.surround(frame, calibration.homography))
         return None if view.refused else self._reference.normalise(plane, view)
+
+    def surround(self, frame: Frame, homography: Homography) -> Frame:
+        """The frame over the plane and the table around it, where the reference sees arms come in."""
+        return TableReference.surround_of(self.layout, frame, self.read_homography(homography, frame))
 
     def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
         """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
@@ -129,7 +134,8 @@ class PlaneReader:
         warped = time.perf_counter()
         view = None
         if plane is not None and self._reference is not None:
-            view = self._reference.look(plane)
+            assert calibration.homography is not None  # a plane comes from one
+            view = self._reference.look(plane, self.surround(frame, calibration.homography))
             if not view.refused:
                 self._reference.keep_current(plane, view)
                 plane = self._reference.normalise(plane, view)

@@ -31,6 +31,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
+from companion.vision.surround import Surround, ring
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -43,6 +44,8 @@ from companion.vision.table_light import (
     min3,
     sum3,
 )
+
+Homography = numpy.typing.NDArray[numpy.float64]
 
 NEUTRAL_BGR = (128, 128, 128)
 """What every table pixel becomes in a normalised plane: a mid grey, far from the dark backs and the
@@ -145,6 +148,15 @@ class TableView:
         return bool(self.reason)
 
 
+def _mask_size(layout: Layout) -> tuple[int, int]:
+    width, height = layout.plane_mm
+    return (max(8, round(width * MASK_PX_PER_MM)), max(8, round(height * MASK_PX_PER_MM)))
+
+
+def _surround_for(layout: Layout) -> Surround:
+    return Surround(layout.plane_mm, _mask_size(layout), MASK_PX_PER_MM)
+
+
 def _px(mm: float) -> int:
     """A window of about `mm` millimetres as an odd number of mask pixels (3 at least)."""
     return max(3, round(mm * MASK_PX_PER_MM) | 1)
@@ -170,32 +182,19 @@ def _joined(changed: Mask, kernel: numpy.typing.NDArray[numpy.uint8]) -> numpy.t
     return numpy.ascontiguousarray(closed[reach:-reach, reach:-reach], numpy.uint8)
 
 
-def _ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
-    """The labels along the rectangle `inset` pixels in from the image's edges."""
-    top, bottom, left, right = inset, labels.shape[0] - 1 - inset, inset, labels.shape[1] - 1 - inset
-    return numpy.concatenate(
-        [
-            labels[top, left : right + 1],
-            labels[bottom, left : right + 1],
-            labels[top:bottom, left],
-            labels[top:bottom, right],
-        ]
-    )
-
-
 class TableReference:
     """The empty play area of one layout, and how each later plane differs from it."""
 
     def __init__(self, layout: Layout, settings: ReferenceSettings | None = None) -> None:
         self.layout = layout
         self.settings = settings or ReferenceSettings()
-        width, height = layout.plane_mm
         self.plane_size = layout.plane_size_px()
-        self.size = (max(8, round(width * MASK_PX_PER_MM)), max(8, round(height * MASK_PX_PER_MM)))
+        self.size = _mask_size(layout)
         self._markers = self._marker_squares()
         self._weight = self._free_weight()
         self._light = LightGrid(layout.plane_mm, self.size, self._weight, self.settings.light_band)
         self._paper = MarkerPaper(layout.plane_mm, PLANE_PX_PER_MM)
+        self._surround = _surround_for(layout)
         self._neutral = numpy.empty((self.plane_size[1], self.plane_size[0], 3), numpy.uint8)
         self._neutral[:] = NEUTRAL_BGR
         self._frames_since_update = 0
@@ -214,11 +213,16 @@ class TableReference:
 
     # ------------------------------------------------------------ learning
 
-    def learn(self, planes: Sequence[Frame]) -> None:
+    def learn(self, planes: Sequence[Frame], surrounds: Sequence[Frame] = ()) -> None:
         """Take these planes of the empty play area as the reference (several: their median, so a
-        passing shadow or noise does not stay in it)."""
+        passing shadow or noise does not stay in it); `surrounds` (`surround`'s, of the same frames):
+        the table around it, where arms come in."""
         if not planes:
             raise ReferenceError("a reference needs at least one plane of the empty play area")
+        settings = self.settings
+        self._surround.learn(
+            surrounds, settings.tolerance, settings.relative_tolerance, settings.shadow_chroma
+        )
         small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
         self._set_image(numpy.asarray(small, numpy.float32))
         whites = [self._paper.white(plane) for plane in planes]
@@ -235,6 +239,12 @@ class TableReference:
     @property
     def learned(self) -> bool:
         return self._image is not None
+
+    @staticmethod
+    def surround_of(layout: Layout, frame: Frame, homography: Homography) -> Frame:
+        """The camera frame over the layout's plane and a band around it (`homography`: frame to plane
+        pixels), for `learn` and `look`."""
+        return _surround_for(layout).warp(frame, homography)
 
     def _set_image(self, image: Floats) -> None:
         self._image = image
@@ -288,8 +298,10 @@ class TableReference:
 
     # ------------------------------------------------------------ comparing
 
-    def look(self, plane: Frame) -> TableView:
-        """Compare a plane with the reference: where the table is, the light, and whether a hand is in."""
+    def look(self, plane: Frame, surround: Frame | None = None) -> TableView:
+        """Compare a plane with the reference: where the table is, the light, and whether a hand is in
+        (`surround`: the same frame's `surround`, when the reference learned one: arms are seen crossing
+        the table around the plane)."""
         if self._image is None or self._low is None or self._high is None:
             raise ReferenceError("no reference learned: show the empty play area first")
         settings = self.settings
@@ -341,7 +353,21 @@ class TableReference:
         different = (averaged > settings.hand_level) | lost_widely | (foreground > 0)
         different &= ~self._markers  # black on white, they differ most when the calibration wobbles
         table_share = float(numpy.count_nonzero(matches)) / matches.size
-        hand = self._hand(_joined(different, _square(HAND_JOIN_MM)))
+        joined = _joined(different, _square(HAND_JOIN_MM))
+        if surround is not None and self._surround.learned:
+            band, darker, outline = self._surround.changed(
+                surround, log_light, settings.shadow_min, _px(HAND_BLUR_MM), settings.hand_level
+            )
+            # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
+            # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline,
+            # or the plane also shows an arm coming in over its edge: a head's shadow has neither.
+            width = settings.hand_min_edge_mm
+            hand = self._surround.crossing(band, joined, width) or (
+                self._surround.crossing(darker, joined, width, outline)
+                or (self._hand(joined) and self._surround.crossing(darker, joined, width))
+            )
+        else:
+            hand = self._hand(joined)
         free = self._weight > 1.0
         free_share = float(numpy.count_nonzero(matches & free)) / max(1, int(numpy.count_nonzero(free)))
         reason = ""
@@ -407,8 +433,8 @@ class TableReference:
         min_edge = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
         # Counted where no item lies: pieces laid near the edge are no arm coming in over it.
         free = numpy.asarray(self._weight > 1.0, numpy.int32)
-        along_edge = numpy.bincount(_ring(entries * free, outer), minlength=count)
-        further_in = numpy.bincount(_ring(entries * free, inner), minlength=count)
+        along_edge = numpy.bincount(ring(entries * free, outer), minlength=count)
+        further_in = numpy.bincount(ring(entries * free, inner), minlength=count)
         wide = [n for n in range(1, count) if along_edge[n] >= min_edge and further_in[n] >= min_edge]
         if not wide:
             return False
@@ -482,15 +508,16 @@ class LearnResult:
 
 
 def learn_from_planes(
-    layout: Layout, planes: Sequence[Frame], frames: int
+    layout: Layout, planes: Sequence[Frame], frames: int, surrounds: Sequence[Frame] = ()
 ) -> tuple[TableReference | None, LearnResult]:
-    """A reference from the planes of the empty area seen in `frames` camera frames (those with markers)."""
+    """A reference from the planes of the empty area seen in `frames` camera frames (those with markers),
+    and the table around it (`surrounds`: `TableReference.surround_of` those frames, when known)."""
     if not planes:
         return None, LearnResult(
             False, f"the corner markers were not found in {frames} frame(s): the empty area was not learned"
         )
     reference = TableReference(layout)
-    reference.learn(planes)
+    reference.learn(planes, surrounds)
     message = f"learned the empty play area from {len(planes)} of {frames} frame(s)"
     if not reference.white_balanced:
         message += "; the markers' white paper could not be measured, so colours are not white-balanced"

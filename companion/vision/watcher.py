@@ -116,7 +116,10 @@ class StableReader:
         if plane is None:
             return self._refused(calibration, None)
         reference = self.pipeline.reference
-        view = reference.look(plane) if reference is not None else None
+        view = None
+        if reference is not None and calibration.homography is not None:
+            # With the table around the plane: arms are seen crossing it (reference.py, surround.py).
+            view = reference.look(plane, self.pipeline.surround(image, calibration.homography))
         check = self.checker.check(plane, previous=True, view=view)
         if check.refused:
             self._recent.clear()

@@ -401,3 +401,50 @@ def test_the_watcher_learns_the_empty_area_from_its_first_steady_view(tmp_path: 
 
     # The setup page: the pieces are on now, but the user says it is the empty area (and may).
     assert pieces_first.relearn_reference().learned and pieces_first.pipeline.reference is not None
+
+
+# ---------------------------------------------------------------- the table around the plane
+
+BORDER_PX = 80
+"""The camera frame of the surround tests shows the table this far (40 mm) beyond the plane on every side."""
+
+
+def edge_to_edge_layout() -> Layout:
+    """Items right up to 10 mm from the plane's edge (as the Minos tray's dice), with their slack all
+    but 4 mm: too narrow a free border to see an arm come in over."""
+    width, height = PLANE_MM
+    return Layout(PLANE_MM, {"tray": ItemRegion((width / 2, height / 2), (width - 20.0, height - 20.0))})
+
+
+IDENTITY_SHIFTED = numpy.array([[1.0, 0.0, -BORDER_PX], [0.0, 1.0, -BORDER_PX], [0.0, 0.0, 1.0]])
+"""The homography from such a frame to the plane."""
+
+
+def in_frame(empty_frame: Frame, plane: Frame) -> Frame:
+    """The camera frame with this plane inside the table around it."""
+    out = empty_frame.copy()
+    out[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX] = plane
+    return out
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "gingham", "noise"))
+def test_an_arm_is_seen_crossing_the_table_around_a_plane_full_of_items(kind: str) -> None:
+    rng = numpy.random.default_rng(9)
+    tray = edge_to_edge_layout()
+    plane = table(kind, rng)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    reference = TableReference(tray)
+    reference.learn([plane], [TableReference.surround_of(tray, frame, IDENTITY_SHIFTED)])
+    # Pieces in a row along the bottom edge, 2 mm in from it: they lie on the plane and cross nothing.
+    row = {(60.0 + 31.0 * n, PLANE_MM[1] - 17.0): (60, 150, 45) for n in range(9)}
+    with_row = with_pieces(plane, row)
+    view = reference.look(with_row, reference.surround_of(tray, in_frame(frame, with_row), IDENTITY_SHIFTED))
+    assert not view.hand and not view.refused, (kind, view.reason)
+    missed = []
+    for edge in ("top", "bottom", "left", "right"):
+        for colour in (*SKINS_BGR, SLEEVE_BGR):
+            shot = lit(with_arm(in_frame(frame, with_row), edge, colour, rng), (0.9, 0.95, 1.0))
+            surround = reference.surround_of(tray, shot, IDENTITY_SHIFTED)
+            if not reference.look(shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX], surround).hand:
+                missed.append((edge, colour))
+    assert not missed, (kind, missed)

@@ -1,0 +1,195 @@
+"""The table around the play area: an arm reaching in crosses it, a piece on the area does not.
+
+Pieces, dice and rings may lie right up to the plane's edge (the Minos tray leaves ~14 mm free), so
+inside the plane an arm coming in and a piece lying at the edge look much alike. Just outside the
+plane no item lies: the camera frame warped to a band `SURROUND_MM` wide around the plane (at the
+masks' resolution) is learned with the empty area and compared with it like the plane itself; an
+arm is a region changed across the whole band and on into the plane, as wide there as a wrist.
+Shadows (an arm's, a player's head's) darken the table alike in every channel: they are no change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.table_light import SATURATED, Floats, Mask, log_level, max3, min3, sum3
+
+SURROUND_MM = 30.0
+"""Width of the band around the plane that is watched for arms: wider than a hand's shadow's offset
+and a standing piece's parallax, narrower than any arm's reach into the area."""
+WARP_PX_PER_MM = 1.0
+"""The frame is warped at this resolution and then averaged down to the masks' (a 2 mm pixel sampled
+from one camera pixel would alias a cloth's checks into noise)."""
+TEXTURE_PX = 5
+"""Side of the window (mask pixels) in which the band's texture is compared with the reference's."""
+TEXTURED = 4.0
+"""Grey levels of deviation within that window above which the reference shows texture."""
+SHARP_STEP = 0.05
+"""A darkening that changes by this much per mask pixel (2 mm) is an object's outline, not a shadow's edge."""
+SHADOW_HUE = 0.08
+"""How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
+
+
+class Surround:
+    """The band around one plane: its warp from the camera frame, its reference, and what changed."""
+
+    def __init__(self, plane_mm: tuple[float, float], size: tuple[int, int], px_per_mm: float) -> None:
+        """`size`: the masks' (width, height) for the plane; `px_per_mm`: their resolution."""
+        self.margin = round(SURROUND_MM * px_per_mm)
+        self.size = (size[0] + 2 * self.margin, size[1] + 2 * self.margin)
+        self.px_per_mm = px_per_mm
+        self.scale = (size[0] / plane_mm[0], size[1] / plane_mm[1])
+        self.plane_mm = plane_mm
+        self._low: Floats | None = None
+        self._high: Floats | None = None
+        self._log_image: Floats | None = None
+        self._tolerance: Floats | None = None
+        self._chroma: Floats | None = None
+        self._image: Floats = numpy.zeros(0, numpy.float32)
+        self._image_mean: Floats = numpy.zeros(0, numpy.float32)
+        self._grey: Floats | None = None
+        self._grey_mean: Floats | None = None
+        self._grey_deviation: Floats | None = None
+
+    def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
+        """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
+        fine_scale = WARP_PX_PER_MM / PLANE_PX_PER_MM
+        shift = SURROUND_MM * WARP_PX_PER_MM
+        to_fine = numpy.array([[fine_scale, 0, shift], [0, fine_scale, shift], [0, 0, 1]]) @ homography
+        fine_size = (
+            round((self.plane_mm[0] + 2 * SURROUND_MM) * WARP_PX_PER_MM),
+            round((self.plane_mm[1] + 2 * SURROUND_MM) * WARP_PX_PER_MM),
+        )
+        # Beyond the camera's view the frame's edge is carried on: an arm entering there streaks outward.
+        fine = cv2.warpPerspective(
+            frame, to_fine, fine_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        return numpy.asarray(cv2.resize(fine, self.size, interpolation=cv2.INTER_AREA), numpy.uint8)
+
+    @property
+    def learned(self) -> bool:
+        return self._low is not None
+
+    def learn(self, surrounds: Sequence[Frame], tolerance: float, relative: float, chroma: float) -> None:
+        """The band of the empty area (several: their median), with the reference's noise settings."""
+        if not surrounds:
+            self._low = None
+            return
+        image = numpy.median(numpy.stack([s.astype(numpy.float32) for s in surrounds]), axis=0)
+        image = numpy.asarray(image, numpy.float32)
+        kernel = numpy.ones((3, 3), numpy.uint8)
+        self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
+        self._high = numpy.asarray(cv2.dilate(image, kernel), numpy.float32)
+        self._log_image = log_level(image)
+        self._tolerance = (tolerance + relative * image).astype(numpy.float32)
+        self._chroma = (chroma + 5.0 / (sum3(image) / 3.0 + 2.0)).astype(numpy.float32)
+        self._image = image
+        self._image_mean = numpy.asarray(cv2.blur(image, (TEXTURE_PX, TEXTURE_PX)), numpy.float32)
+        window = (TEXTURE_PX, TEXTURE_PX)
+        grey = sum3(image) / 3.0
+        mean = cv2.blur(grey, window)
+        self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
+        variance = cv2.blur(grey * grey, window) - mean * mean
+        self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
+
+    def _texture_lost(self, corrected: Floats, side: int) -> Mask:
+        """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
+        arm of the very colour of the table hides it, a shadow keeps it."""
+        if self._grey is None or self._grey_mean is None or self._grey_deviation is None:
+            return numpy.zeros((self.size[1], self.size[0]), bool)
+        window = (side, side)
+        grey = sum3(corrected) / 3.0
+        mean = cv2.blur(grey, window)
+        deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, window) - mean * mean, 0.0))
+        covariance = cv2.blur(grey * self._grey, window) - mean * self._grey_mean
+        correlation = covariance / (deviation * self._grey_deviation + 1.0)
+        lost = ((self._grey_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
+        return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
+
+    def changed(
+        self, surround: Frame, log_light: Floats, shadow_min: float, blur: int, level: float
+    ) -> tuple[Mask, Mask, Mask]:
+        """Where the band differs from its reference beyond light and shadow; where it differs at all
+        (shadows too: a grey sleeve on a grey cloth darkens it alike in every channel); and where its
+        darkening changes sharply (an arm's outline, not a soft shadow's). The plane's
+        own pixels are left False: the plane's comparison has them. `log_light`: the plane's light
+        (mask size), carried on outward from its edge."""
+        if self._low is None or self._high is None or self._tolerance is None or self._chroma is None:
+            nothing = numpy.zeros((self.size[1], self.size[0]), bool)
+            return nothing, nothing, nothing
+        m = self.margin
+        light = cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE)
+        gain = numpy.exp(numpy.asarray(light, numpy.float32))
+        current = surround.astype(numpy.float32)
+        low = numpy.minimum(self._low * gain, SATURATED)
+        outside = numpy.maximum(numpy.maximum(low - current, current - self._high * gain), 0.0)
+        outside[current >= SATURATED] = 0.0
+        distance = sum3(outside / (self._tolerance * gain))
+        # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off
+        # their reference ones, differ in hue even in a shadow.
+        window = (TEXTURE_PX, TEXTURE_PX)
+        ratio = (cv2.blur(current / gain, window) + 2.0) / (self._image_mean + 2.0)
+        darkening = sum3(ratio) / 3.0
+        # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
+        hue = max3(ratio) - min3(ratio) <= self._chroma + SHADOW_HUE
+        shadow = (darkening >= shadow_min) & (darkening <= 1.0) & hue
+        excess = numpy.where(shadow, 0.0, distance).astype(numpy.float32)
+        lost = self._texture_lost(numpy.asarray(current / gain, numpy.float32), TEXTURE_PX)
+        changed = (cv2.blur(excess, (blur, blur)) > level) | lost
+        any_change = changed | (cv2.blur(distance, (blur, blur)) > level)
+        # An arm's sides are sharp where they cross the band; a head's shadow fades over centimetres.
+        rise_y, rise_x = numpy.gradient(darkening)
+        outline = numpy.hypot(rise_x, rise_y) > SHARP_STEP
+        changed[m:-m, m:-m] = any_change[m:-m, m:-m] = outline[m:-m, m:-m] = False
+        return numpy.asarray(changed, bool), numpy.asarray(any_change, bool), numpy.asarray(outline, bool)
+
+    def crossing(
+        self,
+        band: Mask,
+        inside: numpy.typing.NDArray[numpy.uint8],
+        min_width_mm: float,
+        outline: Mask | None = None,
+    ) -> bool:
+        """Whether a changed region runs from the band's outer edge across it and on into the plane
+        (`band`: the band's changes; `inside`: the plane's, at the masks' size), at least
+        `min_width_mm` wide at the band's outer edge and at the plane's edge (and with `outline`, with
+        at least as many of its pixels as the band is wide)."""
+        m = self.margin
+        joined = band.astype(numpy.uint8)
+        joined[m:-m, m:-m] = inside
+        count, found = cv2.connectedComponents(joined, connectivity=8)
+        if count <= 1:
+            return False
+        labels = numpy.asarray(found, numpy.int32)
+        width = min_width_mm * self.px_per_mm
+        outer = ring(labels, 1)
+        at_edge = ring(labels, m)
+        further_in = ring(labels, m + 3)
+        outer_count = numpy.bincount(outer, minlength=count)
+        edge_count = numpy.bincount(at_edge, minlength=count)
+        in_count = numpy.bincount(further_in, minlength=count)
+        wide = (outer_count >= width) & (edge_count >= width) & (in_count >= width / 2)
+        if outline is not None:
+            # An outline across the band at least: one side of the arm.
+            sharp = numpy.bincount(labels[outline], minlength=count)
+            wide &= sharp >= m
+        wide[0] = False
+        return bool(numpy.any(wide))
+
+
+def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
+    """The labels along the rectangle `inset` pixels in from the image's edges."""
+    top, bottom, left, right = inset, labels.shape[0] - 1 - inset, inset, labels.shape[1] - 1 - inset
+    return numpy.concatenate(
+        [
+            labels[top, left : right + 1],
+            labels[bottom, left : right + 1],
+            labels[top:bottom, left],
+            labels[top:bottom, right],
+        ]
+    )
