@@ -54,7 +54,7 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     best_match,
     glyph_crop,
 )
-from companion.vision.recognisers._minotaurus_grid import fit_grid, foreground
+from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL, fit_grid, foreground
 from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
@@ -81,10 +81,22 @@ SLACK_MM = 7
 """How far off the cell's centre (and the plane's warp) a piece is looked for."""
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
-FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0)
+FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0, 1000.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
-piece's back) in distances: lightness varies with the light far more than hue; the difference from the
-table tells a piece; the back's pattern tells a face-down piece even under glare."""
+piece's back, share of light marks) in distances: lightness varies with the light far more than hue; the
+difference from the table tells a piece; the back's pattern tells a face-down piece even under glare; a
+mark lighter than the piece (a back's emblem, whatever its shape or colour) tells a face-down piece of
+any edition, where a face's glyph is darker than the face."""
+LIGHT_MARK = 40.0
+"""Grey levels (at the table's brightness) above the middle's median that make a pixel a light mark."""
+EMPTY_COVER = 0.5
+"""On a normalised plane, a cell whose middle is less than this share foreign (not the neutral table) is
+empty: a piece covers all of it, even laid askew and off its place."""
+MARKED_BACK = 0.08
+"""A coloured piece with at least this share of its middle in light marks is a back (an emblem lighter
+than the piece), whatever its colour: every edition's back is dark with a light mark, every face but the
+white one lighter than its ink. (A white face whose ink covers half its middle has light 'marks': its
+white, which no back has.)"""
 FIT_BOX_MM = 26.0
 """Width of the boxes the matrix's grid is fitted with: a piece's side less its jitter about its cell."""
 BACK_MM = 20.0
@@ -182,6 +194,8 @@ class Cells:
     """Each cell's table colour (BGR) around it."""
     centres: numpy.typing.NDArray[numpy.float64]
     """Each cell's centre (x, y) in small-plane pixels: where the matrix really lies (see cell_centres)."""
+    covered: FloatArray | None
+    """On a normalised plane, the share of each cell's middle that is no table (None on other planes)."""
 
 
 def cell_centres(
@@ -230,15 +244,25 @@ def _cell_colours(
         tables = numpy.median(gather(edge_y, edge_x), axis=1).astype(numpy.float32)
     gain = 128.0 / numpy.maximum(tables.mean(axis=1, keepdims=True), 8.0)
     # A piece has a pattern (the back's ring, the front's glyph); bare table hardly any.
-    texture = middle_pixels.mean(axis=2).std(axis=1, keepdims=True) * gain
+    grey = middle_pixels.mean(axis=2)
+    texture = grey.std(axis=1, keepdims=True) * gain
+    marks = (grey * gain > (numpy.median(grey, axis=1, keepdims=True) * gain + LIGHT_MARK)).mean(
+        axis=1, keepdims=True
+    )
     both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
     lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
     body, table = lab[: len(ids)], lab[len(ids) :]
     backs = _back_likeness(small, cx, cy, default_back() if back is None else back)
-    features = numpy.concatenate([body, body - table, texture, backs], axis=1) * numpy.array(
+    features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
-    return Cells(ids, features.astype(numpy.float32), small, tables, centres)
+    covered = None
+    if normalised:
+        away = numpy.abs(middle_pixels.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(
+            axis=2
+        )
+        covered = (away > FOREGROUND_LEVEL).mean(axis=1).astype(numpy.float32)
+    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered)
 
 
 def _back_likeness(
@@ -300,12 +324,17 @@ class Prototypes:
         vectors = [vector for label in labels for vector in table[label]]
         return Prototypes(labels, numpy.array(owner, numpy.intp), numpy.array(vectors, numpy.float32))
 
-    def classify(self, features: numpy.typing.NDArray[numpy.float32]) -> tuple[list[str], list[float]]:
-        """Nearest prototype's label per row, with a confidence from how much nearer it is than the next."""
+    def classify(
+        self, features: numpy.typing.NDArray[numpy.float32], barred: str | None = None
+    ) -> tuple[list[str], list[float]]:
+        """Nearest prototype's label per row (never `barred`), with a confidence from how much nearer it is
+        than the next."""
         distances = numpy.sqrt(((features[:, None, :] - self.vectors[None, :, :]) ** 2).sum(axis=2))
         # Nearest prototype of each label (prototypes are grouped by label, in label order).
         starts = numpy.flatnonzero(numpy.r_[True, self.owner[1:] != self.owner[:-1]])
         per_label = numpy.minimum.reduceat(distances, starts, axis=1)
+        if barred in self.labels:
+            per_label[:, self.labels.index(barred)] = numpy.inf
         if per_label.shape[1] == 1:
             return [self.labels[int(self.owner[0])]] * len(features), [1.0] * len(features)
         nearest_two = numpy.partition(per_label, 1, axis=1)[:, :2]
@@ -525,6 +554,23 @@ class MinotaurusRecogniser:
         cells = _cell_colours(plane, layout, back, small)
         ids, features, tables = cells.ids, cells.features, cells.tables
         classes, confidences = prototypes.classify(features)
+        if cells.covered is not None:
+            # On a normalised plane a piece is what differs from the table: a cell whose middle is mostly
+            # the neutral grey is empty, one mostly covered holds a piece, whatever prototype lies nearest.
+            empty = cells.covered < EMPTY_COVER
+            covered = [n for n, label in enumerate(classes) if label == "empty" and not empty[n]]
+            if covered:
+                pieces, sure = prototypes.classify(features[covered], barred="empty")
+                for n, label, certainty in zip(covered, pieces, sure, strict=True):
+                    classes[n], confidences[n] = label, certainty
+            for n in numpy.flatnonzero(empty).tolist():
+                classes[n] = "empty"
+                confidences[n] = float(min(1.0, 1.0 - cells.covered[n]))
+        marks = features[:, -1] / FEATURE_WEIGHTS[-1]
+        classes = [
+            "down" if label not in ("empty", "down", "white") and mark >= MARKED_BACK else label
+            for label, mark in zip(classes, marks.tolist(), strict=True)
+        ]
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         face_up = [item for item in ids if items[item] not in ("empty", "down")]
