@@ -263,7 +263,9 @@ class DigitTemplates:
         return best, best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
 
     @classmethod
-    def from_profile(cls, profile: Profile) -> DigitTemplates:
+    def from_profile(cls, profile: Profile, keep_classifier: bool = False) -> DigitTemplates:
+        """The profile's templates; the camera classifier too unless the profile was taught other digits
+        (`keep_classifier`: even then, see HornochsenRecogniser.read)."""
         names = sorted(name for name in profile.templates if name.startswith("digit:"))
         glyphs = numpy.stack([normalised(from_png(decode_template(profile.templates[n]))) for n in names])
         owners = numpy.array([int(n.split(":")[1]) for n in names], numpy.intp)
@@ -272,7 +274,7 @@ class DigitTemplates:
         aspects = numpy.array([profile.params["digit_aspect"][d] for d in range(10)], numpy.float32)
         # The classifier knows the built-in tiles only: a profile taught other digits reads by its templates.
         taught = any(profile.params.get("taught_digits", []))
-        return cls(glyphs, owners, aspects, None if taught else _camera_classifier())
+        return cls(glyphs, owners, aspects, None if taught and not keep_classifier else _camera_classifier())
 
 
 TILES_FILE = shipped_path("hornochsen_tiles")

@@ -1,0 +1,93 @@
+"""Tanz der Hornochsen on planes normalised against the empty play area (reference.py).
+
+The planes are the generator's flat drawings of an edition other than the built-in one, on a light table,
+normalised by the real reference: what the recogniser reads once the empty area is learned.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import Layout, recogniser_for
+from companion.vision.generate.hornochsen import render_on
+from companion.vision.recognisers import hornochsen
+from companion.vision.reference import normalised_plane
+
+TABLE_BGR = (200, 215, 225)
+"""A light table: the tiles' faces are about as light."""
+
+
+def _layout() -> Layout:
+    return recogniser_for("hornochsen").layout({"players": 4})
+
+
+def _labels(layout: Layout) -> dict[str, str]:
+    labels = dict.fromkeys(layout.items, "empty")
+    labels |= {"row:0:square:0": "7", "row:0:square:1": "23", "row:0:square:2": "58", "row:0:square:3": "91"}
+    labels |= {
+        "row:2:square:0": "down",
+        "played:seat0": "down",
+        "played:seat1": "44",
+        "played:seat2:2": "down",
+    }
+    return labels
+
+
+def _plane(
+    layout: Layout, labels: dict[str, str], edition: str, seed: int
+) -> numpy.typing.NDArray[numpy.uint8]:
+    width, height = layout.plane_size_px()
+    table = numpy.empty((height, width, 3), numpy.uint8)
+    table[:] = TABLE_BGR
+    plane = render_on(labels, layout, numpy.random.default_rng(seed), background=table, edition=edition)
+    return numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 0.8), numpy.uint8)
+
+
+@pytest.mark.parametrize("edition", ["travel", "second-print"])
+def test_an_untaught_edition_reads_on_a_normalised_plane(edition: str) -> None:
+    """Backs of another colour read as backs and faces of another card and font as numbers: on a normalised
+    plane a tile is whatever is no empty area, told face from back by its lightness."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), edition, 1)
+    plane = normalised_plane([empty], _plane(layout, labels, edition, 2), layout)
+    assert hornochsen.table_mask(plane) is not None, "the plane should be taken for a normalised one"
+    reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
+
+
+def test_backs_are_told_from_faces_by_lightness(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no lightness telling a back from a face, the backs are taken for faces (and read as empty)."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "travel", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "travel", 2), layout)
+    monkeypatch.setattr(hornochsen, "BACK_LEVEL", 0.0)
+    reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert all(reading.items[item] != "down" for item, label in labels.items() if label == "down")
+
+
+def test_a_tile_laid_off_its_square_is_found_beyond_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plane a few millimetres off (markers laid by their cut edge) moves every tile off its square: the
+    tile is looked for beyond the square, and read; looked for within the square only, it is not."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
+    shift = numpy.float32([[1, 0, 16], [0, 1, 8]])  # 8 mm right, 4 mm down at 2 px/mm
+    height, width = plane.shape[:2]
+    moved = cv2.warpAffine(plane, shift, (width, height), borderValue=(128, 128, 128))
+    numbers = {item: label for item, label in labels.items() if label.isdigit()}
+    reading = recogniser_for("hornochsen").read(moved, layout, None)
+    assert {item: reading.items[item] for item in numbers} == numbers
+    monkeypatch.setattr(hornochsen, "WIDE_MM", 0.0)
+    reading = recogniser_for("hornochsen").read(moved, layout, None)
+    assert {item: reading.items[item] for item in numbers} != numbers
+
+
+def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
+    layout = _layout()
+    plane = _plane(layout, _labels(layout), "default", 2)
+    assert hornochsen.table_mask(plane) is None
