@@ -157,3 +157,18 @@ def test_without_the_normalised_prototypes_the_recogniser_names_the_file_and_its
     monkeypatch.setattr(minotaurus, "NORMALISED_FILE", tmp_path / "gone.json")
     with pytest.raises(VisionError, match=r"gone\.json is missing.*companion\.vision\.training minotaurus"):
         minotaurus.normalised_prototypes.__wrapped__()
+
+
+@pytest.mark.parametrize("edition", ["second-print", "travel"])
+def test_another_editions_backs_and_empty_cells_read_right_untaught(edition: str) -> None:
+    """Its backs are blue or red with a cross or a diamond, nothing like the built-in grey back with a
+    ring: a dark piece with a light mark is face down, and a cell of neutral table is empty."""
+    rng = numpy.random.default_rng(21)
+    labels = _labels(rng)
+    plane = _normalised_plane(labels, rng, edition=edition)
+    reading = recogniser_for("minotaurus").read(plane, LAYOUT, None)
+    for item, label in labels.items():
+        if label in ("empty", "down"):
+            assert reading.items[item] == label, item
+        else:
+            assert reading.items[item].split("-")[0] == label.split("-")[0], item  # its colour, at least

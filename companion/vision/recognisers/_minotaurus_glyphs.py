@@ -27,6 +27,8 @@ TURNS_DEG = (-7.0, 0.0, 7.0)
 GLYPH_PX_PER_MM = 1.5
 """Glyphs are matched at this resolution: pips 6 px across, and few enough pixels to match fast."""
 GLYPH_SLACK_PX = 2
+BLUR_SIGMA_PX = 1.6
+"""Blur (glyph pixels) that makes a pip's shape (round, square, a ring) a round blob alike."""
 HORN_SLACK_PX = 8
 """The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
 
@@ -71,6 +73,14 @@ class GlyphTemplates:
         images = tuple(numpy.ascontiguousarray(t) for name in names for t in templates[name])
         return GlyphTemplates(names, owner, images, (shape[0], shape[1]))
 
+    def blurred(self) -> GlyphTemplates:
+        """The same templates blurred by BLUR_SIGMA_PX."""
+        images = tuple(
+            numpy.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), BLUR_SIGMA_PX), numpy.uint8)
+            for image in self.images
+        )
+        return dataclasses.replace(self, images=images)
+
 
 def best_match(
     grey: GreyImage,
@@ -79,12 +89,15 @@ def best_match(
     templates: GlyphTemplates,
     classes: list[str],
     slack: int = GLYPH_SLACK_PX,
+    blurred: GlyphTemplates | None = None,
 ) -> tuple[str, float, tuple[float, float]]:
     """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
     its confidence, and where the piece's centre is by that match.
 
     Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
-    confidence grows with the lead of the best class over the next.
+    confidence grows with the lead of the best class over the next. With `blurred` (the same templates
+    blurred by BLUR_SIGMA_PX), each shift scores the mean of the sharp and the blurred likeness: blurred,
+    a row of square or ring pips looks like a row of round ones, so another edition's count still fits.
     """
     height, width = templates.shape
     top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
@@ -99,11 +112,17 @@ def best_match(
         )
     per_class = dict.fromkeys(classes, -1.0)
     best_at, best_score = (slack, slack), -2.0
-    for owner, template in zip(templates.owner, templates.images, strict=True):
+    soft = (
+        None if blurred is None else numpy.ascontiguousarray(cv2.GaussianBlur(window, (0, 0), BLUR_SIGMA_PX))
+    )
+    for n, (owner, template) in enumerate(zip(templates.owner, templates.images, strict=True)):
         name = templates.names[owner]
         if name not in per_class:
             continue
-        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+        likeness = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
+        if soft is not None and blurred is not None:
+            likeness = (likeness + cv2.matchTemplate(soft, blurred.images[n], cv2.TM_CCOEFF_NORMED)) / 2
+        _, score, _, at = cv2.minMaxLoc(likeness)
         per_class[name] = max(per_class[name], score)
         if score > best_score:
             best_at, best_score = (int(at[0]), int(at[1])), score

@@ -369,6 +369,7 @@ class Glyphs:
 
     horns: GlyphTemplates
     values: GlyphTemplates
+    blurred_values: GlyphTemplates
 
 
 def profile_back(profile: Profile | None) -> GreyImage:
@@ -404,7 +405,8 @@ def _templates(profile: Profile | None) -> Glyphs:
         if with_horn is not None:
             face, scale = faces[with_horn]
             horns[horn] = [glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
-    return Glyphs(GlyphTemplates.of(horns), GlyphTemplates.of(values))
+    value_templates = GlyphTemplates.of(values)
+    return Glyphs(GlyphTemplates.of(horns), value_templates, value_templates.blurred())
 
 
 def locate_piece(
@@ -586,7 +588,12 @@ class MinotaurusRecogniser:
                     grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
                 )
                 value, value_sure, _ = best_match(
-                    grey, at, VALUE_BOX_MM, templates.values, [str(v) for v in values]
+                    grey,
+                    at,
+                    VALUE_BOX_MM,
+                    templates.values,
+                    [str(v) for v in values],
+                    blurred=templates.blurred_values,
                 )
                 items[item] = f"{items[item]}-{value}-{horn}"
                 confidence[item] = min(confidence[item], horn_sure, value_sure)
