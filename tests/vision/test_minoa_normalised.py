@@ -153,3 +153,31 @@ def test_the_shipped_colours_hold_the_drawn_ones_and_the_neutral_table() -> None
     for label, drawn in drawn_colours().items():
         assert all(prototype in shipped[label] for prototype in drawn), f"{label}: drawn colour not shipped"
     assert bgr_to_lab(NEUTRAL_BGR) in shipped[minoa.TABLE]
+
+
+def test_teaching_on_a_normalised_plane_learns_no_colour_from_the_neutral_table() -> None:
+    """An empty line's strip on a normalised plane is the table's neutral grey: taught as the board, the
+    card kept beside pieces would no longer be board (nearer a pale piece than that grey)."""
+    from companion.vision.base import Profile
+
+    layout = recogniser_for("minoa").layout({})
+    labels = _labels(6)
+    empty = _on_table("linen", "second-print", dict.fromkeys(labels, "empty"), layout, 7)
+    plane = normalised_plane([empty], _on_table("linen", "second-print", labels, layout, 7), layout)
+    line = next(
+        item for item, label in labels.items() if label == "empty" and not BOARD.is_edge[int(item[5:])]
+    )
+    piece = next(item for item, label in labels.items() if label in COLOURS)
+    recogniser = recogniser_for("minoa")
+    taught = recogniser.teach(
+        plane, layout, {line: "empty", piece: labels[piece]}, Profile("minoa", "second-print")
+    )
+    neutral = [
+        float(v) for v in cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2LAB)[0, 0]
+    ]
+    assert all(
+        sum((a - b) ** 2 for a, b in zip(prototype, neutral, strict=True)) > 10**2
+        for prototype in taught.colours[minoa.BOARD_PRINT]
+    )
+    assert labels[piece] in taught.params["taught_colours"]
+    assert _wrong(recogniser.read(plane, layout, taught).items, labels) == {}

@@ -240,6 +240,9 @@ class MinoaRecogniser:
         lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(
             len(layout.items), len(ACROSS_MM), len(ALONG), 3
         )
+        # A normalised plane's neutral grey is the table's, whatever the edition: it teaches nothing (an
+        # empty line's strip is mostly that grey; the card shows only beside pieces).
+        shown = ~_neutral(strips)
         index_of = {item_id: i for i, item_id in enumerate(layout.items)}
         middle = numpy.abs(ACROSS_MM) <= 1.0
         groups: dict[str, list[FloatArray]] = {}
@@ -248,12 +251,13 @@ class MinoaRecogniser:
                 raise ValueError(f"minoa teach: no item {item_id!r} in the layout")
             if label not in (*PIECE_LABELS, EMPTY):
                 raise ValueError(f"minoa teach: {item_id} label {label!r} is not stick, a colour or empty")
-            strip = lab[index_of[item_id]]
+            strip, seen = lab[index_of[item_id]], shown[index_of[item_id]]
             if label == EMPTY:
                 # Away from the printed line: the board (and, beside an edge, the table).
-                groups.setdefault(BOARD_PRINT, []).append(strip[numpy.abs(ACROSS_MM) >= 3.0].reshape(-1, 3))
+                away = (numpy.abs(ACROSS_MM) >= 3.0)[:, None] & seen
+                groups.setdefault(BOARD_PRINT, []).append(strip[away].reshape(-1, 3))
                 continue
-            groups.setdefault(label, []).append(strip[middle].reshape(-1, 3))
+            groups.setdefault(label, []).append(strip[middle[:, None] & seen].reshape(-1, 3))
         colours = base.colours
         taught = list(base.params.get("taught_colours", []))
         for label, group in groups.items():
