@@ -5,12 +5,18 @@ Items: "line:N" for every line of the board, numbered as in the game
 "stick", a colour of seeds/minoa.toml ("red", "blue", "yellow", "green") or
 "empty". The board lies with a side at the top, as the game numbers it.
 
-How: a strip across each line's middle is sampled (one remap for all lines)
-and its pixels labelled by their nearest colour prototype in CIELAB; a line holds
-a stick or a piece when a band of the strip as wide as that piece is mostly of
-its colour. Only the middle of each line is looked at, where no other line's
-stick reaches. The built-in colours are shipped in minoa_colours.json (written by
-`python -m companion.vision.training minoa`); teaching replaces them by the user's.
+How: the board's lattice is first fitted to the sticks and pieces the plane shows (_minoa_fit.py: the
+board is card of its own, and marker sheets laid by their cut edge put it up to 10 mm off the layout).
+Then a strip across each line's middle is sampled (one remap for all lines) and its pixels labelled by
+their nearest colour prototype in CIELAB; an edge line holds a piece when a band of the strip as wide as
+a piece is mostly of its colour, an interior line a stick when the strip darkens across a stick's width
+against the card. Only the middle of each line is looked at, where no other line's stick reaches.
+
+On a normalised plane (the empty area learned: canonical light, the table and the board's card one
+neutral grey but beside pieces) the grey counts as card for the sticks' darkness and as unseen for the
+pieces' colour, and teaches nothing. The built-in colours are shipped in minoa_colours.json (written by
+`python -m companion.vision.training minoa` from normalised planes of generated sessions); teaching
+replaces them by the user's.
 """
 
 from __future__ import annotations
