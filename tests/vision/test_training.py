@@ -55,11 +55,14 @@ def test_every_shipped_file_is_written_by_training_and_names_its_rewrite() -> No
 def test_the_command_lists_and_refuses_what_it_does_not_know(capsys: pytest.CaptureFixture[str]) -> None:
     assert training_cli.main(["--list", "minos", "hornochsen"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert listed == ["minos: minos_faces", "hornochsen: hornochsen_tiles, hornochsen_digits"]
+    assert listed == [
+        "minos: minos_faces, minos_normalised",
+        "hornochsen: hornochsen_tiles, hornochsen_digits",
+    ]
     assert training_cli.main(["chess"]) == 2
     assert "no training for 'chess'" in capsys.readouterr().err
     assert training_cli.main(["minos", "--only", "minos_dice"]) == 2
-    assert "minos writes minos_faces, not 'minos_dice'" in capsys.readouterr().err
+    assert "minos writes minos_faces, minos_normalised, not 'minos_dice'" in capsys.readouterr().err
 
 
 def test_the_command_rewrites_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

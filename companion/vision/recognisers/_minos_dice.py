@@ -1,0 +1,284 @@
+"""Minos: where the dice lie in the tray's plane, and each die's top cut out square.
+
+Two planes reach the recogniser. A normalised one (the empty tray learned at setup, see
+companion/vision/reference.py) has every pixel that matches the empty table replaced by NEUTRAL_BGR:
+what is left is dice, their sides and stray bits of change. Dice stand 18 mm tall, so their tops are
+seen displaced outward from under the camera, and their sides show beside them; a top is the bright
+part of what is left (the sides face away from the light above, and under canonical light a die's top
+is its brightest part), so each left-over blob is cut at a share of its own bright level and each
+bright part of a die's size is a top. All tops lie in one plane, so they share one size in the plane
+(the camera sees them from the same height): the frame's typical top gives every die its scale.
+
+A plane without a reference (the camera as it is) has the tray's felt around the dice: a top-hat
+filter (the image less its opening by a square larger than a die) keeps what is small and bright,
+Otsu's threshold splits it, and blobs of a die's size and squareness are the dice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy
+import numpy.typing
+from cv2.typing import MatLike
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.reference import NEUTRAL_BGR
+
+GreyImage = numpy.typing.NDArray[numpy.uint8]
+Mask = numpy.typing.NDArray[numpy.bool_]
+
+DIE_MM = 18.0
+TRAY_MM = (40.0, 20.0, 240.0, 160.0)
+"""The tray's inside (x0, y0, x1, y1), clear of the corner markers: the dice lie in it."""
+DICE = 6
+COARSE_PX_PER_MM = 1.0
+SEARCH_BEYOND_TRAY_MM = 8.0
+"""Without a reference, dice are looked for this far beyond the tray's inside too (the lens bends the
+edges a little)."""
+NEUTRAL_SHARE = 0.3
+"""A plane exactly NEUTRAL_BGR over this share of it was normalised (a camera picture is never that flat)."""
+TOP_LEVEL = 0.8
+"""A die's top is where a blob is at least this share of its bright level (its 90th percentile): the
+sides, in the light from above, are darker by a third or more."""
+TRIM_MM = 7.0
+"""What hangs on to a top's bright part thinner than this is no top (see _bright_tops)."""
+BRIDGE_MM = 5.0
+"""Dark gaps in a top's bright part up to this wide are bridged (a stroke of the symbol near its edge)."""
+WHOLE_TOP = 0.6
+"""A solid part at least this share of a die's area is a top seen (nearly) whole."""
+LEAST_SCALE = 0.95
+MOST_SCALE = 1.12
+"""Bounds of a top's side in the plane against DIE_MM (see _normalised_dice)."""
+SMALLEST_BLOB = 0.4
+"""Blobs under this share of a die's area are no die (noise, a scrap of shadow)."""
+SMALLEST_TOP = 0.3
+"""Bright parts under this share of a die's area are no top (a glint on a side)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class FoundDie:
+    centre_px: tuple[float, float]
+    """In plane pixels."""
+    angle_deg: float
+    side_px: float = DIE_MM * PLANE_PX_PER_MM
+    """Side of the die's top as seen in the plane (a top stands above it, so it looks larger)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Top:
+    centre: tuple[float, float]
+    size: tuple[float, float]
+    angle: float
+    area: float
+    blob_centre: tuple[float, float]
+    """The centre of all that differs there: the top, and the sides and foot seen beside it (nearer the
+    point under the camera)."""
+
+    @property
+    def squareness(self) -> float:
+        return self.area / max(self.size[0] * self.size[1], 1e-6)
+
+    @property
+    def side(self) -> float:
+        return (self.size[0] + self.size[1]) / 2
+
+
+def neutral_mask(plane: Frame) -> Mask:
+    """Where the plane is exactly the reference's neutral background (within a grey level)."""
+    low = tuple(float(v - 1) for v in NEUTRAL_BGR)
+    high = tuple(float(v + 1) for v in NEUTRAL_BGR)
+    return numpy.asarray(cv2.inRange(plane, low, high) > 0, numpy.bool_)
+
+
+def is_normalised(neutral: Mask) -> bool:
+    return bool(numpy.count_nonzero(neutral) >= NEUTRAL_SHARE * neutral.size)
+
+
+def find_dice(plane: Frame, neutral: Mask | None = None) -> list[FoundDie]:
+    """The dice on the tray, left to right (the tops keep the dice's order: seen from one point, they
+    are the feet's places scaled about the point under the camera)."""
+    neutral = neutral_mask(plane) if neutral is None else neutral
+    grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    dice = _normalised_dice(grey, neutral) if is_normalised(neutral) else _felt_dice(grey)
+    return sorted(dice, key=lambda die: die.centre_px[0])
+
+
+# ---------------------------------------------------------------- normalised planes
+
+
+def _normalised_dice(grey: GreyImage, neutral: Mask) -> list[FoundDie]:
+    die_px = DIE_MM * PLANE_PX_PER_MM
+    tops = _bright_tops(grey, neutral, die_px)
+    typical = [
+        top
+        for top in tops
+        if top.squareness > 0.8 and max(top.size) < 1.2 * min(top.size) and 0.8 < top.side / die_px < 1.4
+    ]
+    measured = float(numpy.median([top.side for top in typical])) if typical else die_px
+    # A top stands DIE_MM above the plane, so it looks larger by H / (H - DIE_MM) from a camera at H: from
+    # the lowest a camera sees the tray from, a tenth. A white die's sides in a light that drives them to
+    # white look like its top and widen it: the bound keeps the scale a die's.
+    side = min(max(measured, LEAST_SCALE * die_px), MOST_SCALE * die_px)
+    # A top partly taken for table (a die the colour of the cloth beside it) is smaller or less square,
+    # but still read: better a die read from most of its top than not found.
+    plausible = [
+        top
+        for top in tops
+        if max(top.size) <= 2.0 * side and min(top.size) >= 0.45 * side and top.squareness >= 0.4
+    ]
+    best = sorted(plausible, key=lambda top: -min(top.area / side**2, 1.0) * top.squareness)[:DICE]
+    return [FoundDie(_completed(top, side, neutral), top.angle, side) for top in best]
+
+
+def _completed(top: _Top, side: float, neutral: Mask) -> tuple[float, float]:
+    """The centre of the whole top whose bright part is `top`. Where the part is shorter than a top along
+    one of its axes, the rest was taken for table (a die of the colour of the cloth or paper beside it)
+    and shows neutral, so the top reaches on to the side beyond which the plane is more neutral. Where it
+    is longer, it took in the die's sides (as bright as the top in a light that drives both to white),
+    which are seen on the side of the point under the camera, as is the foot: the top is the far end."""
+    turn = numpy.radians(top.angle)
+    axes = (numpy.array([numpy.cos(turn), numpy.sin(turn)]), numpy.array([-numpy.sin(turn), numpy.cos(turn)]))
+    centre = numpy.array(top.centre)
+    height, width = neutral.shape
+    for axis, across, length, breadth in ((axes[0], axes[1], *top.size), (axes[1], axes[0], *top.size[::-1])):
+        missing = side - length
+        if abs(missing) < 0.1 * side:
+            continue
+        if missing < 0:
+            away = float(numpy.dot(centre - numpy.array(top.blob_centre), axis))
+            centre = centre + (1.0 if away >= 0 else -1.0) * axis * (-missing) / 2
+            continue
+        neutral_share = []
+        for sign in (-1.0, 1.0):
+            strip = [
+                centre + sign * axis * (length + missing * along) / 2 + across * breadth * spread / 2
+                for along in (0.3, 0.6, 0.9)
+                for spread in (-0.6, -0.3, 0.0, 0.3, 0.6)
+            ]
+            inside = [(int(x), int(y)) for x, y in strip if 0 <= x < width and 0 <= y < height]
+            neutral_share.append(sum(bool(neutral[y, x]) for x, y in inside) / max(1, len(inside)))
+        sign = 1.0 if neutral_share[1] > neutral_share[0] else -1.0
+        centre = centre + sign * axis * missing / 2
+    return float(centre[0]), float(centre[1])
+
+
+def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
+    changed = cv2.morphologyEx(
+        (~neutral).astype(numpy.uint8), cv2.MORPH_OPEN, numpy.ones((3, 3), numpy.uint8)
+    )
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(changed, connectivity=8)
+    side = round(TRIM_MM * PLANE_PX_PER_MM) | 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    reach = round(BRIDGE_MM * PLANE_PX_PER_MM) | 1
+    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    tops: list[_Top] = []
+    for blob in range(1, count):
+        if stats[blob, cv2.CC_STAT_AREA] < SMALLEST_BLOB * die_px**2:
+            continue
+        x, y, width, height = (int(v) for v in stats[blob, :4])
+        middle = (float(centres[blob][0]), float(centres[blob][1]))
+        inside = labels[y : y + height, x : x + width] == blob
+        window = grey[y : y + height, x : x + width]
+        level = float(numpy.percentile(window[inside], 90))
+        bright = (inside & (window >= TOP_LEVEL * level)).astype(numpy.uint8)
+        # A symbol's stroke may reach nearly to a top's edge and split its bright part: bridged, and then
+        # only the outline counts (the ink inside a top is part of it).
+        bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, bridge)
+        contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for outline in contours:
+            for part in _solid_parts(outline, bright.shape, disc, die_px):
+                (cx, cy), (w, h), angle = cv2.minAreaRect(part)
+                area = float(cv2.contourArea(part))
+                top = _Top((float(cx) + x, float(cy) + y), (float(w), float(h)), float(angle), area, middle)
+                tops.append(top)
+    return tops
+
+
+def _solid_parts(outline: MatLike, shape: tuple[int, ...], disc: MatLike, die_px: float) -> list[MatLike]:
+    """The outlines of the tops within one bright outline. A top is a solid square: what hangs on to it
+    thinner than the disc (a lit edge of the die's side, a scrap of lighter cloth where the reference was
+    unsure) is cut off; corners stay nearly whole, and the rectangle about a rounded square is the
+    square's. A top mostly taken for table, its ink open to the missing part (a C of thin arms), leaves
+    nothing that solid: what is left of it spans its hull."""
+    solid = numpy.zeros(shape[:2], numpy.uint8)
+    cv2.drawContours(solid, [outline], -1, 1, thickness=cv2.FILLED)
+    solid = numpy.asarray(cv2.morphologyEx(solid, cv2.MORPH_OPEN, disc), numpy.uint8)
+    parts, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    found = [part for part in parts if cv2.contourArea(part) >= SMALLEST_TOP * die_px**2]
+    if any(cv2.contourArea(part) >= WHOLE_TOP * die_px**2 for part in found):
+        return found
+    hull = cv2.convexHull(outline)
+    return [hull] if cv2.contourArea(hull) >= SMALLEST_TOP * die_px**2 else found
+
+
+# ---------------------------------------------------------------- planes without a reference
+
+
+def _felt_dice(grey: GreyImage) -> list[FoundDie]:
+    factor = COARSE_PX_PER_MM / PLANE_PX_PER_MM
+    small = cv2.resize(grey, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    x0, y0, x1, y1 = (round(v * COARSE_PX_PER_MM) for v in TRAY_MM)
+    reach = round(SEARCH_BEYOND_TRAY_MM * COARSE_PX_PER_MM)
+    x0, y0 = max(0, x0 - reach), max(0, y0 - reach)
+    tray = small[y0 : y1 + reach, x0 : x1 + reach]
+    side = round(DIE_MM * 1.6 * COARSE_PX_PER_MM) | 1
+    bright = cv2.morphologyEx(tray, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (side, side)))
+    level, _ = cv2.threshold(bright, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # Half Otsu's level: a die under glare stands out less than the others, but far more than the felt.
+    found = _die_blobs(numpy.asarray(bright, numpy.uint8), max(0.5 * level, 15.0), split=True)
+    best = sorted(found, key=lambda pair: -pair[0])[:DICE]
+    offset = (1 / factor - 1) / 2
+    return [
+        FoundDie(((x + x0) / factor + offset, (y + y0) / factor + offset), angle)
+        for _, ((x, y), angle) in best
+    ]
+
+
+def _die_blobs(
+    bright: GreyImage, level: float, *, split: bool
+) -> list[tuple[float, tuple[tuple[float, float], float]]]:
+    """Blobs brighter than `level` of a die's size and squareness: (squareness, ((x, y), angle)).
+
+    A blob too big for a die is often a die under glare merged with the glare's bright streak; the die
+    is brighter still, so the blob is split at its own Otsu level (once).
+    """
+    mask = (bright > level).astype(numpy.uint8)
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    die_area = (DIE_MM * COARSE_PX_PER_MM) ** 2
+    found: list[tuple[float, tuple[tuple[float, float], float]]] = []
+    for contour in contours:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        if split and w * h >= 1.8 * die_area:
+            x, y, width, height = cv2.boundingRect(contour)
+            part = numpy.where(
+                mask[y : y + height, x : x + width] > 0, bright[y : y + height, x : x + width], 0
+            )
+            own, _ = cv2.threshold(part.astype(numpy.uint8), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+            for square, ((px, py), turn) in _die_blobs(
+                part.astype(numpy.uint8), max(own, level), split=False
+            ):
+                found.append((square, ((px + x, py + y), turn)))
+            continue
+        if not (0.45 * die_area < w * h < 1.8 * die_area) or max(w, h) > 1.5 * min(w, h):
+            continue
+        square = abs(cv2.contourArea(contour)) / max(w * h, 1e-6)
+        if square >= 0.6:
+            found.append((square, ((float(cx), float(cy)), float(angle))))
+    return found
+
+
+# ---------------------------------------------------------------- cutting a top out
+
+
+def upright_cut(image: GreyImage, die: FoundDie, side_mm: float, margin_px: int) -> GreyImage:
+    """The square of `side_mm` (of a die's DIE_MM) about the die's centre, turned square to the plane (up
+    to a quarter turn) and scaled so that the die's top is DIE_MM at plane scale; `margin_px` more on
+    every side (for matching at small shifts)."""
+    scale = DIE_MM * PLANE_PX_PER_MM / max(die.side_px, 1.0)
+    side = round(side_mm * PLANE_PX_PER_MM) + 2 * margin_px
+    turn = cv2.getRotationMatrix2D(die.centre_px, die.angle_deg, scale)
+    turn[:, 2] += numpy.array([side / 2 - die.centre_px[0] - 0.5, side / 2 - die.centre_px[1] - 0.5])
+    cut = cv2.warpAffine(image, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return numpy.asarray(cut, numpy.uint8)
