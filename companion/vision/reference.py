@@ -359,12 +359,11 @@ class TableReference:
                 surround, log_light, settings.shadow_min, _px(HAND_BLUR_MM), settings.hand_level
             )
             # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
-            # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline,
-            # or the plane also shows an arm coming in over its edge: a head's shadow has neither.
+            # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline:
+            # a head's shadow fades softly.
             width = settings.hand_min_edge_mm
-            hand = self._surround.crossing(band, joined, width) or (
-                self._surround.crossing(darker, joined, width, outline)
-                or (self._hand(joined) and self._surround.crossing(darker, joined, width))
+            hand = self._surround.crossing(band, joined, width) or self._surround.crossing(
+                darker, joined, width, outline
             )
         else:
             hand = self._hand(joined)

@@ -31,6 +31,9 @@ TEXTURED = 4.0
 """Grey levels of deviation within that window above which the reference shows texture."""
 SHARP_STEP = 0.05
 """A darkening that changes by this much per mask pixel (2 mm) is an object's outline, not a shadow's edge."""
+PLAIN = 12.0
+"""Grey levels of deviation within the texture window below which the cloth is plain enough to tell an
+outline by."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -145,6 +148,9 @@ class Surround:
         # An arm's sides are sharp where they cross the band; a head's shadow fades over centimetres.
         rise_y, rise_x = numpy.gradient(darkening)
         outline = numpy.hypot(rise_x, rise_y) > SHARP_STEP
+        if self._grey_deviation is not None:
+            # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
+            outline &= self._grey_deviation < PLAIN
         changed[m:-m, m:-m] = any_change[m:-m, m:-m] = outline[m:-m, m:-m] = False
         return numpy.asarray(changed, bool), numpy.asarray(any_change, bool), numpy.asarray(outline, bool)
 

@@ -448,3 +448,32 @@ def test_an_arm_is_seen_crossing_the_table_around_a_plane_full_of_items(kind: st
             if not reference.look(shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX], surround).hand:
                 missed.append((edge, colour))
     assert not missed, (kind, missed)
+
+
+def with_head_shadow(frame: Frame, centre: tuple[float, float]) -> Frame:
+    """A player's head between the lamp and the table: a large soft shadow, a little bluer than the lamp
+    (the daylight still reaches there), around `centre` (frame px)."""
+    shade = numpy.zeros(frame.shape[:2], numpy.float32)
+    cv2.circle(shade, (round(centre[0]), round(centre[1])), 160, 1.0, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 30)[..., None]
+    darkening = 1.0 - shade * numpy.array([0.4, 0.45, 0.5], numpy.float32)
+    return numpy.clip(frame.astype(numpy.float32) * darkening, 0, 255).astype(numpy.uint8)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "gingham", "noise"))
+def test_a_head_shadow_across_the_edge_is_no_hand(kind: str) -> None:
+    rng = numpy.random.default_rng(10)
+    tray = edge_to_edge_layout()
+    plane = table(kind, rng)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    reference = TableReference(tray)
+    reference.learn([plane], [TableReference.surround_of(tray, frame, IDENTITY_SHIFTED)])
+    with_row = in_frame(frame, with_pieces(plane, PIECES))
+    height, width = frame.shape[:2]
+    for centre in ((width * 0.4, BORDER_PX), (BORDER_PX, height * 0.6), (width * 0.7, height - BORDER_PX)):
+        shot = with_head_shadow(with_row, centre)
+        view = reference.look(
+            shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX],
+            reference.surround_of(tray, shot, IDENTITY_SHIFTED),
+        )
+        assert not view.hand, (kind, centre)
