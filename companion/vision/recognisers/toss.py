@@ -97,6 +97,12 @@ MIN_CIRCLE_NORMALISED = 0.8
 """The same on a plane normalised against the empty figure: the horn is gone from it, and so is the
 cord it hides, so a ring round it fills 85-100% of the circle (less where a light rope crosses a light
 horn), leaners and rings beside it 80% at most (a ring's shadow on the plate can fill a circle)."""
+HUE_GROUPS = 3
+"""On a normalised plane the cord around a horn is split into this many hues (k-means on Lab's a and b):
+the rope, and the shadows on the plate, of a colour or two."""
+SAME_HUE = 15.0
+"""Cord within this (Lab a-b distance) of a group's hue is that group's: a rope's lit and shaded sides
+and JPEG's colour noise stay within it."""
 NEUTRAL_SHARE = 0.3
 """The plane around a horn is taken for a normalised one when this share of its samples is the neutral
 colour the reference puts where the empty figure was (a camera picture is never that flat)."""
@@ -113,6 +119,7 @@ PROTOTYPES_PER_CLASS = 24
 TEACH_KEEP = 12
 
 FloatArray = numpy.typing.NDArray[numpy.float32]
+BoolArray = numpy.typing.NDArray[numpy.bool_]
 
 
 class TossVisionError(VisionError):
@@ -275,15 +282,37 @@ def around_base(smoothed: Frame, centre_mm: tuple[float, float]) -> Frame:
     return numpy.asarray(cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
 
 
-def circle_coverage(palette: RingPalette | None, square: Frame) -> float:
+def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool = False) -> float:
     """The largest share of directions in which a circle of the ring's size, centred where a ring
     around the horn can lie, meets cord (what stands out from the square's median colour, the plate's;
-    with a palette, what also looks like the taught rope)."""
-    lab = _lab(square).reshape(1, -1, 3)
-    cord = (stands_out(lab) if palette is None else palette.is_ring(lab)).reshape(square.shape[:2])
+    with a palette, what also looks like the taught rope). `one_colour`: the circle must be filled by
+    cord of one hue (`one_hue_groups`)."""
+    lab = _lab(square)
+    flat = lab.reshape(1, -1, 3)
+    cord = (stands_out(flat) if palette is None else palette.is_ring(flat)).reshape(square.shape[:2])
+    groups = one_hue_groups(lab, cord) if one_colour else [cord]
+    # Each group one bit of a byte, so that the samples are gathered once for all of them.
+    bits = numpy.zeros(cord.shape, numpy.uint8)
+    for bit, group in enumerate(groups):
+        bits |= group.astype(numpy.uint8) << bit
     xs, ys = _circle_samples()
-    met = cord[ys, xs].any(axis=2)
-    return float(met.mean(axis=1).max())
+    met = numpy.bitwise_or.reduce(bits[ys, xs], axis=2)
+    return max(float(((met >> bit) & 1).mean(axis=1).max()) for bit in range(len(groups)))
+
+
+def one_hue_groups(lab: FloatArray, cord: numpy.typing.NDArray[numpy.bool_]) -> list[BoolArray]:
+    """The cord split by hue: one rope is one colour, lit or shaded, while the shadows a ring and the
+    horn throw on the plate are the plate's colour darkened; so a ring's shadow, or a ring leaning on
+    the horn with its shadow beside it, cannot fill a circle that one rope does not."""
+    hues = lab[cord][:, 1:]
+    if len(hues) < HUE_GROUPS * 4:
+        return [cord]
+    cv2.setRNGSeed(1)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 10, 1.0)
+    _, _, centres = cv2.kmeans(  # type: ignore[call-overload]
+        numpy.asarray(hues, numpy.float32), HUE_GROUPS, None, criteria, 1, cv2.KMEANS_PP_CENTERS
+    )
+    return [cord & (((lab[:, :, 1:] - centre) ** 2).sum(axis=2) <= SAME_HUE**2) for centre in centres]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -317,7 +346,9 @@ def look_at_horn(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[
     square = around_base(smoothed, centre_mm)
     neutral = (numpy.abs(square.astype(numpy.int16) - numpy.array(NEUTRAL_BGR)) <= 1).all(axis=2)
     normalised = bool(neutral.mean() >= NEUTRAL_SHARE)
-    return HornLook(circle_coverage(palette, square), normalised, palette is not None)
+    # On the camera's own plane the horn, whatever its colour, fills the stretch of ring it hides: only
+    # on a normalised one (the horn gone) is the circle asked to be filled by one hue.
+    return HornLook(circle_coverage(palette, square, normalised), normalised, palette is not None)
 
 
 def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
