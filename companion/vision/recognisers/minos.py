@@ -66,7 +66,7 @@ FloatArray = numpy.typing.NDArray[numpy.float32]
 __all__ = ["DICE", "DIE_MM", "SYMBOLS", "TRAY_MM", "UNSEEN", "FoundDie", "MinosRecogniser", "find_dice"]
 SYMBOL_MM = 14.0
 """Side of the square at a die's centre that is matched (the symbol, without the die's edge)."""
-SLACK_PX = 3
+SLACK_PX = 4
 """The symbol is matched this far off the centre found, in every direction."""
 UNSEEN = "unseen"
 """The label of a die that is not found (covered, or off the tray)."""
