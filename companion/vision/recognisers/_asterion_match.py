@@ -21,7 +21,7 @@ import numpy
 import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
-from companion.vision.base import Frame, Profile, decode_template
+from companion.vision.base import Frame, Profile, decode_template, encode_template
 from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers._lab import FloatArray, to_lab
 from companion.vision.recognisers._shipped import (
@@ -350,17 +350,47 @@ class Templates:
     def from_profile(cls, profile: Profile) -> Templates:
         by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
         sources: dict[str, list[str]] = {}
-        names = [name for name in profile.templates if name.startswith("tile:")]
-        for name in sorted(names):
+        templates = {**profile.templates, **_transferred(profile.templates)}
+        names = sorted(name for name in templates if name.startswith("tile:"))
+        for name in names:
             _, colour, design_text = name.split(":")[:3]
             design = int(design_text)
-            picture = decode_template(profile.templates[name]).astype(numpy.float32)
+            picture = decode_template(templates[name]).astype(numpy.float32)
             pictures, looks = by_colour.setdefault(colour, ([], []))
             for rotation in range(1 if design == MINOTAUR_DESIGN else 4):
                 pictures.append(turned(picture, rotation))
                 looks.append((design, rotation))
                 sources.setdefault(colour, []).append(":".join(name.split(":")[3:]))
         return cls(by_colour, sources)
+
+
+def _transferred(templates: dict[str, str]) -> dict[str, str]:
+    """Looks of a taught edition that were not taught, from the built-in ones: per frame colour, the
+    affine map of Lab colours that takes the built-in pictures of the taught designs to the taught
+    ones (frame, stone and path of this print), applied to the other designs' built-in pictures.
+    Without them a taught blank cell out-scored every built-in design of its colour (a corridor of the
+    edition is more like its cell than like the built-in corridor)."""
+    pairs: dict[str, list[tuple[FloatArray, FloatArray]]] = {}
+    for name in templates:
+        parts = name.split(":")
+        if len(parts) == 4 and parts[3] == "taught" and f"tile:{parts[1]}:{parts[2]}" in templates:
+            built_in = decode_template(templates[f"tile:{parts[1]}:{parts[2]}"]).astype(numpy.float32)
+            taught = decode_template(templates[name]).astype(numpy.float32)
+            pairs.setdefault(parts[1], []).append((built_in.reshape(-1, 3), taught.reshape(-1, 3)))
+    made: dict[str, str] = {}
+    for colour, shown in pairs.items():
+        source = numpy.concatenate([numpy.c_[b, numpy.ones(len(b), numpy.float32)] for b, _ in shown])
+        target = numpy.concatenate([t for _, t in shown])
+        mapping = numpy.linalg.lstsq(source, target, rcond=None)[0]
+        for name in templates:
+            parts = name.split(":")
+            if len(parts) != 3 or parts[1] != colour or f"{name}:taught" in templates:
+                continue
+            built_in = decode_template(templates[name]).astype(numpy.float32)
+            flat = numpy.c_[built_in.reshape(-1, 3), numpy.ones(built_in.shape[0] * built_in.shape[1])]
+            picture = numpy.clip(numpy.round(flat @ mapping), 0, 255).astype(numpy.uint8)
+            made[f"{name}:transferred"] = encode_template(picture.reshape(built_in.shape))
+    return made
 
 
 DIFFERENT = 18.0

@@ -103,6 +103,9 @@ to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47
 
 FRAME_LABELS = (*COLOURS, MINOTAUR)
 """The colours a tile's frame can have: each set's, and the Minotaur tile's."""
+ORIGIN = "cell:0,0"
+_AT_ORIGIN = numpy.array([label == MINOTAUR for label in FRAME_LABELS])
+_ELSEWHERE = ~_AT_ORIGIN
 OTHER_LABELS = (TABLE, "stone", "path")
 """Surfaces a corner sample may also see when a tile lies off its cell: table, a wall, a path."""
 
@@ -373,7 +376,12 @@ class AsterionRecogniser:
         return row_index, col_index
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
-        profile = self._profile(profile)
+        return self._fitted(plane, layout, self._profile(profile))[0]
+
+    def _fitted(
+        self, plane: Frame, layout: Layout, profile: Profile
+    ) -> tuple[Reading, dict[str, tuple[int, int]]]:
+        """The reading, and where the fitted grid put each cell (offset from its place, template pixels)."""
         gains = neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM))
         if not numpy.allclose(gains, 1.0):  # a normalised plane is white-balanced already
             plane = balanced(plane, gains)
@@ -389,20 +397,23 @@ class AsterionRecogniser:
         )
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
+        offsets: dict[str, tuple[int, int]] = {}
         # From the middle outwards, each ring of cells where the tiles of the rings inside it put the
         # grid: markers laid by their paper's cut edge stretch the plane by 5 %, 8 mm at the rim.
         for ring in grid.rings():
             for index, item_id in ring:
                 region = layout.items[item_id]
-                offset = grid.offset(region)
+                offset = offsets[item_id] = grid.offset(region)
+                # The Minotaur tile is (0, 0) by the game's own coordinates, and no other cell's tile.
+                frames = _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE
                 label, sure, shift = self._read_cell(
-                    plane, small, region, offset, rows[index], cols[index], palettes, templates
+                    plane, small, region, offset, rows[index], cols[index], palettes, templates, frames
                 )
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
                     grid.found(region, offset, shift)
             grid.refit()
-        return Reading(items, confidence)
+        return Reading(items, confidence), offsets
 
     def _read_cell(
         self,
@@ -414,6 +425,7 @@ class AsterionRecogniser:
         cols: numpy.typing.NDArray[numpy.intp],
         palettes: tuple[Palette, Palette, int],
         templates: Templates,
+        frames_here: numpy.typing.NDArray[numpy.bool_],
     ) -> tuple[str, float, tuple[int, int] | None]:
         """A cell's label and confidence, and where its tile lay (shift from `offset`, template pixels;
         None: no tile, or one too doubtful to place the grid by). `palettes`: of every surface, of the
@@ -427,7 +439,7 @@ class AsterionRecogniser:
         height, width = plane.shape[:2]
         corner_pixels = plane[numpy.clip(rows + dy, 0, height - 1), numpy.clip(cols + dx, 0, width - 1)]
         owners = every.classify_bgr(corner_pixels)
-        votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners)
+        votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners) * frames_here
         colour_index = int(votes.argmax())
         share = float(votes[colour_index])
         doubtful = share < TILE_VOTE
@@ -445,6 +457,7 @@ class AsterionRecogniser:
             if contrast >= TILE_CONTRAST:
                 nearest = numpy.bincount(frames.classify_bgr(corner_pixels), minlength=len(FRAME_LABELS))
                 nearest[path_like] += int((owners == labels.index("path")).sum())
+                nearest *= frames_here
                 first, second = (int(i) for i in numpy.argsort(nearest)[::-1][:2])
                 colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
                 other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
@@ -469,6 +482,9 @@ class AsterionRecogniser:
         base = self._profile(profile)
         plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         rows, cols = self._corner_pixels(layout)
+        # Where the cells lie (a sheet laid by its cut edge stretches the plane): as reading finds them.
+        offsets = self._fitted(plane, layout, base)[1]
+        height, width = plane.shape[:2]
         index_of = {item_id: i for i, item_id in enumerate(layout.items)}
         samples: dict[str, list[FloatArray]] = {}
         templates = dict(base.templates)
@@ -477,14 +493,25 @@ class AsterionRecogniser:
             if item_id not in index_of:
                 raise ValueError(f"asterion teach: no item {item_id!r} in the layout")
             shown = parse_label(label)
-            corners = to_lab(plane[rows[index_of[item_id]], cols[index_of[item_id]]][None, ...])[0]
+            dx, dy = (round(v / _SMALL_PER_PX) for v in offsets[item_id])
+            at_rows = numpy.clip(rows[index_of[item_id]] + dy, 0, height - 1)
+            at_cols = numpy.clip(cols[index_of[item_id]] + dx, 0, width - 1)
+            corners = to_lab(plane[at_rows, at_cols][None, ...])[0]
+            region = layout.items[item_id]
+            region = dataclasses.replace(
+                region,
+                centre_mm=(
+                    region.centre_mm[0] + dx / PLANE_PX_PER_MM,
+                    region.centre_mm[1] + dy / PLANE_PX_PER_MM,
+                ),
+            )
             if shown is None:
                 samples.setdefault(TABLE, []).append(corners)
                 continue
             colour, design, rotation = shown
             samples.setdefault(colour, []).append(corners)
             # The cell turned back to the printed orientation: what the unturned tile looks like here.
-            windows = _cell_windows(plane, layout.items[item_id], TEACHING_TURNS_DEG)
+            windows = _cell_windows(plane, region, TEACHING_TURNS_DEG)
             built_in = built_in_drawings()[f"{colour}:{design}"].astype(numpy.float32)
             # The label names one of the turns that look alike to the game (a chest corridor turned
             # half round); the drawing tells which one lies here.
