@@ -329,6 +329,10 @@ BACK_LEVEL = 135.0
 """On a normalised plane (markers' paper at 235) a tile whose middle's median lightness is below this shows
 its back: every edition's faces are light card (seen at 160 and more, dimly lit), its backs dark (at 110
 and less, blurred into their light mark)."""
+BACK_SHARE = 0.7
+"""...and so does one whose median lightness is below this share of its brightest tenth: a back's light mark
+overexposed (on a light cloth) lifts its median above BACK_LEVEL, but a face's median is its card, near its
+brightest (0.71 and more of it on seeds 5, 7 and 9; backs 0.68 and less)."""
 NORMALISED_TILE_SHARE = 0.25
 """On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
 are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
@@ -361,11 +365,11 @@ def _read_normalised(
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
-    median lightness tells them apart, the light being corrected to canonical white."""
+    median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
     tile, (median, light_level) = _square_levels(plane, table, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
-    if median < BACK_LEVEL:
+    if median < BACK_LEVEL or median < BACK_SHARE * light_level:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(plane, table, region, light_level)
     if straight is None:
