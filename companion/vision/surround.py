@@ -34,8 +34,13 @@ SHARP_STEP = 0.05
 PLAIN = 12.0
 """Grey levels of deviation within the texture window below which the cloth is plain enough to tell an
 outline by."""
+STRIP_PAD = 6
+"""Mask pixels each strip of the band reaches beyond the part of it kept: the windows' half widths."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
+
+
+Strip = tuple[slice, slice]
 
 
 class Surround:
@@ -54,7 +59,9 @@ class Surround:
         self._tolerance: Floats | None = None
         self._chroma: Floats | None = None
         self._image: Floats = numpy.zeros(0, numpy.float32)
-        self._image_mean: Floats = numpy.zeros(0, numpy.float32)
+        self._mean_2: Floats = numpy.zeros(0, numpy.float32)
+        self._shadow_hue: Floats = numpy.zeros(0, numpy.float32)
+        self._plain: Mask = numpy.zeros(0, bool)
         self._grey: Floats | None = None
         self._grey_mean: Floats | None = None
         self._grey_deviation: Floats | None = None
@@ -92,26 +99,29 @@ class Surround:
         self._tolerance = (tolerance + relative * image).astype(numpy.float32)
         self._chroma = (chroma + 5.0 / (sum3(image) / 3.0 + 2.0)).astype(numpy.float32)
         self._image = image
-        self._image_mean = numpy.asarray(cv2.blur(image, (TEXTURE_PX, TEXTURE_PX)), numpy.float32)
+        self._mean_2 = numpy.asarray(cv2.blur(image, (TEXTURE_PX, TEXTURE_PX)) + 2.0, numpy.float32)
         window = (TEXTURE_PX, TEXTURE_PX)
         grey = sum3(image) / 3.0
         mean = cv2.blur(grey, window)
         self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
         variance = cv2.blur(grey * grey, window) - mean * mean
         self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
+        self._shadow_hue = self._chroma + SHADOW_HUE
+        self._plain = self._grey_deviation < PLAIN
 
-    def _texture_lost(self, corrected: Floats, side: int) -> Mask:
+    def _texture_lost(self, corrected: Floats, side: int, strip: Strip) -> Mask:
         """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
         arm of the very colour of the table hides it, a shadow keeps it."""
         if self._grey is None or self._grey_mean is None or self._grey_deviation is None:
-            return numpy.zeros((self.size[1], self.size[0]), bool)
+            return numpy.zeros(corrected.shape[:2], bool)
         window = (side, side)
         grey = sum3(corrected) / 3.0
         mean = cv2.blur(grey, window)
         deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, window) - mean * mean, 0.0))
-        covariance = cv2.blur(grey * self._grey, window) - mean * self._grey_mean
-        correlation = covariance / (deviation * self._grey_deviation + 1.0)
-        lost = ((self._grey_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
+        reference_deviation = self._grey_deviation[strip]
+        covariance = cv2.blur(grey * self._grey[strip], window) - mean * self._grey_mean[strip]
+        correlation = covariance / (deviation * reference_deviation + 1.0)
+        lost = ((reference_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
         return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
 
     def changed(
@@ -125,33 +135,58 @@ class Surround:
         if self._low is None or self._high is None or self._tolerance is None or self._chroma is None:
             nothing = numpy.zeros((self.size[1], self.size[0]), bool)
             return nothing, nothing, nothing
-        m = self.margin
+        m, pad = self.margin, STRIP_PAD
+        height, width = self.size[1], self.size[0]
         light = cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE)
-        gain = numpy.exp(numpy.asarray(light, numpy.float32))
-        current = surround.astype(numpy.float32)
-        low = numpy.minimum(self._low * gain, SATURATED)
-        outside = numpy.maximum(numpy.maximum(low - current, current - self._high * gain), 0.0)
-        outside[current >= SATURATED] = 0.0
-        distance = sum3(outside / (self._tolerance * gain))
+        gain = numpy.asarray(cv2.exp(light), numpy.float32)
+        changed, any_change, outline = (numpy.zeros((height, width), bool) for _ in range(3))
+        # Only the band is compared, strip by strip (the plane inside has its own, finer comparison),
+        # each strip a few pixels wider than the part of it kept, for the windows at its inner side.
+        strips = (
+            ((slice(0, m + pad), slice(None)), (slice(0, m), slice(None))),
+            ((slice(height - m - pad, height), slice(None)), (slice(pad, None), slice(None))),
+            ((slice(None), slice(0, m + pad)), (slice(m, height - m), slice(0, m))),
+            ((slice(None), slice(width - m - pad, width)), (slice(m, height - m), slice(pad, None))),
+        )
+        for strip, kept in strips:
+            masks = self._strip_changes(strip, surround[strip], gain[strip], shadow_min, blur, level)
+            for whole, part in zip((changed, any_change, outline), masks, strict=True):
+                whole[strip][kept] = part[kept]
+        return changed, any_change, outline
+
+    def _strip_changes(
+        self, strip: Strip, surround: Frame, gain: Floats, shadow_min: float, blur: int, level: float
+    ) -> tuple[Mask, Mask, Mask]:
+        """`changed`'s masks for one strip of the band."""
+        assert self._low is not None and self._high is not None and self._tolerance is not None
+        # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
+        current = numpy.asarray(surround, numpy.float32)
+        low = numpy.minimum(cv2.multiply(self._low[strip], gain), numpy.float32(SATURATED))
+        over, under = cv2.subtract(current, cv2.multiply(self._high[strip], gain)), cv2.subtract(low, current)
+        outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
+        # A clipped channel could be any table brighter than white.
+        unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
+        scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(self._tolerance[strip], gain))
+        distance = sum3(numpy.asarray(scaled, numpy.float32))
+        corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
         # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off
         # their reference ones, differ in hue even in a shadow.
         window = (TEXTURE_PX, TEXTURE_PX)
-        ratio = (cv2.blur(current / gain, window) + 2.0) / (self._image_mean + 2.0)
-        darkening = sum3(ratio) / 3.0
+        blurred = cv2.blur(corrected, window) + numpy.float32(2.0)
+        ratio = numpy.asarray(cv2.divide(blurred, self._mean_2[strip]), numpy.float32)
+        darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
-        hue = max3(ratio) - min3(ratio) <= self._chroma + SHADOW_HUE
+        hue = cv2.subtract(max3(ratio), min3(ratio)) <= self._shadow_hue[strip]
         shadow = (darkening >= shadow_min) & (darkening <= 1.0) & hue
-        excess = numpy.where(shadow, 0.0, distance).astype(numpy.float32)
-        lost = self._texture_lost(numpy.asarray(current / gain, numpy.float32), TEXTURE_PX)
+        excess = numpy.where(shadow, numpy.float32(0.0), distance)
+        lost = self._texture_lost(corrected, TEXTURE_PX, strip)
         changed = (cv2.blur(excess, (blur, blur)) > level) | lost
         any_change = changed | (cv2.blur(distance, (blur, blur)) > level)
         # An arm's sides are sharp where they cross the band; a head's shadow fades over centimetres.
-        rise_y, rise_x = numpy.gradient(darkening)
-        outline = numpy.hypot(rise_x, rise_y) > SHARP_STEP
-        if self._grey_deviation is not None:
-            # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-            outline &= self._grey_deviation < PLAIN
-        changed[m:-m, m:-m] = any_change[m:-m, m:-m] = outline[m:-m, m:-m] = False
+        rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
+        rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
+        # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
+        outline = (cv2.magnitude(rise_x, rise_y) > SHARP_STEP) & self._plain[strip]
         return numpy.asarray(changed, bool), numpy.asarray(any_change, bool), numpy.asarray(outline, bool)
 
     def crossing(
