@@ -8,14 +8,17 @@ clockwise 0-3), "minotaur@0", or "empty". A tile that looks the same turned (a
 crossroads, a corridor) gets the smallest rotation that shows the same paths, as
 the game counts them (`distinct_rotations`).
 
-How: the four corners of a tile show its set's colour (paths never reach a
-corner), so each cell's corners, labelled by the nearest colour prototype in
-CIELAB, tell an empty cell from a tile and give its colour. The tile is then
-matched by normalised correlation against templates of every design and rotation
-in that colour; the built-in colours and templates (the seed's designs as the
-built-in edition prints them) are shipped in asterion_tiles.json, written by
-`python -m companion.vision.training asterion`, and teaching adds the user's own
-tiles (seen at every rotation).
+How: the plane is normalised when the empty table is known (table pixels neutral grey, light
+brought to the markers' white), and the built-in data is learned from such planes. The cells are
+read from the middle outwards, each ring where the tiles already read put the grid (a sheet laid by
+its paper's cut edge stretches the plane 5 %). The four corners of a tile show its set's colour
+(paths never reach a corner), so each cell's corners, labelled by the nearest colour prototype in
+CIELAB, tell an empty cell from a tile and give its colour (the Minotaur's only at (0, 0)). The tile
+is then matched by normalised correlation against templates of every design and rotation in that
+colour, close calls told apart on the exact drawings where they differ; the built-in colours,
+templates and drawings are shipped in asterion_tiles.json, written by `python -m
+companion.vision.training asterion`, and teaching adds the user's own tiles (seen at every rotation;
+designs not taught are the built-in ones in the taught colours).
 
 This module holds the layout, a cell's window, the colour handling and the recogniser;
 matching a cell against the templates is in _asterion_match, items and labels in
@@ -26,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import Any
 
 import cv2
@@ -45,6 +47,20 @@ from companion.vision.base import (
     decode_template,
     encode_template,
     register_recogniser,
+)
+from companion.vision.recognisers._asterion_grid import (
+    _SMALL_PER_PX,
+    GridFit,
+    SmallPlane,
+)
+from companion.vision.recognisers._asterion_grid import (
+    CELL_MM as CELL_MM,
+)
+from companion.vision.recognisers._asterion_grid import (
+    MARGIN_MM as MARGIN_MM,
+)
+from companion.vision.recognisers._asterion_grid import (
+    TILE_MM as TILE_MM,
 )
 from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse_label, tile_label
 from companion.vision.recognisers._asterion_match import (
@@ -76,10 +92,6 @@ from companion.vision.recognisers._shipped import shipped_colours
 
 TABLE = "table"
 
-CELL_MM = 44.0
-TILE_MM = 41.0
-MARGIN_MM = 36.0
-"""Clear of the 30 mm corner markers."""
 CORNER_INSET_MM = 3.5
 """Where a tile's corners are sampled: this far inside the tile's edge, in its coloured frame."""
 CORNER_PATCH_MM = 2.0
@@ -128,64 +140,6 @@ def asterion_layout(columns: int, rows: int) -> Layout:
 # ---------------------------------------------------------------- a cell's window
 
 
-SCALE = Fraction(2 * TEMPLATE_PX, round(CELL_MM * PLANE_PX_PER_MM))
-"""From the plane halved to template scale: 10 pixels for every 11 (a whole ratio, so cells stay on
-whole pixels)."""
-SMALL_ORIGIN_PX = round((MARGIN_MM - CELL_MM / 2) * PLANE_PX_PER_MM)
-"""Where the shrunk plane starts (plane pixels): half a cell before the grid, so that every cell's
-centre falls on a whole pixel of it and its window, shifts and all, lies inside."""
-
-_SMALL_PER_PX = float(SCALE) / 2
-
-
-@dataclasses.dataclass(frozen=True)
-class SmallPlane:
-    """The plane at template scale from SMALL_ORIGIN_PX on: Lab and grey, converted once for every cell."""
-
-    lab: FloatArray
-    grey: FloatArray
-
-    @classmethod
-    def of(cls, plane: Frame) -> SmallPlane:
-        """Halved by area averaging, then shrunk by SCALE along straight lines: OpenCV averages areas ten
-        times faster by a whole factor than by 2.2; one resize of the plane costs less than 60 of cells."""
-        height, width = plane.shape[:2]
-        block = 2 * SCALE.denominator
-        across, down = (width - SMALL_ORIGIN_PX) // block, (height - SMALL_ORIGIN_PX) // block
-        crop = plane[
-            SMALL_ORIGIN_PX : SMALL_ORIGIN_PX + down * block,
-            SMALL_ORIGIN_PX : SMALL_ORIGIN_PX + across * block,
-        ]
-        halved = cv2.resize(
-            crop, (across * SCALE.denominator, down * SCALE.denominator), interpolation=cv2.INTER_AREA
-        )
-        small = numpy.asarray(
-            cv2.resize(
-                halved, (across * SCALE.numerator, down * SCALE.numerator), interpolation=cv2.INTER_LINEAR
-            ),
-            numpy.uint8,
-        )
-        return cls(to_lab(small), numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), numpy.float32))
-
-    def window(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> Window:
-        """The cell's window (TEMPLATE_PX and SHIFT_PX to spare each side), `offset` pixels off its place."""
-        cx, cy = region.centre_px()
-        half = TEMPLATE_PX // 2 + SHIFT_PX
-        height, width = self.grey.shape
-        x = min(max(half, round((cx - SMALL_ORIGIN_PX) * _SMALL_PER_PX) + offset[0]), width - half)
-        y = min(max(half, round((cy - SMALL_ORIGIN_PX) * _SMALL_PER_PX) + offset[1]), height - half)
-        return Window(
-            self.lab[y - half : y + half, x - half : x + half],
-            self.grey[y - half : y + half, x - half : x + half],
-        )
-
-    def rough_contrast(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> float:
-        """The spread of grey inside a cell, away from its edges: a quick first look."""
-        window = self.window(region, offset).grey
-        inside = window[SHIFT_PX + 6 : -SHIFT_PX - 6, SHIFT_PX + 6 : -SHIFT_PX - 6]
-        return float(cv2.meanStdDev(numpy.ascontiguousarray(inside))[1][0, 0])
-
-
 TEACHING_TURNS_DEG = (-2.5, 0.0, 2.5)
 """Turns tried when lining a taught shot up, so that the taught picture is square. Reading tries
 no turn: on hard generated frames turns of 2.5 degrees each way read no better (the templates are
@@ -228,66 +182,6 @@ def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
     half = (CELL_MM / 2 + 3.0) * PLANE_PX_PER_MM
     x0, y0 = max(0, round(cx - half)), max(0, round(cy - half))
     return plane[y0 : round(cy + half), x0 : round(cx + half)], x0, y0
-
-
-GRID_STIFFNESS = 1.0
-"""How firmly the grid's stretch is held at none while few tiles show it (a cell's worth of offset
-counts as much as one tile's)."""
-MAX_STRETCH = 0.1
-"""The grid is stretched at most this much (a sheet laid by its cut edge: 5 %)."""
-
-
-class GridFit:
-    """Where the cells really lie on the plane: per axis an offset and a stretch about the middle cell,
-    fitted to where the tiles read so far lay (template pixels)."""
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        centres = numpy.array([region.centre_px() for region in layout.items.values()])
-        self.middle = centres.mean(axis=0) * _SMALL_PER_PX
-        self.seen: list[tuple[float, float, float, float]] = []
-        """(x, y from the middle, x, y offset found) per tile, template pixels."""
-        self.model = ((0.0, 0.0), (0.0, 0.0))
-
-    def rings(self) -> list[list[tuple[int, str]]]:
-        """The cells by rings round the middle (Chebyshev distance, in cells), innermost first."""
-        cell = CELL_MM * PLANE_PX_PER_MM * _SMALL_PER_PX
-        rings: dict[int, list[tuple[int, str]]] = {}
-        for index, (item_id, region) in enumerate(self.layout.items.items()):
-            x, y = self._from_middle(region)
-            rings.setdefault(round(max(abs(x), abs(y)) / cell), []).append((index, item_id))
-        return [rings[ring] for ring in sorted(rings)]
-
-    def _from_middle(self, region: ItemRegion) -> tuple[float, float]:
-        cx, cy = region.centre_px()
-        return cx * _SMALL_PER_PX - self.middle[0], cy * _SMALL_PER_PX - self.middle[1]
-
-    def offset(self, region: ItemRegion) -> tuple[int, int]:
-        """Where the model puts the cell, from its place (whole template pixels)."""
-        x, y = self._from_middle(region)
-        (ax, bx), (ay, by) = self.model
-        return round(ax + bx * x), round(ay + by * y)
-
-    def found(self, region: ItemRegion, offset: tuple[int, int], shift: tuple[int, int]) -> None:
-        x, y = self._from_middle(region)
-        self.seen.append((x, y, offset[0] + shift[0], offset[1] + shift[1]))
-
-    def refit(self) -> None:
-        """Least squares per axis, the stretch held towards none (GRID_STIFFNESS) and bounded."""
-        if not self.seen:
-            return
-        seen = numpy.array(self.seen)
-        cell = CELL_MM * PLANE_PX_PER_MM * _SMALL_PER_PX
-        fits = []
-        for axis in (0, 1):
-            u, v = seen[:, axis], seen[:, axis + 2]
-            n, su, suu = len(u), u.sum(), (u * u).sum() + GRID_STIFFNESS * cell * cell
-            sv, suv = v.sum(), (u * v).sum()
-            determinant = n * suu - su * su
-            stretch = (n * suv - su * sv) / determinant
-            stretch = min(MAX_STRETCH, max(-MAX_STRETCH, stretch))
-            fits.append(((sv - stretch * su) / n, stretch))
-        self.model = (fits[0], fits[1])
 
 
 # ---------------------------------------------------------------- the recogniser

@@ -50,7 +50,7 @@ TEMPLATE_BLUR_PX = 1.6
 def drawing_image(cell: Frame) -> Frame:
     """The generator's drawing of a cell as an 8-bit Lab picture at template scale, blurred as a camera
     blurs: where two designs differ is read from these."""
-    return template_image(cv2.GaussianBlur(cell, (0, 0), TEMPLATE_BLUR_PX))
+    return template_image(numpy.asarray(cv2.GaussianBlur(cell, (0, 0), TEMPLATE_BLUR_PX), numpy.uint8))
 
 
 def drawn_pictures() -> dict[str, str]:
