@@ -1,23 +1,26 @@
 """Minotaurus: which cells of the matrix hold a piece face down, none, or which piece face up.
 
-Each cell is read in two steps. First what lies there: the median colour of
-the cell's middle, seen relative to the bare table just around the cell (so
-that a shadow or a brighter lamp changes both alike), how patterned the
-middle is, and how well it matches a piece's back (a pattern survives glare
-that washes colours out) go to the nearest learned prototype of "empty",
-"down" or one of the colours. Then, for a face-up piece, its glyph: the horn
-template, turned a little either way, finds the piece and its side (a horn
-looks like itself only where it is), and the row of pips below it, matched
-there, gives the value.
+Each cell is read in two steps. First what lies there: the median colour of the cell's middle, seen
+relative to the table around it, how patterned the middle is, how well it matches a piece's back and
+how much of it is lighter marks (a back's emblem) go to the nearest learned prototype of "empty",
+"down" or one of the colours. Then, for a face-up piece, its glyph: the horn template, turned a little
+either way, finds the piece and its side (a horn looks like itself only where it is), and the row of
+pips below it, matched there (sharp and blurred), gives the value.
 
-The built-in edition is data shipped beside this module: cell prototypes
-learned offline from generated shots with a fixed seed
-(minotaurus_prototypes.json) and the pieces' faces and back
-(minotaurus_faces.json); `python -m companion.vision.training minotaurus`
-writes both. `teach` learns a user's shot: each label's prototypes (from the
-shot seen under a few made-up lights as well), a face-down cell's back, and a
-face-up piece's glyph as the template of its value and horn (so numerals do as
-well as pips).
+Most planes come normalised against the empty play area (companion.vision.reference): the table one
+neutral grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is
+found where its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is
+empty when its middle is mostly the neutral table, a coloured piece with light marks is a back of any
+edition, and the prototypes are those learned on normalised planes (minotaurus_normalised.json).
+A plane without a reference is read as before, with prototypes learned on planes as the camera sees
+them (minotaurus_prototypes.json).
+
+The built-in edition is data shipped beside this module, learned offline from the generator
+(`python -m companion.vision.training minotaurus` writes it): the prototypes above and the pieces'
+faces and back (minotaurus_faces.json). `teach` learns a user's shot: each label's prototypes (from the
+shot seen under a few made-up lights as well), a face-down cell's back, and a face-up piece's glyph as
+the template of its value and horn (so numerals do as well as pips). Taught on a normalised plane, an
+edition carries to other tables.
 """
 
 from __future__ import annotations
