@@ -286,18 +286,18 @@ def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool
     """The largest share of directions in which a circle of the ring's size, centred where a ring
     around the horn can lie, meets cord (what stands out from the square's median colour, the plate's;
     with a palette, what also looks like the taught rope). `one_colour`: the circle must be filled by
-    cord of one hue (`one_hue_groups`)."""
-    lab = _lab(square)
+    cord of one hue (`one_hue_groups`), looked at only where cord of any hue would make a ring (one hue
+    fills less, so below that the answer is clear either way, and the k-means is spared)."""
+    # Converted as the square it is: OpenCV splits a one-pixel-wide column of 12k rows over threads,
+    # which costs more than the conversion on a busy machine.
+    lab = numpy.asarray(cv2.cvtColor(square, cv2.COLOR_BGR2LAB), numpy.float32)
     flat = lab.reshape(1, -1, 3)
     cord = (stands_out(flat) if palette is None else palette.is_ring(flat)).reshape(square.shape[:2])
-    groups = one_hue_groups(lab, cord) if one_colour else [cord]
-    # Each group one bit of a byte, so that the samples are gathered once for all of them.
-    bits = numpy.zeros(cord.shape, numpy.uint8)
-    for bit, group in enumerate(groups):
-        bits |= group.astype(numpy.uint8) << bit
     xs, ys = _circle_samples()
-    met = numpy.bitwise_or.reduce(bits[ys, xs], axis=2)
-    return max(float(((met >> bit) & 1).mean(axis=1).max()) for bit in range(len(groups)))
+    filled = float(cord[ys, xs].any(axis=2).mean(axis=1).max())
+    if not one_colour or filled < MIN_CIRCLE_NORMALISED:
+        return filled
+    return max(float(group[ys, xs].any(axis=2).mean(axis=1).max()) for group in one_hue_groups(lab, cord))
 
 
 def one_hue_groups(lab: FloatArray, cord: numpy.typing.NDArray[numpy.bool_]) -> list[BoolArray]:
