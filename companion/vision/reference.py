@@ -68,6 +68,9 @@ ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
 HAND_DEPTH_MM = 10.0
 """An arm is still wide this far inside the plane's edge."""
+BAND_SHADOW_MIN = 0.3
+"""Around the plane a shadow may be deeper than the plane's `shadow_min` allows: the light there is the
+plane's carried on outward, and a head shades the table nearer the player more."""
 HOLE_MM2 = 300.0
 """Table-like holes inside a foreign region up to this size are part of it: a piece the colour of one
 check of the cloth still shows whole where the check lies inside it."""
@@ -356,14 +359,17 @@ class TableReference:
         joined = _joined(different, _square(HAND_JOIN_MM))
         if surround is not None and self._surround.learned:
             band, darker, outline = self._surround.changed(
-                surround, log_light, settings.shadow_min, _px(HAND_BLUR_MM), settings.hand_level
+                surround, log_light, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level
             )
             # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
             # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline:
             # a head's shadow fades softly.
+            # A marker's square tells nothing (see above): an arm crossing the band beside it may go on
+            # over it (a hand over a corner).
+            inside = joined | self._markers.astype(numpy.uint8)
             width = settings.hand_min_edge_mm
-            hand = self._surround.crossing(band, joined, width) or self._surround.crossing(
-                darker, joined, width, outline
+            hand = self._surround.crossing(band, inside, width) or self._surround.crossing(
+                darker, inside, width, outline
             )
         else:
             hand = self._hand(joined)
