@@ -384,31 +384,35 @@ def profile_back(profile: Profile | None) -> GreyImage:
 
 
 def _templates(profile: Profile | None) -> Glyphs:
-    faces: dict[str, tuple[Frame, float]] = {
-        name: (face, FACES_PX_PER_MM) for name, face in default_faces().items()
-    }
+    """Each value's and each horn's templates: the built-in face's, and the user's taught one beside it (a
+    taught shot is one look, maybe askew or crowded; the built-in glyphs still fit many editions)."""
+    sources: list[dict[str, tuple[Frame, float]]] = [
+        {name: (face, FACES_PX_PER_MM) for name, face in default_faces().items()}
+    ]
     if profile is not None:
-        for name, text in profile.templates.items():
-            if name != BACK_TEMPLATE:
-                faces[name] = (decode_template(text), PLANE_PX_PER_MM)
+        taught = {
+            name: (decode_template(text), PLANE_PX_PER_MM)
+            for name, text in profile.templates.items()
+            if name != BACK_TEMPLATE
+        }
+        sources.append(taught)
     horns: dict[str, list[GreyImage]] = {}
     values: dict[str, list[GreyImage]] = {}
-    taught = set(profile.templates) if profile is not None else set()
-
-    def preference(name: str) -> tuple[bool, str]:
-        return (name not in taught, name)  # the user's own pieces first
-
-    # Each value from one face and each horn from one face: the lower part is the same whatever the horn,
-    # the upper part whatever the value (and fewer templates match faster).
-    for value in sorted({name.partition("-")[0] for name in faces}):
-        chosen = next(n for n in sorted(faces, key=preference) if n.startswith(f"{value}-"))
-        face, scale = faces[chosen]
-        values[value] = [glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG]
-    for horn in HORNS:
-        with_horn = next((n for n in sorted(faces, key=preference) if n.endswith(f"-{horn}")), None)
-        if with_horn is not None:
-            face, scale = faces[with_horn]
-            horns[horn] = [glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG]
+    # Each value from one face of each source and each horn likewise: the lower part is the same whatever
+    # the horn, the upper part whatever the value (and fewer templates match faster).
+    for faces in sources:
+        for value in sorted({name.partition("-")[0] for name in faces}):
+            face, scale = faces[next(n for n in sorted(faces) if n.startswith(f"{value}-"))]
+            values.setdefault(value, []).extend(
+                glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG
+            )
+        for horn in HORNS:
+            with_horn = next((n for n in sorted(faces) if n.endswith(f"-{horn}")), None)
+            if with_horn is not None:
+                face, scale = faces[with_horn]
+                horns.setdefault(horn, []).extend(
+                    glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG
+                )
     value_templates = GlyphTemplates.of(values)
     return Glyphs(GlyphTemplates.of(horns), value_templates, value_templates.blurred())
 
