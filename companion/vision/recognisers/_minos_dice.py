@@ -157,8 +157,12 @@ def _completed(top: _Top, side: float, neutral: Mask) -> tuple[float, float]:
                 for along in (0.3, 0.6, 0.9)
                 for spread in (-0.6, -0.3, 0.0, 0.3, 0.6)
             ]
-            inside = [(int(x), int(y)) for x, y in strip if 0 <= x < width and 0 <= y < height]
-            neutral_share.append(sum(bool(neutral[y, x]) for x, y in inside) / max(1, len(inside)))
+            # Beyond the plane's edge counts as neutral: a top seen far out from a low camera reaches
+            # over the edge of the plane the markers span.
+            missed = [
+                not (0 <= x < width and 0 <= y < height) or bool(neutral[int(y), int(x)]) for x, y in strip
+            ]
+            neutral_share.append(sum(missed) / len(missed))
         sign = 1.0 if neutral_share[1] > neutral_share[0] else -1.0
         centre = centre + sign * axis * missing / 2
     return float(centre[0]), float(centre[1])
@@ -272,13 +276,20 @@ def _die_blobs(
 # ---------------------------------------------------------------- cutting a top out
 
 
-def upright_cut(image: GreyImage, die: FoundDie, side_mm: float, margin_px: int) -> GreyImage:
+def upright_cut(
+    image: GreyImage, die: FoundDie, side_mm: float, margin_px: int, beyond: int | None = None
+) -> GreyImage:
     """The square of `side_mm` (of a die's DIE_MM) about the die's centre, turned square to the plane (up
     to a quarter turn) and scaled so that the die's top is DIE_MM at plane scale; `margin_px` more on
-    every side (for matching at small shifts)."""
+    every side (for matching at small shifts); `beyond`: what lies beyond the plane (None: its edge
+    continued)."""
     scale = DIE_MM * PLANE_PX_PER_MM / max(die.side_px, 1.0)
     side = round(side_mm * PLANE_PX_PER_MM) + 2 * margin_px
     turn = cv2.getRotationMatrix2D(die.centre_px, die.angle_deg, scale)
     turn[:, 2] += numpy.array([side / 2 - die.centre_px[0] - 0.5, side / 2 - die.centre_px[1] - 0.5])
-    cut = cv2.warpAffine(image, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # Beyond the plane: the nearest pixels (a picture), or the value given (a mask of what is seen).
+    border = cv2.BORDER_REPLICATE if beyond is None else cv2.BORDER_CONSTANT
+    cut = cv2.warpAffine(
+        image, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=beyond or 0
+    )
     return numpy.asarray(cut, numpy.uint8)

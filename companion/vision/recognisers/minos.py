@@ -227,7 +227,7 @@ class MinosRecogniser:
                 items[item], confidence[item] = UNSEEN, 0.0
                 continue
             cut = upright_cut(grey, dice[n], SYMBOL_MM, SLACK_PX)
-            visible = upright_cut(seen, dice[n], SYMBOL_MM, SLACK_PX) > 0
+            visible = upright_cut(seen, dice[n], SYMBOL_MM, SLACK_PX, beyond=0) > 0
             items[item], confidence[item] = templates.classify(cut, visible)
         return Reading(items, confidence)
 
@@ -249,7 +249,7 @@ class MinosRecogniser:
             if n >= len(dice):
                 raise MinosVisionError(f"only {len(dice)} dice are in view, so there is no {item}")
             upright = dataclasses.replace(dice[n], angle_deg=_nearest_upright(dice[n].angle_deg))
-            if numpy.mean(upright_cut(seen, upright, SYMBOL_MM, 0) > 0) < FULL_TOP:
+            if numpy.mean(upright_cut(seen, upright, SYMBOL_MM, 0, beyond=0) > 0) < FULL_TOP:
                 raise MinosVisionError(
                     f"the top of {item} is not all in view (part of it looks like the empty table): "
                     "lay the die nearer the middle of the tray"

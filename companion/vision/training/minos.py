@@ -135,7 +135,7 @@ def symbols_from(shots: Iterable[Shot]) -> dict[str, numpy.typing.NDArray[numpy.
         seen = (~neutral).astype(numpy.uint8)
         for n, die in enumerate(dice):
             symbol = labels[f"die:{n}"]
-            if numpy.mean(upright_cut(seen, die, SYMBOL_MM, SLACK_PX) > 0) < 1.0:
+            if numpy.mean(upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0) < 1.0:
                 continue
             cut = upright_cut(grey, die, SYMBOL_MM, SLACK_PX).astype(numpy.float32)
             window, score = _aligned(cut, drawn[symbol])
