@@ -351,8 +351,10 @@ class AsterionRecogniser:
             if contrast >= TILE_CONTRAST:
                 nearest = numpy.bincount(frames.classify_bgr(corner_pixels), minlength=len(FRAME_LABELS))
                 nearest[path_like] += int((owners == labels.index("path")).sum())
-                nearest *= frames_here
-                first, second = (int(i) for i in numpy.argsort(nearest)[::-1][:2])
+                # A frame colour this cell cannot show ranks below all it can, even unseen ones.
+                ranked = numpy.where(frames_here, nearest, -1)
+                first, second = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1][:2])
+                nearest = numpy.maximum(ranked, 0)
                 colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
                 other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
                 if other > likeness + FAR_LIKELIER or (
