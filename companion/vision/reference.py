@@ -10,10 +10,12 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
 - the table: a pixel that, light corrected, lies within its reference neighbourhood's
   colour range is table; so is a pixel darker than the table by one factor in every
   channel (a shadow) close to something that is no table (the piece casting it);
-- a hand: a large foreign region that comes in over the plane's edge where no item lies
-  (an arm comes from outside), whatever its colour: no skin model, as skin tones and
-  sleeves vary; an arm of nearly the table's colour shows by its sides, shading, shadow
-  and the texture it hides, joined up.
+- a hand: a foreign region that crosses the table around the plane (surround.py: a band of
+  the camera frame just outside it, learned too, where no item ever lies) and goes on into
+  the plane, whatever its colour: no skin model, as skin tones and sleeves vary. Without
+  that band (a plane alone), a large foreign region coming in over the plane's edge where no
+  item lies; an arm of nearly the table's colour shows by its sides, shading, shadow and the
+  texture it hides, joined up.
 
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
@@ -71,6 +73,9 @@ HAND_DEPTH_MM = 10.0
 BAND_SHADOW_MIN = 0.3
 """Around the plane a shadow may be deeper than the plane's `shadow_min` allows: the light there is the
 plane's carried on outward, and a head shades the table nearer the player more."""
+BAND_LEVEL = 0.5
+"""Around the plane no piece lies: a change averaged over `HAND_BLUR_MM` counts there from this share of
+`hand_level` on (a pale arm on linen differs from it by little)."""
 HOLE_MM2 = 300.0
 """Table-like holes inside a foreign region up to this size are part of it: a piece the colour of one
 check of the cloth still shows whole where the check lies inside it."""
@@ -359,7 +364,7 @@ class TableReference:
         joined = _joined(different, _square(HAND_JOIN_MM))
         if surround is not None and self._surround.learned:
             band, darker, outline = self._surround.changed(
-                surround, log_light, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level
+                surround, log_light, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level * BAND_LEVEL
             )
             # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
             # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline:
