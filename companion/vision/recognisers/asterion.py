@@ -81,7 +81,6 @@ from companion.vision.recognisers._asterion_match import (
 )
 from companion.vision.recognisers._lab import (
     FloatArray,
-    Palette,
     balanced,
     learn_colour,
     neutral_gains,
@@ -205,6 +204,21 @@ def _path_like(profile: Profile) -> int:
     return int(numpy.argmin(distances))
 
 
+class _CellPalettes:
+    """The palettes a cell's corners are classified with, among the frame colours it can show, and the
+    maps from their labels' indices to those in FRAME_LABELS (then OTHER_LABELS)."""
+
+    def __init__(
+        self, colours: Mapping[str, list[list[float]]], frames: tuple[str, ...], path_like: int
+    ) -> None:
+        every = (*FRAME_LABELS, *OTHER_LABELS)
+        self.every = palette_for(colours, (*frames, *OTHER_LABELS))
+        self.every_map = numpy.array([every.index(label) for label in self.every.labels], numpy.intp)
+        self.frames = palette_for(colours, frames)
+        self.frames_map = numpy.array([FRAME_LABELS.index(label) for label in self.frames.labels], numpy.intp)
+        self.path_like = path_like
+
+
 class AsterionRecogniser:
     game = GAME
 
@@ -283,12 +297,15 @@ class AsterionRecogniser:
         rows, cols = self._corner_pixels(layout)
         templates = self._templates_for(profile)
         grid = GridFit(layout)
-        labels = (*FRAME_LABELS, *OTHER_LABELS)
-        palettes = (
-            palette_for(profile.colours, labels),
-            palette_for(profile.colours, FRAME_LABELS),
-            _path_like(profile),
-        )
+        # Corners are classified among the frame colours a cell can show: the Minotaur's at (0, 0), the
+        # sets' elsewhere (a travel edition's deep blue lies nearer the built-in Minotaur's purple).
+        path_like = _path_like(profile)
+        palettes = {
+            at_origin: _CellPalettes(
+                profile.colours, tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)), path_like
+            )
+            for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
+        }
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         offsets: dict[str, tuple[int, int]] = {}
@@ -301,7 +318,15 @@ class AsterionRecogniser:
                 # The Minotaur tile is (0, 0) by the game's own coordinates, and no other cell's tile.
                 frames = _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE
                 label, sure, shift = self._read_cell(
-                    plane, small, region, offset, rows[index], cols[index], palettes, templates, frames
+                    plane,
+                    small,
+                    region,
+                    offset,
+                    rows[index],
+                    cols[index],
+                    palettes[item_id == ORIGIN],
+                    templates,
+                    frames,
                 )
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
@@ -317,7 +342,7 @@ class AsterionRecogniser:
         offset: tuple[int, int],
         rows: numpy.typing.NDArray[numpy.intp],
         cols: numpy.typing.NDArray[numpy.intp],
-        palettes: tuple[Palette, Palette, int],
+        palettes: _CellPalettes,
         templates: Templates,
         frames_here: numpy.typing.NDArray[numpy.bool_],
     ) -> tuple[str, float, tuple[int, int] | None]:
@@ -327,12 +352,11 @@ class AsterionRecogniser:
         if small.rough_contrast(region, offset) < ROUGH_CONTRAST:
             # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
             return EMPTY, 1.0, None
-        every, frames, path_like = palettes
-        labels = every.labels
+        labels = (*FRAME_LABELS, *OTHER_LABELS)
         dx, dy = (round(v / _SMALL_PER_PX) for v in offset)
         height, width = plane.shape[:2]
         corner_pixels = plane[numpy.clip(rows + dy, 0, height - 1), numpy.clip(cols + dx, 0, width - 1)]
-        owners = every.classify_bgr(corner_pixels)
+        owners = palettes.every_map[palettes.every.classify_bgr(corner_pixels)]
         votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners) * frames_here
         colour_index = int(votes.argmax())
         share = float(votes[colour_index])
@@ -349,8 +373,11 @@ class AsterionRecogniser:
             # whose frame and prisoner the cell shows (yellow's and green's designs are alike).
             likeness = 0.0
             if contrast >= TILE_CONTRAST:
-                nearest = numpy.bincount(frames.classify_bgr(corner_pixels), minlength=len(FRAME_LABELS))
-                nearest[path_like] += int((owners == labels.index("path")).sum())
+                nearest = numpy.bincount(
+                    palettes.frames_map[palettes.frames.classify_bgr(corner_pixels)],
+                    minlength=len(FRAME_LABELS),
+                )
+                nearest[palettes.path_like] += int((owners == labels.index("path")).sum())
                 # A frame colour this cell cannot show ranks below all it can, even unseen ones.
                 ranked = numpy.where(frames_here, nearest, -1)
                 first, second = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1][:2])
