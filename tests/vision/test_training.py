@@ -4,8 +4,8 @@ The files drawn from the generator (faces, tiles, colours) are cheap to write: e
 here and compared with the shipped one, so a change to the built-in edition's drawing (or to how the
 data is cut from it) shows as a stale file. The files learned from generated frames are checked in
 test_shipped_prototypes.py (Minotaurus) or too slow to learn in a test (Hornochsen's camera digits: 600
-hard frames; Asterion's tiles, Minoa's colours and the normalised-plane data: 14 generated sessions); their "about" still has to name the command that
-rewrites them.
+hard frames; Asterion's tiles, Minoa's colours and the normalised-plane data: 14 generated sessions);
+their "about" still has to name the command that rewrites them.
 """
 
 from __future__ import annotations
