@@ -22,6 +22,7 @@ from companion.vision.base import (
     Reading,
 )
 from companion.vision.calibration import render_marker
+from companion.vision.reference import NEUTRAL_BGR
 
 PLANE_MM = (300.0, 200.0)
 FRAME_SIZE = (1280, 720)
@@ -83,6 +84,8 @@ class SquaresRecogniser:
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         self.reads += 1
         prototypes = {label: [list(map(float, bgr))] for label, bgr in COLOURS.items()}
+        # On a plane normalised against the empty table, the table is the neutral background.
+        prototypes["empty"].append([float(c) for c in NEUTRAL_BGR])
         if profile is not None:
             for label, taught in profile.colours.items():
                 prototypes[label] = taught

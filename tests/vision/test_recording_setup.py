@@ -163,10 +163,16 @@ def squares(monkeypatch: pytest.MonkeyPatch) -> scenes.SquaresRecogniser:
 
 
 def with_arm(image: numpy.typing.NDArray[numpy.uint8], *, over_the_area: bool) -> Any:
-    """An arm reaching in from the frame's bottom edge: over the play area's bottom middle, or beside it."""
+    """An arm reaching in from the frame's bottom edge: over the play area's bottom middle, or beside it.
+
+    Shaded as a limb lit from above (its sides darker than its ridge): an arm exactly one flat colour
+    of the table around the play area would not show where it crosses the area's edge."""
     arm = image.copy()
     x0 = 600 if over_the_area else 1080
-    cv2.rectangle(arm, (x0, 420), (x0 + 150, 719), (95, 140, 190), -1)
+    across = numpy.abs(numpy.linspace(-1.0, 1.0, 150))
+    shading = (1.0 - 0.45 * across**2)[None, :, None]
+    skin = numpy.array((95, 140, 190), numpy.float64)
+    arm[420:720, x0 : x0 + 150] = numpy.clip(skin * shading, 0, 255).astype(numpy.uint8)
     return arm
 
 

@@ -99,11 +99,13 @@ def _labelled(image: Frame, item: str) -> bool:
 
 
 def test_the_live_view_reads_the_new_edition_once_taught(app: Flask, tmp_path: Path) -> None:
-    camera = Camera(_pale_red_on_spot_0())
+    camera = Camera(scenes.frame({}))
     install_vision(app, VisionServices(grab=camera, profiles_root=tmp_path))
     host = _host(app)
     assert host.get("/api/teach/live").status_code == 409  # no session yet
     assert host.post("/api/teach/start", json={"game": "squares", "edition": "pale"}).status_code == 200
+    assert host.post("/api/teach/shot").status_code == 200  # the empty table, learned first
+    camera.image = _pale_red_on_spot_0()
     before = host.get("/api/teach/live").json
     assert before["live"]["read"] == {"spot:0": "empty", "spot:1": "empty"}  # type: ignore[index]
     assert before["live"]["calibrated"] and before["spot"] == {"spot:0": "red"}  # type: ignore[index]
