@@ -48,7 +48,7 @@ def lesson_labels(recording: Recording, reader: PlaneReader) -> list[str]:
         return list(dict.fromkeys(seen))
 
 
-def _at_rest(recording: Recording, reader: PlaneReader) -> Iterator[tuple[RecordedFrame, Frame]]:
+def at_rest(recording: Recording, reader: PlaneReader) -> Iterator[tuple[RecordedFrame, Frame]]:
     """The session's labelled frames without hand or motion, the reference learned from its empty frames."""
     references: list[Frame] = []
     for entry, image in recording.images():
@@ -72,7 +72,7 @@ def teach_from_recording(recording: Recording, edition: str) -> Taught:
     wanted = lesson_labels(recording, reader)
     left = set(wanted)
     profile = Profile(game, edition)
-    for entry, image in _at_rest(recording, reader):
+    for entry, image in at_rest(recording, reader):
         assert entry.labels is not None
         # One item per label still to teach: the first that shows it.
         lessons = list(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numpy
 import pytest
 
 from companion.vision import training
@@ -133,3 +134,19 @@ def test_a_colour_file_lacking_a_label_names_it(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr(minoa, "COLOURS_FILE", partial)
     with pytest.raises(ShippedDataError, match="lacks the colours stick"):
         minoa.MinoaRecogniser().default_profile()
+
+
+def test_training_sees_generated_sessions_as_the_recogniser_reads_them() -> None:
+    from companion.vision.base import recogniser_for
+    from companion.vision.reference import NEUTRAL_BGR
+    from companion.vision.training.sessions import hard_set_sittings, normalised_shots
+
+    sittings = hard_set_sittings([3, 4])
+    shots = list(normalised_shots("minos", sittings, frames=4))
+    layout = recogniser_for("minos").layout({})
+    width, height = layout.plane_size_px()
+    assert shots, "every session's frames at rest are yielded"
+    for plane, labels in shots:
+        assert plane.shape == (height, width, 3) and set(labels) <= set(layout.items)
+        # Normalised against the session's empty tray: the tray and table are the neutral background.
+        assert (plane == numpy.array(NEUTRAL_BGR, numpy.uint8)).all(axis=2).mean() > 0.3

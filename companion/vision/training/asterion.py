@@ -13,8 +13,7 @@ learned ones, so both read. Seeds TRAINING_SEEDS only: seeds from 1000 are kept 
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import cv2
@@ -29,6 +28,7 @@ from companion.vision.recognisers._lab import bgr_to_lab
 from companion.vision.recognisers.asterion import TABLE, TILE_MM
 from companion.vision.reference import NEUTRAL_BGR
 from companion.vision.training import Writer, write_document
+from companion.vision.training.sessions import hard_set_sittings, normalised_shots
 
 TRAINING_SEEDS = tuple(range(1, 15))
 """One generated session per seed (the table kinds in turn, both marker placements): 14 sessions of
@@ -93,41 +93,6 @@ def _grey(picture: FloatPicture | Frame) -> FloatPicture:
     return grey
 
 
-def _sessions(root: Path) -> Iterator[Path]:
-    from companion.vision.generate import generate_session
-    from companion.vision.generate.session import hard_set_plan
-
-    for n, seed in enumerate(TRAINING_SEEDS):
-        table, placement = hard_set_plan(n)
-        yield generate_session(
-            GAME, root / f"{n:02d}", TRAINING_FRAMES, hard=True, seed=seed, table=table, placement=placement
-        )
-
-
-def _normalised_planes(recording_path: Path) -> Iterator[tuple[Frame, dict[str, str]]]:
-    """Each labelled frame at rest of a session as the recogniser reads it (its empty area learned), with
-    its labels; frames the reference refuses are passed over, as the reader passes them over."""
-    from companion.vision.pipeline import PlaneReader
-    from companion.vision.recording import load_recording
-
-    recording = load_recording(recording_path)
-    reader = PlaneReader(GAME, recording.options)
-    references: list[Frame] = []
-    for entry, image in recording.images():
-        if image is None:
-            continue
-        if entry.reference:
-            references.append(image)
-            reader.learn_reference(list(references))
-            continue
-        references.clear()
-        if entry.hand or entry.motion or entry.labels is None or reader.reference is None:
-            continue
-        plane = reader.normalised_plane(image)
-        if plane is not None:
-            yield plane, entry.labels
-
-
 def _sample(plane: Frame, centre: tuple[float, float], label: str) -> tuple[str, FloatPicture] | None:
     """The tile of a labelled cell, turned back to its printed orientation and lined up with its drawing:
     its shape ("<frame colour>:<design>") and picture (float BGR, a cell at plane scale)."""
@@ -155,23 +120,22 @@ def _sample(plane: Frame, centre: tuple[float, float], label: str) -> tuple[str,
     return f"{colour}:{design}", best[1]
 
 
-def learned_pictures(root: Path) -> dict[str, FloatPicture]:
+def learned_pictures() -> dict[str, FloatPicture]:
     """Per shape, the mean picture of its tiles in normalised planes of the training sessions."""
     from companion.vision.recognisers.asterion import asterion_layout
 
     sums: dict[str, FloatPicture] = {}
     counts: dict[str, int] = {}
     layout = None
-    for path in _sessions(root):
-        for plane, labels in _normalised_planes(path):
-            layout = layout or asterion_layout(9, 7)
-            for item_id, label in labels.items():
-                sample = _sample(plane, layout.items[item_id].centre_px(), label)
-                if sample is None:
-                    continue
-                shape, picture = sample
-                sums[shape] = sums.get(shape, numpy.zeros_like(picture)) + picture
-                counts[shape] = counts.get(shape, 0) + 1
+    for plane, labels in normalised_shots(GAME, hard_set_sittings(TRAINING_SEEDS), TRAINING_FRAMES):
+        layout = layout or asterion_layout(9, 7)
+        for item_id, label in labels.items():
+            sample = _sample(plane, layout.items[item_id].centre_px(), label)
+            if sample is None:
+                continue
+            shape, picture = sample
+            sums[shape] = sums.get(shape, numpy.zeros_like(picture)) + picture
+            counts[shape] = counts.get(shape, 0) + 1
     missing = [shape for shape in built_in_shapes() if shape not in counts]
     if missing:
         raise RuntimeError(f"the training sessions showed no {', '.join(missing)}: use more seeds")
@@ -223,8 +187,7 @@ def learned_colours(pictures: Mapping[str, FloatPicture]) -> dict[str, list[list
 def write_tiles(path: Path = TILES_FILE) -> Path:
     """Learn the built-in templates and colours from generated sessions and write them (by default beside
     the recogniser); the recogniser reads them anew."""
-    with tempfile.TemporaryDirectory(prefix="asterion-training-") as scratch:
-        pictures = learned_pictures(Path(scratch))
+    pictures = learned_pictures()
     templates = {
         shape: encode_template(template_image(numpy.clip(numpy.round(p), 0, 255).astype(numpy.uint8)))
         for shape, p in pictures.items()

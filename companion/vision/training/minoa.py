@@ -10,14 +10,12 @@ the pieces; and the table: the neutral grey a normalised plane puts there, and t
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy
 
 from companion.games.minoa import COLOURS as MINOA_COLOURS
-from companion.vision.base import Frame
 from companion.vision.recognisers._lab import FloatArray, bgr_to_lab, palette_for, to_lab
 from companion.vision.recognisers.minoa import (
     ACROSS_MM,
@@ -33,6 +31,7 @@ from companion.vision.recognisers.minoa import (
 )
 from companion.vision.reference import NEUTRAL_BGR
 from companion.vision.training import Writer, write_document
+from companion.vision.training.sessions import hard_set_sittings, normalised_shots
 
 TRAINING_SEEDS = tuple(range(1, 15))
 """One generated session per seed: the table kinds in turn, each twice, the marker sheets laid either way."""
@@ -53,57 +52,21 @@ def drawn_colours() -> dict[str, list[list[float]]]:
     return colours
 
 
-def _sessions(root: Path) -> Iterator[Path]:
-    from companion.vision.generate import generate_session
-    from companion.vision.generate.session import hard_set_plan
-
-    for n, seed in enumerate(TRAINING_SEEDS):
-        table, placement = hard_set_plan(n)
-        yield generate_session(
-            GAME, root / f"{n:02d}", TRAINING_FRAMES, hard=True, seed=seed, table=table, placement=placement
-        )
-
-
-def _normalised_planes(recording_path: Path) -> Iterator[tuple[Frame, dict[str, str]]]:
-    """Each labelled frame at rest of a session as the recogniser reads it (its empty area learned), with
-    its labels; frames the reference refuses are passed over, as the reader passes them over."""
-    from companion.vision.pipeline import PlaneReader
-    from companion.vision.recording import load_recording
-
-    recording = load_recording(recording_path)
-    reader = PlaneReader(GAME, recording.options)
-    references: list[Frame] = []
-    for entry, image in recording.images():
-        if image is None:
-            continue
-        if entry.reference:
-            references.append(image)
-            reader.learn_reference(list(references))
-            continue
-        references.clear()
-        if entry.hand or entry.motion or entry.labels is None or reader.reference is None:
-            continue
-        plane = reader.normalised_plane(image)
-        if plane is not None:
-            yield plane, entry.labels
-
-
-def learned_pixels(root: Path) -> dict[str, FloatArray]:
+def learned_pixels() -> dict[str, FloatArray]:
     """Per piece label, the Lab pixels along the middle of its strips in the training sessions' normalised
     planes, the strips laid where the board's fit (with the drawn colours) puts them."""
     recogniser = MinoaRecogniser()
     palette = palette_for(drawn_colours(), ALL_LABELS)
     middle = numpy.abs(ACROSS_MM) <= MIDDLE_MM
     pixels: dict[str, list[FloatArray]] = {}
-    for path in _sessions(root):
-        for plane, labels in _normalised_planes(path):
-            layout = recogniser.layout({})
-            strips = recogniser._strips(plane, layout, palette)
-            lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(*strips.shape)
-            for index, item_id in enumerate(layout.items):
-                label = labels.get(item_id, EMPTY)
-                if label != EMPTY:
-                    pixels.setdefault(label, []).append(lab[index][middle].reshape(-1, 3))
+    for plane, labels in normalised_shots(GAME, hard_set_sittings(TRAINING_SEEDS), TRAINING_FRAMES):
+        layout = recogniser.layout({})
+        strips = recogniser._strips(plane, layout, palette)
+        lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(*strips.shape)
+        for index, item_id in enumerate(layout.items):
+            label = labels.get(item_id, EMPTY)
+            if label != EMPTY:
+                pixels.setdefault(label, []).append(lab[index][middle].reshape(-1, 3))
     missing = [label for label in (STICK, *MINOA_COLOURS) if label not in pixels]
     if missing:
         raise RuntimeError(f"the training sessions showed no {', '.join(missing)}: use more seeds")
@@ -123,8 +86,7 @@ def learned_colours(pixels: Mapping[str, FloatArray]) -> dict[str, list[list[flo
 def write_colours(path: Path = COLOURS_FILE) -> Path:
     """Learn the built-in colours from generated sessions and write them (by default beside the
     recogniser)."""
-    with tempfile.TemporaryDirectory(prefix="minoa-training-") as scratch:
-        colours = learned_colours(learned_pixels(Path(scratch)))
+    colours = learned_colours(learned_pixels())
     what = (
         "Minoa colour prototypes (Lab) of the built-in edition: as normalised planes of generated sessions "
         f"(seeds {TRAINING_SEEDS[0]}-{TRAINING_SEEDS[-1]}) show each piece, and as the generator paints it"

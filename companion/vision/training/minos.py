@@ -10,7 +10,6 @@ and averaged, so the template carries the camera's blur, the light and the tops'
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from companion.vision.recognisers.minos import (
     SYMBOLS,
 )
 from companion.vision.training import TrainingError, Writer, write_document
+from companion.vision.training.sessions import normalised_shots as sessions_of
 
 TRAINING_SESSIONS = 14
 """Generated sessions the normalised symbols are learned from: every table kind twice, the marker sheets
@@ -60,38 +60,19 @@ def normalised_shots(
     sessions: int = TRAINING_SESSIONS, frames: int = TRAINING_FRAMES, first_seed: int = FIRST_SEED
 ) -> Iterator[Shot]:
     """The labelled play frames of generated hard sessions of the built-in edition, each as the plane the
-    recogniser reads: normalised against the session's empty tray, learned from its first frames."""
-    from companion.vision.generate import generate_session
+    recogniser reads: normalised against the session's empty area, learned from its first frames."""
     from companion.vision.generate.marker_sheets import PLACEMENTS
     from companion.vision.generate.tables import TABLE_KINDS
-    from companion.vision.pipeline import PlaneReader
-    from companion.vision.recording import load_recording
 
-    with tempfile.TemporaryDirectory(prefix="minos-training-") as scratch:
-        for n in range(sessions):
-            kind = TABLE_KINDS[n % len(TABLE_KINDS)]
-            placement = PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)]
-            folder = Path(scratch) / f"{n:02d}-{kind}"
-            recording = load_recording(
-                generate_session(
-                    GAME, folder, frames, hard=True, seed=first_seed + n, table=kind, placement=placement
-                )
-            )
-            reader = PlaneReader(GAME, recording.options)
-            empty: list[Frame] = []
-            for entry, image in recording.images():
-                if image is None:
-                    continue
-                if entry.reference:
-                    empty.append(image)  # the run of them learned together, as the evaluation does
-                    reader.learn_reference(list(empty))
-                    continue
-                empty.clear()
-                if entry.hand or entry.motion or entry.labels is None:
-                    continue
-                plane = reader.normalised_plane(image)
-                if plane is not None:
-                    yield plane, entry.labels
+    sittings = [
+        (
+            first_seed + n,
+            TABLE_KINDS[n % len(TABLE_KINDS)],
+            PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)],
+        )
+        for n in range(sessions)
+    ]
+    return sessions_of(GAME, sittings, frames)
 
 
 def _aligned(cut: FloatImage, drawn: FloatImage) -> tuple[FloatImage, float]:

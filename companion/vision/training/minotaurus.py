@@ -11,7 +11,6 @@ label by k-means.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from companion.vision.recognisers.minotaurus import (
     piece_label,
 )
 from companion.vision.training import Writer, write_document
+from companion.vision.training.sessions import normalised_shots as sessions_of
 
 TRAINING_PLANES = 60
 """Generated shots the built-in prototypes for planes without a reference are learned from."""
@@ -102,37 +102,18 @@ def normalised_shots(
 ) -> Iterator[Shot]:
     """The labelled play frames of generated hard sessions of the built-in edition, each as the plane the
     recogniser reads: normalised against the session's empty area, learned from its first frames."""
-    from companion.vision.generate import generate_session
     from companion.vision.generate.marker_sheets import PLACEMENTS
     from companion.vision.generate.tables import TABLE_KINDS
-    from companion.vision.pipeline import PlaneReader
-    from companion.vision.recording import load_recording
 
-    with tempfile.TemporaryDirectory(prefix="minotaurus-training-") as scratch:
-        for n in range(sessions):
-            kind = TABLE_KINDS[n % len(TABLE_KINDS)]
-            placement = PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)]
-            folder = Path(scratch) / f"{n:02d}-{kind}"
-            recording = load_recording(
-                generate_session(
-                    GAME, folder, frames, hard=True, seed=first_seed + n, table=kind, placement=placement
-                )
-            )
-            reader = PlaneReader(GAME, recording.options)
-            empty: list[Frame] = []
-            for entry, image in recording.images():
-                if image is None:
-                    continue
-                if entry.reference:
-                    empty.append(image)  # the run of them learned together, as the evaluation does
-                    reader.learn_reference(list(empty))
-                    continue
-                empty.clear()
-                if entry.hand or entry.motion or entry.labels is None:
-                    continue
-                plane = reader.normalised_plane(image)
-                if plane is not None:
-                    yield plane, entry.labels
+    sittings = [
+        (
+            first_seed + n,
+            TABLE_KINDS[n % len(TABLE_KINDS)],
+            PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)],
+        )
+        for n in range(sessions)
+    ]
+    return sessions_of(GAME, sittings, frames)
 
 
 def prototypes_from(shots: Iterable[Shot]) -> dict[str, list[list[float]]]:
