@@ -70,9 +70,10 @@ ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
 HAND_DEPTH_MM = 10.0
 """An arm is still wide this far inside the plane's edge."""
-BAND_SHADOW_MIN = 0.3
+BAND_SHADOW_MIN = 0.2
 """Around the plane a shadow may be deeper than the plane's `shadow_min` allows: the light there is the
-plane's carried on outward, and a head shades the table nearer the player more."""
+plane's carried on outward, and a head shades the table nearer the player more (a player out of view
+under a low lamp leaves dark wood a quarter lit)."""
 BAND_LEVEL = 0.5
 """Around the plane no piece lies: a change averaged over `HAND_BLUR_MM` counts there from this share of
 `hand_level` on (a pale arm on linen differs from it by little)."""

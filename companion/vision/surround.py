@@ -36,6 +36,10 @@ PLAIN = 12.0
 outline by."""
 STRIP_PAD = 6
 """Mask pixels each strip of the band reaches beyond the part of it kept: the windows' half widths."""
+SHADE_LIFT = 2.5
+"""The band may be brighter than its reference by this factor where the plane's light carried outward
+is dimmed by a shadow or a lamp's fall-off over the plane that the band is spared (an arm on a dark
+table is brighter still, or of another hue)."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -176,8 +180,12 @@ class Surround:
         ratio = numpy.asarray(cv2.divide(blurred, self._mean_2[strip]), numpy.float32)
         darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
-        hue = cv2.subtract(max3(ratio), min3(ratio)) <= self._shadow_hue[strip]
-        shadow = (darkening >= shadow_min) & (darkening <= 1.0) & hue
+        # Where the plane is shaded and the band is not, the plane's light carried outward is too dim
+        # there: the band is brighter than its reference by as much, alike in every channel.
+        hue = cv2.subtract(max3(ratio), min3(ratio)) <= self._shadow_hue[strip] * numpy.maximum(
+            darkening, 1.0
+        )
+        shadow = (darkening >= shadow_min) & (darkening <= SHADE_LIFT) & hue
         excess = numpy.where(shadow, numpy.float32(0.0), distance)
         lost = self._texture_lost(corrected, TEXTURE_PX, strip)
         changed = (cv2.blur(excess, (blur, blur)) > level) | lost
