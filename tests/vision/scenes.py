@@ -84,8 +84,9 @@ class SquaresRecogniser:
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         self.reads += 1
         prototypes = {label: [list(map(float, bgr))] for label, bgr in COLOURS.items()}
-        # On a plane normalised against the empty table, the table is the neutral background.
-        prototypes["empty"].append([float(c) for c in NEUTRAL_BGR])
+        if (plane == numpy.array(NEUTRAL_BGR, numpy.uint8)).all(axis=2).mean() > 0.2:
+            # A plane normalised against the empty table: the table is the neutral background.
+            prototypes["empty"].append([float(c) for c in NEUTRAL_BGR])
         if profile is not None:
             for label, taught in profile.colours.items():
                 prototypes[label] = taught
