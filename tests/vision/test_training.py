@@ -150,3 +150,15 @@ def test_training_sees_generated_sessions_as_the_recogniser_reads_them() -> None
         assert plane.shape == (height, width, 3) and set(labels) <= set(layout.items)
         # Normalised against the session's empty tray: the tray and table are the neutral background.
         assert (plane == numpy.array(NEUTRAL_BGR, numpy.uint8)).all(axis=2).mean() > 0.3
+
+
+def test_the_table_rounds_meet_every_table_with_both_marker_placements() -> None:
+    from companion.vision.generate.marker_sheets import PLACEMENTS
+    from companion.vision.generate.tables import TABLE_KINDS
+    from companion.vision.training.sessions import table_round_sittings
+
+    sittings = table_round_sittings(5, 2 * len(TABLE_KINDS))
+    assert [seed for seed, _, _ in sittings] == list(range(5, 5 + 2 * len(TABLE_KINDS)))
+    assert {(table, placement) for _, table, placement in sittings} == {
+        (table, placement) for table in TABLE_KINDS for placement in PLACEMENTS
+    }

@@ -31,6 +31,7 @@ from companion.vision.recognisers.minos import (
 )
 from companion.vision.training import TrainingError, Writer, write_document
 from companion.vision.training.sessions import normalised_shots as sessions_of
+from companion.vision.training.sessions import table_round_sittings
 
 TRAINING_SESSIONS = 14
 """Generated sessions the normalised symbols are learned from: every table kind twice, the marker sheets
@@ -61,18 +62,7 @@ def normalised_shots(
 ) -> Iterator[Shot]:
     """The labelled play frames of generated hard sessions of the built-in edition, each as the plane the
     recogniser reads: normalised against the session's empty area, learned from its first frames."""
-    from companion.vision.generate.marker_sheets import PLACEMENTS
-    from companion.vision.generate.tables import TABLE_KINDS
-
-    sittings = [
-        (
-            first_seed + n,
-            TABLE_KINDS[n % len(TABLE_KINDS)],
-            PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)],
-        )
-        for n in range(sessions)
-    ]
-    return sessions_of(GAME, sittings, frames)
+    return sessions_of(GAME, table_round_sittings(first_seed, sessions), frames)
 
 
 def _aligned(cut: FloatImage, drawn: FloatImage) -> tuple[FloatImage, float]:

@@ -39,6 +39,7 @@ from companion.vision.recognisers.minotaurus import (
 )
 from companion.vision.training import Writer, write_document
 from companion.vision.training.sessions import normalised_shots as sessions_of
+from companion.vision.training.sessions import table_round_sittings
 
 TRAINING_PLANES = 60
 """Generated shots the built-in prototypes for planes without a reference are learned from."""
@@ -102,18 +103,7 @@ def normalised_shots(
 ) -> Iterator[Shot]:
     """The labelled play frames of generated hard sessions of the built-in edition, each as the plane the
     recogniser reads: normalised against the session's empty area, learned from its first frames."""
-    from companion.vision.generate.marker_sheets import PLACEMENTS
-    from companion.vision.generate.tables import TABLE_KINDS
-
-    sittings = [
-        (
-            first_seed + n,
-            TABLE_KINDS[n % len(TABLE_KINDS)],
-            PLACEMENTS[(n // len(TABLE_KINDS)) % len(PLACEMENTS)],
-        )
-        for n in range(sessions)
-    ]
-    return sessions_of(GAME, sittings, frames)
+    return sessions_of(GAME, table_round_sittings(first_seed, sessions), frames)
 
 
 def prototypes_from(shots: Iterable[Shot]) -> dict[str, list[list[float]]]:

@@ -25,6 +25,19 @@ def hard_set_sittings(seeds: Iterable[int]) -> list[Sitting]:
     return [(seed, *hard_set_plan(n)) for n, seed in enumerate(seeds)]
 
 
+def table_round_sittings(first_seed: int, sessions: int) -> list[Sitting]:
+    """Seeds from `first_seed` on the table kinds in turn, the marker placement swapping after each
+    round through them (how the Minos and Minotaurus built-in data were learned)."""
+    from companion.vision.generate.marker_sheets import PLACEMENTS
+    from companion.vision.generate.tables import TABLE_KINDS
+
+    kinds = len(TABLE_KINDS)
+    return [
+        (first_seed + n, TABLE_KINDS[n % kinds], PLACEMENTS[(n // kinds) % len(PLACEMENTS)])
+        for n in range(sessions)
+    ]
+
+
 def normalised_shots(
     game: str, sittings: Iterable[Sitting], frames: int
 ) -> Iterator[tuple[Frame, dict[str, str]]]:
