@@ -51,7 +51,7 @@ def test_a_wing_or_horns_are_told_from_a_plain_path_when_the_light_saturates(gai
     # Fitting the light over the whole tile, a saturated path made a plain corridor look winged
     # (8 and 12 of these 64 cells read wrong); fitted where the looks differ, none is.
     recogniser = AsterionRecogniser()
-    templates = recogniser._templates_for(recogniser._profile(None))
+    templates = recogniser._prepared_for(recogniser._profile(None)).templates
     wrong = []
     for colour in COLOURS:
         for name in ("wing corridor", "corridor", "horned junction", "junction"):
@@ -77,7 +77,7 @@ def test_a_frame_washed_by_glare_shows_its_colour_where_the_colours_differ(glare
     # Under glare yellow and green tiles correlate alike with either colour's designs; compared
     # where the two colours' pictures differ (frame, prisoner), each shows its own.
     recogniser = AsterionRecogniser()
-    templates = recogniser._templates_for(recogniser._profile(None))
+    templates = recogniser._prepared_for(recogniser._profile(None)).templates
     for colour, other in (("yellow", "green"), ("green", "yellow"), ("red", "blue"), ("blue", "red")):
         for name in ("cell", "bend", "chest bends", "horned junction"):
             windows = _cell_windows(_washed(draw_cell(colour, DESIGN_INDEX[name]), glare), REGION)
@@ -98,5 +98,24 @@ def test_the_frame_colours_palette_is_ready_before_the_first_doubtful_cell() -> 
     recogniser = AsterionRecogniser()
     colours = {**recogniser.default_profile().colours, "table": [[101.0, 120.0, 131.0]]}  # this test's own
     profile = Profile(game="asterion", colours=colours, templates=recogniser.default_profile().templates)
-    recogniser._templates_for(profile)
-    assert palette_for(profile.colours, FRAME_LABELS)._lut is not None
+    recogniser._prepared_for(profile)
+    # The palettes a doubtful cell's corners are classified with: the Minotaur's at (0, 0), else the sets'.
+    assert palette_for(profile.colours, ("minotaur",))._lut is not None
+    assert palette_for(profile.colours, COLOURS)._lut is not None
+
+
+def test_a_taught_profile_is_prepared_once_not_per_frame() -> None:
+    # Completing a taught profile by the built-in one made a new profile each frame, and with it
+    # the templates and palettes were built afresh each frame.
+    from companion.vision.base import Profile
+
+    recogniser = AsterionRecogniser()
+    taught = Profile(game="asterion", colours={"table": [[101.0, 120.0, 131.0]]})
+    first = recogniser._prepared_for(recogniser._profile(taught))
+    assert recogniser._prepared_for(recogniser._profile(taught)) is first
+    # And a new recogniser (the next session) finds the built-in templates built already.
+    again = AsterionRecogniser()
+    assert (
+        again._prepared_for(again._profile(None)).templates
+        is recogniser._prepared_for(recogniser._profile(None)).templates
+    )

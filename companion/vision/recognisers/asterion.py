@@ -28,6 +28,7 @@ _asterion_labels.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -219,69 +220,112 @@ class _CellPalettes:
         self.path_like = path_like
 
 
+@functools.lru_cache(maxsize=4)
+def _corner_pixels(
+    centres: tuple[tuple[float, float], ...], size: tuple[int, int]
+) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
+    """Row and column indices of the four corner patches of cells centred there: (cells, pixels) each.
+    Kept across recognisers, as every session's layout of the same grid places them alike."""
+    reach = (TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM
+    half = CORNER_PATCH_MM * PLANE_PX_PER_MM / 2
+    offsets = numpy.arange(-half, half + 0.01, 1.0)
+    patch_y, patch_x = numpy.meshgrid(offsets, offsets, indexing="ij")
+    signs = numpy.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], numpy.float64)
+    # (corner, patch pixel) per cell, corner after corner.
+    ys = (signs[:, 1:2] * reach + patch_y.ravel()[None, :]).ravel()
+    xs = (signs[:, 0:1] * reach + patch_x.ravel()[None, :]).ravel()
+    middles = numpy.array(centres, numpy.float64).reshape(-1, 2)
+    width, height = size
+    rows = numpy.clip(numpy.round(middles[:, 1:2] + ys[None, :]), 0, height - 1).astype(numpy.intp)
+    cols = numpy.clip(numpy.round(middles[:, 0:1] + xs[None, :]), 0, width - 1).astype(numpy.intp)
+    return rows, cols
+
+
+@functools.lru_cache(maxsize=4)
+def _templates_of(templates: tuple[tuple[str, str], ...]) -> Templates:
+    """The templates of a profile's pictures, kept across recognisers: the pair tests they build as
+    cells need them stay built for the next session with the same edition."""
+    return Templates.from_profile(Profile(game=GAME, templates=dict(templates)))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Prepared:
+    """What reading takes from a profile, built once per profile: its templates, and the palettes of
+    a cell's corners at (0, 0) (True) and elsewhere (False)."""
+
+    templates: Templates
+    palettes: dict[bool, _CellPalettes]
+
+    @classmethod
+    def of(cls, profile: Profile) -> _Prepared:
+        # Corners are classified among the frame colours a cell can show: the Minotaur's at (0, 0), the
+        # sets' elsewhere (a travel edition's deep blue lies nearer the built-in Minotaur's purple).
+        path_like = _path_like(profile)
+        palettes = {
+            at_origin: _CellPalettes(
+                profile.colours, tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)), path_like
+            )
+            for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
+        }
+        # The frame colours' palette serves only cells whose corners show no colour clearly: its
+        # lookup table is built here, with the templates, not on the first such cell (35 ms).
+        for palette in palettes.values():
+            palette.frames.classify_bgr(numpy.zeros((1, 3), numpy.uint8))
+        return cls(_templates_of(tuple(sorted(profile.templates.items()))), palettes)
+
+
+@functools.cache
+def _default_profile() -> Profile:
+    """Built once: its templates encoded (30 ms) for every session's recogniser. Never changed in
+    place (teaching makes a new profile)."""
+    return Profile(
+        game=GAME,
+        colours=default_colours(),
+        templates={
+            f"tile:{shape}": encode_template(picture) for shape, picture in built_in_templates().items()
+        },
+        params={"taught_colours": []},
+    )
+
+
 class AsterionRecogniser:
     game = GAME
 
     def __init__(self) -> None:
         self._default: Profile | None = None
-        self._templates: tuple[Profile, Templates] | None = None
-        self._corners: (
-            tuple[Layout, numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]] | None
-        ) = None
+        self._completed: tuple[Profile, Profile] | None = None
+        self._prepared: tuple[Profile, _Prepared] | None = None
 
     def layout(self, options: Mapping[str, Any]) -> Layout:
         return asterion_layout(int(options.get("columns", 9)), int(options.get("rows", 7)))
 
     def default_profile(self) -> Profile:
         """The built-in edition: its colours and tiles, as shipped."""
-        return Profile(
-            game=GAME,
-            colours=default_colours(),
-            templates={
-                f"tile:{shape}": encode_template(picture) for shape, picture in built_in_templates().items()
-            },
-            params={"taught_colours": []},
-        )
+        return _default_profile()
 
     def _profile(self, profile: Profile | None) -> Profile:
         if self._default is None:
             self._default = self.default_profile()
         if profile is None:
             return self._default
-        return profile.completed_by(self._default)
+        # Completed once per taught profile, not per frame: a new profile each frame rebuilt the
+        # templates and palettes each frame.
+        if self._completed is None or self._completed[0] is not profile:
+            self._completed = (profile, profile.completed_by(self._default))
+        return self._completed[1]
 
-    def _templates_for(self, profile: Profile) -> Templates:
-        if self._templates is None or self._templates[0] is not profile:
-            self._templates = (profile, Templates.from_profile(profile))
-            # The frame colours' palette serves only cells whose corners show no colour clearly: its
-            # lookup table is built here, with the templates, not on the first such cell (35 ms).
-            palette_for(profile.colours, FRAME_LABELS).classify_bgr(numpy.zeros((1, 3), numpy.uint8))
-        return self._templates[1]
+    def _prepared_for(self, profile: Profile) -> _Prepared:
+        if self._prepared is None or self._prepared[0] is not profile:
+            self._prepared = (profile, _Prepared.of(profile))
+        return self._prepared[1]
 
     def _corner_pixels(
         self, layout: Layout
     ) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
         """Row and column indices of every cell's four corner patches: (cells, pixels) each."""
-        if self._corners is not None and self._corners[0] is layout:
-            return self._corners[1], self._corners[2]
-        reach = (TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM
-        half = CORNER_PATCH_MM * PLANE_PX_PER_MM / 2
-        offsets = numpy.arange(-half, half + 0.01, 1.0)
-        rows, cols = [], []
-        for region in layout.items.values():
-            cx, cy = region.centre_px()
-            ys, xs = [], []
-            for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
-                gy, gx = numpy.meshgrid(cy + sy * reach + offsets, cx + sx * reach + offsets, indexing="ij")
-                ys.append(gy.ravel())
-                xs.append(gx.ravel())
-            rows.append(numpy.concatenate(ys))
-            cols.append(numpy.concatenate(xs))
-        width, height = layout.plane_size_px()
-        row_index = numpy.clip(numpy.round(rows), 0, height - 1).astype(numpy.intp)
-        col_index = numpy.clip(numpy.round(cols), 0, width - 1).astype(numpy.intp)
-        self._corners = (layout, row_index, col_index)
-        return row_index, col_index
+        return _corner_pixels(
+            tuple(region.centre_px() for region in layout.items.values()), layout.plane_size_px()
+        )
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         return self._fitted(plane, layout, self._profile(profile))[0]
@@ -295,17 +339,9 @@ class AsterionRecogniser:
             plane = balanced(plane, gains)
         small = SmallPlane.of(plane)
         rows, cols = self._corner_pixels(layout)
-        templates = self._templates_for(profile)
+        prepared = self._prepared_for(profile)
+        templates, palettes = prepared.templates, prepared.palettes
         grid = GridFit(layout)
-        # Corners are classified among the frame colours a cell can show: the Minotaur's at (0, 0), the
-        # sets' elsewhere (a travel edition's deep blue lies nearer the built-in Minotaur's purple).
-        path_like = _path_like(profile)
-        palettes = {
-            at_origin: _CellPalettes(
-                profile.colours, tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)), path_like
-            )
-            for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
-        }
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         offsets: dict[str, tuple[int, int]] = {}
