@@ -11,6 +11,7 @@ import numpy
 import pytest
 
 from companion.vision.base import ARUCO_DICTIONARY, Layout, marker_centres_mm, recogniser_for
+from companion.vision.components import minos_tray_mm
 from companion.vision.generate import (
     GeneratorError,
     generate_hard_set,
@@ -24,7 +25,6 @@ from companion.vision.generate import (
     tables,
     world,
 )
-from companion.vision.recognisers.minos import TRAY_MM
 
 GAME = "minos"
 """The smallest play area: the quickest world to draw."""
@@ -391,11 +391,11 @@ def test_dice_stand_at_their_height_so_their_tops_show_parallax(monkeypatch: pyt
     labels = renderer_for(GAME).sample_labels(layout, rng, False)
     dice = {}
     for height in (0.0, 18.0):
-        monkeypatch.setitem(session.PIECE_HEIGHT_MM, GAME, height)
+        monkeypatch.setattr(session, "piece_height_mm", lambda _game, mm=height: mm)
         scene = session.World(setup, layout, numpy.random.default_rng(2))
         lit, _ = scene.frame(labels, numpy.random.default_rng(3), hand=False, gains=(1.0, 1.0), hard=False)
         # The second print's dice are white: their tops are the brightest things in the tray.
-        x0, y0, x1, y1 = TRAY_MM
+        x0, y0, x1, y1 = minos_tray_mm(layout.plane_mm)
         tray = camera.project(numpy.array([[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]], float))
         inside = numpy.zeros((720, 1280), numpy.uint8)
         cv2.fillPoly(inside, [numpy.round(tray).astype(numpy.int32)], 1)

@@ -21,6 +21,7 @@ import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN, PathSpec, design
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.components import dimension_mm
 from companion.vision.generate import Rng, SceneRenderer, register_renderer
 from companion.vision.generate._sprites import (
     blank_plane,
@@ -32,10 +33,17 @@ from companion.vision.generate._sprites import (
     shade,
     texture,
 )
-from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse_cell, parse_label, tile_label
-from companion.vision.recognisers.asterion import CELL_MM, TILE_MM
+from companion.vision.vocabulary import (
+    EMPTY,
+    MINOTAUR,
+    asterion_cell,
+    asterion_tile_label,
+    parse_asterion_label,
+)
 
 GAME = "asterion"
+TILE_MM = dimension_mm(GAME, "tile")
+CELL_MM = dimension_mm(GAME, "cell")
 TABLE_BGR = (62, 66, 60)
 """Grey-green felt."""
 STONE_BGR = (78, 84, 92)
@@ -298,13 +306,15 @@ def render_on(
 
 def _lay_tiles(plane: Frame, labels: Mapping[str, str], layout: Layout, rng: Rng, edition: str) -> None:
     for item_id, label in labels.items():
-        shown = parse_label(label)
+        shown = parse_asterion_label(label)
         if shown is None:
             continue
         colour, number, rotation = shown
         if number != MINOTAUR_DESIGN and rng.random() < 0.5:
             # A look-alike turn: the same paths, so the same label (a corridor turned half round).
-            rotation = int(rng.choice([r for r in range(4) if tile_label(colour, number, r) == label]))
+            rotation = int(
+                rng.choice([r for r in range(4) if asterion_tile_label(colour, number, r) == label])
+            )
         sprite, alpha = draw_tile(colour, number, int(rng.integers(8)), edition)
         sprite = numpy.ascontiguousarray(numpy.rot90(sprite, k=-rotation))
         alpha = numpy.ascontiguousarray(numpy.rot90(alpha, k=-rotation))
@@ -317,7 +327,7 @@ def _lay_tiles(plane: Frame, labels: Mapping[str, str], layout: Layout, rng: Rng
 def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
     """The Minotaur tile at (0, 0) and tiles grown out from it into neighbouring cells."""
     labels = dict.fromkeys(layout.items, EMPTY)
-    cells = {parse_cell(item_id): item_id for item_id in layout.items}
+    cells = {asterion_cell(item_id): item_id for item_id in layout.items}
     labels[cells[(0, 0)]] = f"{MINOTAUR}@0"
     placed = [(0, 0)]
     count = int(rng.integers(15 if hard else 4, min(len(cells), 45 if hard else 30)))
@@ -331,7 +341,7 @@ def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
         cell = frontier[int(rng.integers(len(frontier)))]
         colour = COLOURS[int(rng.integers(len(COLOURS)))]
         number = int(rng.integers(len(DESIGNS)))
-        labels[cells[cell]] = tile_label(colour, number, int(rng.integers(4)))
+        labels[cells[cell]] = asterion_tile_label(colour, number, int(rng.integers(4)))
         placed.append(cell)
     return labels
 

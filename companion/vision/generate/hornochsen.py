@@ -2,7 +2,7 @@
 
 The board is drawn from seeds/hornochsen.toml (cow-pats, bullhead squares, happy
 cows, double squares printed on its squares); tiles are cream cards with a dark
-number, backs are dark blue. Labels follow the recogniser's layout:
+number, backs are dark blue. Labels follow the recordings' item ids (vocabulary.py):
 "row:R:square:S", "played:seatN" and (a double round's second tile) "played:seatN:2"
 → "1".."99" | "down" | "empty".
 """
@@ -17,6 +17,7 @@ import numpy
 
 from companion.games.hornochsen.board import BOARD
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.components import dimension_mm, hornochsen_board_box_mm
 from companion.vision.generate import SceneRenderer, register_renderer
 from companion.vision.generate._sprites import (
     blank_plane,
@@ -27,17 +28,11 @@ from companion.vision.generate._sprites import (
     rounded_rect_mask,
     shade,
 )
-from companion.vision.recognisers._hornochsen_digits import TILE_MM
-from companion.vision.recognisers.hornochsen import (
-    DOWN,
-    EMPTY,
-    SQUARE_PITCH_MM,
-    board_box_mm,
-    parse_square,
-    played_slot,
-)
+from companion.vision.vocabulary import DOWN, EMPTY, hornochsen_played_slot, hornochsen_square
 
 GAME = "hornochsen"
+TILE_MM = dimension_mm(GAME, "tile")
+SQUARE_PITCH_MM = dimension_mm(GAME, "square_pitch")
 TABLE_BGR = (70, 105, 140)
 """Wooden table."""
 BOARD_BGR = (55, 125, 70)
@@ -145,11 +140,11 @@ def _px(point_mm: tuple[float, float]) -> tuple[int, int]:
 def _draw_board(
     plane: Frame, layout: Layout, rng: numpy.random.Generator, look: Edition = EDITIONS["default"]
 ) -> None:
-    x0, y0, x1, y1 = board_box_mm(layout)
+    x0, y0, x1, y1 = hornochsen_board_box_mm(layout)
     cv2.rectangle(plane, _px((x0, y0)), _px((x1, y1)), shade(look.board_bgr, rng), -1)
     half = (SQUARE_PITCH_MM - 2.5) / 2
     for item_id, region in layout.items.items():
-        square = parse_square(item_id)
+        square = hornochsen_square(item_id)
         if square is None:
             continue
         row = BOARD.rows[square[0]]
@@ -210,7 +205,7 @@ def _lay_tiles(
         if label == EMPTY:
             continue
         region = layout.items[item_id]
-        on_board = parse_square(item_id) is not None
+        on_board = hornochsen_square(item_id) is not None
         dx, dy, turn = jitter(rng, 1.5, 3.0) if on_board else jitter(rng, 3.0, 8.0)
         sprite, alpha = draw_tile_back(edition) if label == DOWN else draw_tile_face(int(label), edition)
         lit = numpy.clip(sprite.astype(numpy.float32) * rng.uniform(0.93, 1.04), 0, 255).astype(numpy.uint8)
@@ -231,14 +226,16 @@ def sample_labels(layout: Layout, rng: numpy.random.Generator, hard: bool = Fals
         count = int(rng.integers(row.length // 2 if hard else 1, row.length + 1))
         for square, number in enumerate(sorted(next(numbers) for _ in range(count))):
             labels[f"row:{row_index}:square:{square}"] = str(number)
-    seats = [seat for seat in range(len(layout.items)) if played_slot(seat) in layout.items]
+    seats = [seat for seat in range(len(layout.items)) if hornochsen_played_slot(seat) in layout.items]
     for seat in seats:
         roll = rng.random()
-        labels[played_slot(seat)] = str(next(numbers)) if roll < 0.5 else DOWN if roll < 0.7 else EMPTY
+        labels[hornochsen_played_slot(seat)] = (
+            str(next(numbers)) if roll < 0.5 else DOWN if roll < 0.7 else EMPTY
+        )
     if rng.random() < DOUBLE_ROUND_SHARE:
         for seat in seats:
-            if labels[played_slot(seat)] != EMPTY:
-                second = played_slot(seat, second=True)
+            if labels[hornochsen_played_slot(seat)] != EMPTY:
+                second = hornochsen_played_slot(seat, second=True)
                 labels[second] = str(next(numbers)) if rng.random() < 0.7 else DOWN
     return labels
 

@@ -1,13 +1,15 @@
 """Minoa scenes: the hexagonal board on a felt table, black sticks inside, coloured pieces on the edge.
 
-The board's geometry is the game's (companion/games/minoa/board.py), drawn by the
-recogniser's layout: a light card with the lattice printed in thin lines. Sticks
-and pieces lie a little off their line and a little turned, with soft shadows.
+The board's lattice is the game's (companion/games/minoa/board.py) at the seeds'
+sizes, in the middle of the layout's plane: a light card with the lines printed
+thin. Sticks and pieces lie a little off their item's line and a little turned,
+with soft shadows.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Mapping
 
 import cv2
@@ -15,6 +17,7 @@ import numpy
 
 from companion.games.minoa import BOARD, COLOURS
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.components import dimension_mm
 from companion.vision.generate import Rng, SceneRenderer, register_renderer
 from companion.vision.generate._sprites import (
     blank_plane,
@@ -26,14 +29,16 @@ from companion.vision.generate._sprites import (
     shade,
     texture,
 )
-from companion.vision.recognisers.minoa import (
-    EMPTY,
-    GAME,
-    PIECE_WIDTH_MM,
-    STICK,
-    STICK_WIDTH_MM,
-    vertex_mm,
-)
+from companion.vision.vocabulary import EMPTY, STICK
+
+GAME = "minoa"
+UNIT_MM = dimension_mm(GAME, "unit")
+"""Length of one line of the board's lattice."""
+ROW_MM = UNIT_MM * math.sqrt(3) / 2
+STICK_LENGTH_MM = dimension_mm(GAME, "stick_length")
+STICK_WIDTH_MM = dimension_mm(GAME, "stick_width")
+PIECE_LENGTH_MM = dimension_mm(GAME, "piece_length")
+PIECE_WIDTH_MM = dimension_mm(GAME, "piece_width")
 
 TABLE_BGR = (60, 64, 58)
 BOARD_BGR = (185, 212, 228)
@@ -45,8 +50,6 @@ PIECE_BGR: dict[str, tuple[int, int, int]] = {
     "yellow": (40, 205, 235),
     "green": (60, 160, 55),
 }
-STICK_LENGTH_MM = 30.0
-PIECE_LENGTH_MM = 24.0
 
 
 @dataclasses.dataclass(frozen=True)
@@ -89,8 +92,16 @@ def _px(point: tuple[float, float]) -> tuple[int, int]:
     return (round(point[0] * PLANE_PX_PER_MM * 16), round(point[1] * PLANE_PX_PER_MM * 16))
 
 
-def _draw_board(plane: Frame, rng: Rng, look: Edition = EDITIONS["default"]) -> None:
-    corners = [vertex_mm((x, y)) for x, y in _hexagon_corners()]
+def _vertex_mm(vertex: tuple[int, int], layout: Layout) -> tuple[float, float]:
+    """A lattice vertex (board.py's doubled coordinates) on the plane: the board, of the seeds' size,
+    lies in the middle of the layout's plane, as far from its top as from its sides."""
+    margin = (layout.plane_mm[0] - 2 * BOARD.side * UNIT_MM) / 2
+    x, y = vertex
+    return (margin + (x + 2 * BOARD.side) * UNIT_MM / 2, margin + y * ROW_MM)
+
+
+def _draw_board(plane: Frame, layout: Layout, rng: Rng, look: Edition = EDITIONS["default"]) -> None:
+    corners = [_vertex_mm((x, y), layout) for x, y in _hexagon_corners()]
     polygon = numpy.array([_px(c) for c in corners], numpy.int32)
     mask = numpy.zeros(plane.shape[:2], numpy.uint8)
     cv2.fillPoly(mask, [polygon], 255, cv2.LINE_AA, shift=4)
@@ -101,7 +112,15 @@ def _draw_board(plane: Frame, rng: Rng, look: Edition = EDITIONS["default"]) -> 
     plane[:] = numpy.clip(plane * (1 - cover) + card * cover, 0, 255).astype(numpy.uint8)
     for number, (a, b) in enumerate(BOARD.lines):
         thickness = round(2.0 * PLANE_PX_PER_MM) if BOARD.is_edge[number] else round(0.9 * PLANE_PX_PER_MM)
-        cv2.line(plane, _px(vertex_mm(a)), _px(vertex_mm(b)), look.print_bgr, thickness, cv2.LINE_AA, shift=4)
+        cv2.line(
+            plane,
+            _px(_vertex_mm(a, layout)),
+            _px(_vertex_mm(b, layout)),
+            look.print_bgr,
+            thickness,
+            cv2.LINE_AA,
+            shift=4,
+        )
 
 
 def _hexagon_corners() -> list[tuple[int, int]]:
@@ -146,7 +165,7 @@ def _piece_sprite(
 
 def render_plane(labels: Mapping[str, str], layout: Layout, rng: Rng) -> Frame:
     plane = blank_plane(layout.plane_size_px(), shade(TABLE_BGR, rng, 5), rng)
-    _draw_board(plane, rng)
+    _draw_board(plane, layout, rng)
     _lay_pieces(plane, labels, layout, rng, EDITIONS["default"])
     return plane
 
@@ -157,7 +176,7 @@ def render_on(
     """The edition's board on the given table, its sticks and pieces on it."""
     plane = background.copy()
     # The board's card is the same in every frame of a session: its texture from a fixed seed.
-    _draw_board(plane, numpy.random.default_rng(5), EDITIONS[edition])
+    _draw_board(plane, layout, numpy.random.default_rng(5), EDITIONS[edition])
     _lay_pieces(plane, labels, layout, rng, EDITIONS[edition])
     return plane
 

@@ -16,12 +16,15 @@ import cv2
 import numpy
 import numpy.typing
 
+from companion.seeddata import load_seed
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.components import dimension_mm, minos_tray_mm
 from companion.vision.generate import Rng, SceneRenderer, register_renderer
 from companion.vision.generate.minotaurus import paste
-from companion.vision.recognisers.minos import DIE_MM, SYMBOLS, TRAY_MM
 
 GAME = "minos"
+SYMBOLS: tuple[str, ...] = tuple(load_seed(GAME)["dice"]["faces"])
+DIE_MM = dimension_mm(GAME, "die")
 SUPERSAMPLE = 4
 MIN_DX_MM = 9.0
 MIN_GAP_MM = 30.0
@@ -138,9 +141,9 @@ def _felt(width: int, height: int, rng: Rng) -> Frame:
     return numpy.asarray(numpy.clip(colour + fibres, 0, 255), numpy.uint8)
 
 
-def _places(rng: Rng, count: int) -> Points:
+def _places(rng: Rng, count: int, tray: tuple[float, float, float, float]) -> Points:
     """Centres (mm) of `count` dice in the tray, apart from each other, none side by side in x."""
-    x0, y0, x1, y1 = TRAY_MM
+    x0, y0, x1, y1 = tray
     margin = DIE_MM * 0.75
     while True:
         chosen: list[tuple[float, float]] = []
@@ -168,7 +171,7 @@ def render_on(
     labelled "empty" are left out (the empty tray)."""
     plane = background.copy()
     look = EDITIONS[edition]
-    x0, y0, x1, y1 = (round(v * PLANE_PX_PER_MM) for v in TRAY_MM)
+    x0, y0, x1, y1 = (round(v * PLANE_PX_PER_MM) for v in minos_tray_mm(layout.plane_mm))
     rim = round(RIM_MM * PLANE_PX_PER_MM)
     cv2.rectangle(plane, (x0 - rim, y0 - rim), (x1 + rim, y1 + rim), look.rim_bgr, -1)
     # The tray's felt is the same in every frame: a fixed seed, not the frame's.
@@ -180,7 +183,7 @@ def render_on(
 
 def _throw_dice(plane: Frame, labels: Mapping[str, str], layout: Layout, rng: Rng, edition: str) -> None:
     ids = sorted(layout.items, key=lambda item: int(item.split(":")[1]))
-    places = _places(rng, len(ids))
+    places = _places(rng, len(ids), minos_tray_mm(layout.plane_mm))
     places = places[numpy.argsort(places[:, 0])]  # die:0 is the leftmost
     for item, (x, y) in zip(ids, places, strict=True):
         if labels[item] == "empty":

@@ -16,18 +16,17 @@ import cv2
 import numpy
 import numpy.typing
 
+from companion.seeddata import load_seed
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.components import dimension_mm
 from companion.vision.generate import Rng, SceneRenderer, register_renderer
-from companion.vision.recognisers.minotaurus import (
-    COLOURS,
-    HORNS,
-    TILE_MM,
-    parse_piece,
-    piece_label,
-    setup_for,
-)
+from companion.vision.vocabulary import minotaurus_piece_label, parse_minotaurus_piece
 
 GAME = "minotaurus"
+_SEED = load_seed(GAME)
+COLOURS: tuple[str, ...] = tuple(colour["name"] for colour in _SEED["colours"])
+HORNS: tuple[str, ...] = tuple(_SEED["horns"]["names"])
+TILE_MM = dimension_mm(GAME, "piece")
 COLOURS_BGR: dict[str, tuple[int, int, int]] = {
     "blue": (165, 85, 25),
     "red": (45, 40, 200),
@@ -136,7 +135,7 @@ def piece_face(
                 start, end = (middle[0] + x0, middle[1] + y0), (middle[0] + x1, middle[1] + y1)
                 cv2.line(face, start, end, look.emblem_bgr, round(1.4 * scale), cv2.LINE_AA)
     else:
-        colour, value, horn = parse_piece(label)
+        colour, value, horn = parse_minotaurus_piece(label, HORNS)
         body = colour_bgr or look.colours_bgr.get(colour, (150, 150, 150))
         face = numpy.full((side, side, 3), body, dtype=numpy.uint8)
         horn_outline = _horn_polygon(horn, px_per_mm, look.horn_width) + centre.astype(numpy.int32)
@@ -225,17 +224,27 @@ def _lay_pieces(plane: Frame, labels: Mapping[str, str], layout: Layout, rng: Rn
         paste(plane, face, (cx + dx, cy + dy), rng.uniform(-9, 9))
 
 
+def _values_in_play(cells: int) -> list[int]:
+    """The values of the seeds' setup whose matrix has this many cells."""
+    for setup in _SEED["setup"]:
+        if setup["rows"] * setup["columns"] == cells:
+            return list(setup["values"])
+    raise ValueError(f"no Minotaurus setup has a matrix of {cells} cells")
+
+
 def sample_labels(layout: Layout, rng: Rng, hard: bool) -> dict[str, str]:
     """Some pieces taken, the rest face down, and a few face up (more than in play, to test more)."""
     cells = sorted(layout.items, key=lambda item: int(item.split(":")[1]))
-    values = setup_for(len(cells))["values"]
+    values = _values_in_play(len(cells))
     taken = rng.uniform(0.0, 0.6)
     labels = {cell: ("empty" if rng.random() < taken else "down") for cell in cells}
     occupied = [cell for cell in cells if labels[cell] == "down"]
     shown = min(len(occupied), int(rng.integers(0, 7 if hard else 5)))
     for cell in rng.choice(occupied, size=shown, replace=False) if shown else []:
         colour = COLOURS[int(rng.integers(len(COLOURS)))]
-        labels[str(cell)] = piece_label(colour, int(rng.choice(values)), HORNS[int(rng.integers(2))])
+        labels[str(cell)] = minotaurus_piece_label(
+            colour, int(rng.choice(values)), HORNS[int(rng.integers(2))]
+        )
     return labels
 
 

@@ -24,6 +24,7 @@ import cv2
 import numpy
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout, recogniser_for
+from companion.vision.components import piece_height_mm
 from companion.vision.generate import (
     FRAME_INTERVAL_S,
     HAND_SHARE,
@@ -52,8 +53,6 @@ WALL_BGR = (70, 75, 80)
 """What lies beyond the table's edge: the floor far below, dim."""
 HEAD_SHARE = 0.25
 """Share of hard frames where a player leaning in (out of view) shades part of the table."""
-PIECE_HEIGHT_MM = {"minotaurus": 2.5, "asterion": 2.0, "hornochsen": 2.0, "minoa": 5.0, "minos": 18.0}
-"""How far a game's pieces stand above the table (card tiles, wooden sticks, the dice's cubes)."""
 LAYER_MM = 2.0
 """Pieces are drawn as stacked slices at most this far apart: their sides, then their tops."""
 SIDE_SHADE = 0.62
@@ -104,7 +103,7 @@ class World:
             marker_sheets.draw_sheets(self.table, self.origin_mm, ppm, self.sheets)
         # Pieces stand a little above the table: slices of them at rising heights, seen through
         # the same lens, show their sides and put their tops where the pinhole sees them.
-        height = PIECE_HEIGHT_MM.get(setup.game, 0.0) if self.empty_plane is not None else 0.0
+        height = piece_height_mm(setup.game) if self.empty_plane is not None else 0.0
         slices = math.ceil(height / LAYER_MM)
         self.slices: list[tuple[float, world.FloatImage, world.FloatImage]] = []
         for z in numpy.linspace(0.0, height, slices + 1)[1:]:
