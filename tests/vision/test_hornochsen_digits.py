@@ -169,3 +169,18 @@ def test_a_row_read_out_of_order_takes_the_less_sure_tiles_next_likeliest_number
     items["row:0:square:0"] = "39"
     hornochsen._ascending_rows(items, confidence, unlikely)
     assert items["row:0:square:0"] == "39", "a much less likely number is not taken for the order's sake"
+
+
+def test_a_digit_joined_to_the_tiles_edge_is_still_a_digit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window a little askew shows the tile's dark edge down one side, and a wisp of shadow may join a
+    digit to it: the edge (a column inked over most of the height) is cut away and both digits read."""
+    tile = _blurred_tile(99, 1.0)
+    height = tile.shape[0]
+    ink = float(tile.min())
+    row = height // 2
+    right = max(x for x in range(tile.shape[1]) if tile[row, x] < 0.5 * (ink + float(tile.max())))
+    tile[:, right + 3 :] = ink  # the edge, down the whole side, just beside the second 9
+    tile[row : row + 2, right : right + 3] = ink  # the wisp joining the 9 to it
+    assert len(digits.tile_glyphs(tile)) == 2
+    monkeypatch.setattr(digits, "LINE_SHARE", 99.0)
+    assert len(digits.tile_glyphs(tile)) == 1, "without the cut, the second 9 touches the side"

@@ -92,3 +92,41 @@ def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
     layout = _layout()
     plane = _plane(layout, _labels(layout), "default", 2)
     assert hornochsen.table_mask(plane) is None
+
+
+def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Faces under a dim lamp the reference did not even out are as dark as backs: a face showing two
+    digits side by side is read, a dim back still reads as one; without the look at the digits, the face
+    is taken for a back."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
+    table = hornochsen.table_mask(plane)
+    assert table is not None
+    for item_id in ("row:0:square:1", "row:0:square:2", "row:2:square:0"):
+        x0, y0, x1, y1 = hornochsen._wide_box(layout.items[item_id], plane.shape)
+        box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
+        dimmed = (box.astype(numpy.float32) * 0.55).astype(numpy.uint8)
+        box[~empty_area] = dimmed[~empty_area]
+    recogniser = recogniser_for("hornochsen")
+    reading = recogniser.read(plane, layout, None)
+    assert [reading.items[i] for i in ("row:0:square:1", "row:0:square:2", "row:2:square:0")] == [
+        "23",
+        "58",
+        "down",
+    ]
+    monkeypatch.setattr(hornochsen, "read_number", lambda *_: (None, 0.0, []))
+    assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:0:square:1"] == "down"
+
+
+def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
+    """The ink centre of a number is that of its two digits, not of a tile's frame line or edge beside
+    them (a thin stroke further off), nor does a digit broken across its waist go missing."""
+    light = numpy.full((80, 100), 230, numpy.uint8)
+    cv2.rectangle(light, (30, 30), (42, 52), 40, -1)  # a digit, 6 x 11 mm
+    cv2.rectangle(light, (48, 30), (60, 39), 40, -1)  # a digit broken in two...
+    cv2.rectangle(light, (48, 42), (60, 52), 40, -1)  # ...across its waist
+    cv2.rectangle(light, (75, 26), (81, 56), 40, -1)  # a frame line's piece, 6 mm off
+    centre = hornochsen._ink_centre(light, 230.0, (50.0, 40.0))
+    assert centre is not None and abs(centre[0] - 45.5) <= 1 and abs(centre[1] - 41.5) <= 1

@@ -86,6 +86,9 @@ def tile_glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     if inkness is None:
         return []
     mask = (inkness > 0.5).astype(numpy.uint8)
+    # A column inked over most of the height is a tile's edge or frame line (digits are 11 mm of 30): cut
+    # away, it no longer joins the digit beside it into one shape touching the side.
+    mask[:, mask.sum(axis=0) > LINE_SHARE * mask.shape[0]] = 0
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
     height, width = mask.shape
@@ -131,6 +134,8 @@ def tile_glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     return glyphs
 
 
+LINE_SHARE = 0.6
+"""A column of a straightened tile with ink over more than this share of its height is a line, no digit."""
 DIGIT_FILL = 0.25
 """Least share of its box a digit's shape fills (blurred digits fill half or more; a wisp of shadow or the
 tile's frame line below a digit, which would join it, less)."""

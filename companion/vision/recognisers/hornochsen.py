@@ -327,12 +327,14 @@ NORMALISED_SHARE = 0.2
 unnormalised camera plane has noise, so hardly any pixel of it is exactly that grey."""
 BACK_LEVEL = 135.0
 """On a normalised plane (markers' paper at 235) a tile whose middle's median lightness is below this shows
-its back: every edition's faces are light card (seen at 160 and more, dimly lit), its backs dark (at 110
-and less, blurred into their light mark)."""
-BACK_SHARE = 0.7
+its back, unless it shows two digits: every edition's faces are light card (seen at 160 and more, dimly
+lit, but at 110 to 150 where the reference did not even out a lamp's change), its backs dark (at 140 and
+less, blurred into their light mark)."""
+BACK_SHARE = 0.62
 """...and so does one whose median lightness is below this share of its brightest tenth: a back's light mark
 overexposed (on a light cloth) lifts its median above BACK_LEVEL, but a face's median is its card, near its
-brightest (0.71 and more of it on seeds 5, 7 and 9; backs 0.68 and less)."""
+brightest (0.67 and more of it on seeds 5-7, a face in a lamp's fall-off the least; backs lit above
+BACK_LEVEL 0.55 and less)."""
 NORMALISED_TILE_SHARE = 0.25
 """On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
 are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
@@ -369,12 +371,22 @@ def _read_normalised(
     tile, (median, light_level) = _square_levels(plane, table, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
-    if median < BACK_LEVEL or median < BACK_SHARE * light_level:
+    if median < BACK_SHARE * light_level:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(plane, table, region, light_level)
+    number, margin, alternatives = read_number(straight, templates) if straight is not None else (None, 0, [])
+    if median < BACK_LEVEL and (number is None or number < 10):
+        # Dark, but a face showing two digits side by side (under a dim lamp the reference did not even
+        # out) is no back: a back's mark, a ring round a disc, may pass for one digit but not for two.
+        return DOWN, float(min(1.0, tile)), []
     if straight is None:
         return EMPTY, 0.2, []
-    number, margin, alternatives = read_number(straight, templates)
+    if number is None or number < 10:
+        # No number, or one digit: a digit may have fallen off a window the outline put askew.
+        centred = normalised_tile(plane, table, region, light_level, on_ink=True)
+        again = read_number(centred, templates) if centred is not None else (None, 0.0, [])
+        if again[0] is not None and (number is None or again[0] >= 10):
+            number, margin, alternatives = again
     if number is None:
         return EMPTY, 0.1, []
     return str(number), float(min(1.0, margin * 4)), alternatives
@@ -409,10 +421,15 @@ def face_up_tile(
 
 
 def normalised_tile(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, face_level: float
+    plane: Frame,
+    table: numpy.typing.NDArray[numpy.uint8],
+    region: ItemRegion,
+    face_level: float,
+    on_ink: bool = False,
 ) -> FloatArray | None:
     """The face-up tile of a square of a normalised plane, straightened (see _straighten); None when no tile
-    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth)."""
+    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
+    the window centred on the number's ink instead of the tile's outline (None where that is no better)."""
     x0, y0, x1, y1 = _wide_box(region, plane.shape)
     wide, wide_table = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
     # Where the reference took part of a face for the empty area (a face as light as the board's print
@@ -423,7 +440,17 @@ def normalised_tile(
     here = (centre[0] - x0, centre[1] - y0)
     rect = _tile_rect(light, wide_table == 0, here, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
-        return _upright(light, rect[0], ((rect[2] + 45) % 90) - 45)
+        angle = ((rect[2] + 45) % 90) - 45
+        if not on_ink:
+            return _upright(light, rect[0], angle)
+        # The number is printed in the tile's middle: its ink centres the window better than an outline
+        # whose side ran into a neighbour or lost a strip to the empty area (where a digit falls off).
+        inked = _ink_centre(light, face_level, rect[0])
+        if inked is None or numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > RECENTRE_PX:
+            return None
+        return _upright(light, inked, angle)
+    if on_ink:
+        return None
     # An outline larger than a tile took in some of a neighbour or of the board between tiles washed out
     # to a face's lightness (or there is none): the number is the ink nearest the square's centre, and
     # the window is centred on it; the outline, when there is one, still tells how the tile is turned.
@@ -433,36 +460,78 @@ def normalised_tile(
     return _upright(light, inked, ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0)
 
 
+RECENTRE_PX = 10.0 * PLANE_PX_PER_MM
+"""A number's ink lies this close to its tile outline's centre at most (a found outline off by a strip of a
+few millimetres); ink further off belongs to a neighbour."""
 INK_LEVEL = 0.6
 """Ink is darker than this share of the face's lightness."""
 DIGIT_REACH_MM = 14.0
 """A number's digits stand this close together at most (about 10 mm between their centres; a neighbour
 tile's nearest digit is 20 mm away)."""
+DIGIT_GAP_MM = 4.0
+"""...and their ink this close side by side (1.5 to 3 mm apart as found; a tile's frame line or edge is
+5 mm and more from them)..."""
+STROKE_SHARE = 0.3
+"""...so ink further off and narrower than this share of its height is a line, no digit (a frame line's
+piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
 
 
 def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
     """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
     ink = (light < INK_LEVEL * face_level).astype(numpy.uint8)
-    count, _, stats, centres = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    height = stats[1:count, cv2.CC_STAT_HEIGHT]
-    width = stats[1:count, cv2.CC_STAT_WIDTH]
-    digit_high = (height >= 0.5 * 11.0 * PLANE_PX_PER_MM) & (height <= 16.0 * PLANE_PX_PER_MM)
-    tall = numpy.flatnonzero(digit_high & (width <= 14.0 * PLANE_PX_PER_MM)) + 1
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    parts = stats[1:count, :4]
+    parts = parts[(parts[:, 3] >= PART_MM * PLANE_PX_PER_MM) & (parts[:, 2] <= 14.0 * PLANE_PX_PER_MM)]
+    boxes = _stacked(numpy.asarray(parts, numpy.int32))
+    if not len(boxes):
+        return None
+    height, width = boxes[:, 3] - boxes[:, 1], boxes[:, 2] - boxes[:, 0]
+    digit_high = (height >= 0.5 * 11.0 * PLANE_PX_PER_MM) & (height <= DIGIT_HIGH_MM * PLANE_PX_PER_MM)
+    tall = boxes[digit_high & (width <= 14.0 * PLANE_PX_PER_MM)].astype(numpy.float64)
     if not len(tall):
         return None
-    offsets = centres[tall] - numpy.asarray(centre)
-    nearest = tall[int(numpy.argmin(numpy.hypot(offsets[:, 0], offsets[:, 1])))]
-    if float(numpy.hypot(*(centres[nearest] - numpy.asarray(centre)))) > NEAR_MM * 2 * PLANE_PX_PER_MM:
+    middles = (tall[:, :2] + tall[:, 2:]) / 2
+    offsets = middles - numpy.asarray(centre)
+    nearest = int(numpy.argmin(numpy.hypot(offsets[:, 0], offsets[:, 1])))
+    if float(numpy.hypot(*offsets[nearest])) > NEAR_MM * 2 * PLANE_PX_PER_MM:
         return None
+    # A thin upright stroke further off is a tile's frame line or edge, not a digit (a thin 1 stands close).
+    gap = numpy.maximum(tall[:, 0] - tall[nearest, 2], tall[nearest, 0] - tall[:, 2])
+    stroke = (tall[:, 2] - tall[:, 0] < STROKE_SHARE * (tall[:, 3] - tall[:, 1])) & (
+        gap > DIGIT_GAP_MM * PLANE_PX_PER_MM
+    )
     beside = tall[
-        (numpy.abs(centres[tall, 0] - centres[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
-        & (numpy.abs(centres[tall, 1] - centres[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
+        (numpy.abs(middles[:, 0] - middles[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
+        & (numpy.abs(middles[:, 1] - middles[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
+        & ~stroke
     ]
-    x0 = float(stats[beside, cv2.CC_STAT_LEFT].min())
-    x1 = float((stats[beside, cv2.CC_STAT_LEFT] + stats[beside, cv2.CC_STAT_WIDTH]).max())
-    y0 = float(stats[beside, cv2.CC_STAT_TOP].min())
-    y1 = float((stats[beside, cv2.CC_STAT_TOP] + stats[beside, cv2.CC_STAT_HEIGHT]).max())
-    return (x0 + x1) / 2, (y0 + y1) / 2
+    x0, y0 = beside[:, :2].min(axis=0)
+    x1, y1 = beside[:, 2:].max(axis=0)
+    return float(x0 + x1) / 2, float(y0 + y1) / 2
+
+
+PART_MM = 2.0
+"""Ink shapes shorter than this are specks, not parts of a digit."""
+DIGIT_HIGH_MM = 16.0
+"""A digit's ink, blurred, is at most this tall (they are printed 10 to 12 mm high)."""
+
+
+def _stacked(parts: numpy.typing.NDArray[numpy.int32]) -> numpy.typing.NDArray[numpy.int32]:
+    """Ink shapes' boxes (x, y, width, height) as (x0, y0, x1, y1), with those just above one another in
+    the same columns made one: a blurred digit's ink may break across its waist (a 5 in two parts)."""
+    merged: list[list[int]] = []
+    for box in sorted(numpy.hstack([parts[:, :2], parts[:, :2] + parts[:, 2:4]]).tolist()):
+        last = merged[-1] if merged else [0, 0, 0, 0]
+        top, bottom = min(last[1], box[1]), max(last[3], box[3])
+        if (
+            box[0] < last[2] - 1
+            and max(box[1], last[1]) - min(box[3], last[3]) <= 3
+            and bottom - top <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
+        ):
+            merged[-1] = [last[0], top, max(last[2], box[2]), bottom]
+        else:
+            merged.append(box)
+    return numpy.asarray(merged, numpy.int32).reshape(-1, 4)
 
 
 def _read_square(
