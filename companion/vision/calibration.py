@@ -1,8 +1,12 @@
 """Calibration: the corner markers give the homography from the camera frame to the top-down plane.
 
 `Calibrator.update(frame)` finds the markers in each frame (on a half-size
-grey image first, refined to sub-pixel at full size: a few ms)
-and keeps the homography while the camera stays put. It sees the camera
+grey image first, refined to sub-pixel at full size; while the camera stays
+put, only in small windows around where they were last found: a millisecond
+or two), finds one the detector misses by its print where the last frame or
+the other markers put it (_marker_match.py: a tile or its shadow touching the
+black square spoils its outline, not its print), and keeps the homography
+while the camera stays put. It sees the camera
 bumped when the markers it finds no longer sit where the homography says
 (the camera moved: it takes the new homography at once if all four markers
 show, and until then has none), and markers lost when none has shown for a
@@ -21,6 +25,7 @@ import cv2
 import numpy
 import numpy.typing
 
+from companion.vision._marker_match import match_marker
 from companion.vision.base import (
     ARUCO_DICTIONARY,
     CORNER_MARKER_IDS,
@@ -90,6 +95,27 @@ where the two put them (two markers put them less surely: a third of a side off 
 at worst on hard frames); the whole image is searched only when no pass's windows find a third."""
 
 
+TRACK_REACH = 1.0
+"""With the camera at rest, each marker is looked for first within this many of its sides around where
+it was last found (a bump moves it further: the whole image is searched then)."""
+
+
+def _side(corners: numpy.typing.NDArray[numpy.floating[Any]]) -> float:
+    """A marker's mean side in pixels, from its four corners."""
+    return float(numpy.linalg.norm(corners - numpy.roll(corners, -1, axis=0), axis=1).mean())
+
+
+LOPSIDED = 0.08
+"""Opposite sides of a marker's found corners differing by more than this share of the longer: seen
+through the lens a 30 mm marker's opposite sides differ by 5 % at most (shear, as from a rolling shutter,
+keeps them equal); an outline that took in something dark beside the square, by 10-20 %."""
+
+
+def _lopsided(corners: Points) -> bool:
+    sides = numpy.linalg.norm(corners - numpy.roll(corners, -1, axis=0), axis=1)
+    return any(abs(sides[k] - sides[k + 2]) > LOPSIDED * max(sides[k], sides[k + 2]) for k in (0, 1))
+
+
 class MarkerFinder:
     """Finds the corner markers in a frame: id → its 4 corners (x, y) in frame pixels, clockwise from
     the marker's own top-left.
@@ -153,6 +179,9 @@ class MarkerFinder:
             scale, settings, detector, wanted = self.passes[deferred]
             self._search(found, shrunk(scale), scale, settings, detector, wanted)
             start = deferred + 1
+        return self._refined(grey, found)
+
+    def _refined(self, grey: Any, found: dict[int, Points]) -> dict[int, Points]:
         if found:
             stacked = numpy.concatenate(list(found.values())).reshape(-1, 1, 2)
             # A corner found at half size may be off by a pixel or two here: search 7x7 around it.
@@ -161,15 +190,49 @@ class MarkerFinder:
                 found[key] = numpy.asarray(refined[4 * n : 4 * n + 4], dtype=numpy.float32).reshape(4, 2)
         return found
 
-    def find_near(self, frame: Frame, marker_id: int, expected: Points) -> Points | None:
+    def find_around(self, frame: Frame, last: dict[int, Points]) -> dict[int, Points]:
+        """The markers found by the passes of `find`, each looked for only in a window around where it
+        was `last` found (TRACK_REACH): with the camera at rest, the same markers at the same corners as
+        the whole image gives (the detection is local), for a fiftieth of the pixels. A marker not in its
+        window is missing here: the caller then searches the whole image."""
+        height, width = frame.shape[:2]
+        found: dict[int, Points] = {}
+        for marker_id, corners in last.items():
+            side = _side(corners)
+            # The thresholding looks up to 11 px around each pixel at half size: keep 32 px clear of it.
+            half = TRACK_REACH * side + 32
+            centre = corners.mean(axis=0)
+            # Even corners, so that halving the window halves the frame's own pixels (as `find` does).
+            x0, y0 = max(0, int(centre[0] - half)) & ~1, max(0, int(centre[1] - half)) & ~1
+            x1, y1 = min(width, int(centre[0] + half) + 1), min(height, int(centre[1] + half) + 1)
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            window = _grey(frame[y0:y1, x0:x1])
+            for scale, settings, _, _ in self.passes:
+                part: Any = window
+                if scale != 1:
+                    size = ((x1 - x0) // scale, (y1 - y0) // scale)
+                    part = cv2.resize(
+                        window[: size[1] * scale, : size[0] * scale], size, interpolation=cv2.INTER_AREA
+                    )
+                detected = self._detect_part(settings, part, scale, (height // scale, width // scale))
+                if marker_id in detected:
+                    points = self._refined(window, {marker_id: detected[marker_id]})[marker_id]
+                    found[marker_id] = points + numpy.array([x0, y0], dtype=numpy.float32)
+                    break
+        return found
+
+    def find_near(
+        self, frame: Frame, marker_id: int, expected: Points, *, unread: bool = True
+    ) -> Points | None:
         """Look for one marker where the others say it is (`expected`: its corners in frame pixels, roughly),
-        enlarged: a far marker is small and blurred. When its code cannot be read but a dark square of
-        its size lies right there, that square is taken: its place is all the homography needs. Its corners
-        in frame pixels (in the order of `expected`), or None."""
+        enlarged: a far marker is small and blurred. When its code cannot be read but (`unread`) a dark
+        square of its size lies right there, that square is taken: its place is all the homography needs.
+        Its corners in frame pixels (in the order of `expected`), or None."""
         grey = _grey(frame)
         height, width = grey.shape[:2]
         centre = expected.mean(axis=0)
-        side = float(numpy.mean([numpy.linalg.norm(expected[k] - expected[(k + 1) % 4]) for k in range(4)]))
+        side = _side(expected)
         half = max(12.0, 2.0 * side)
         x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
         x1, y1 = min(width, int(centre[0] + half)), min(height, int(centre[1] + half))
@@ -184,13 +247,13 @@ class MarkerFinder:
             if marker == marker_id
         ]
         identified = len(candidates)
-        candidates += [quad.reshape(4, 2) for quad in rejected]
+        candidates += [quad.reshape(4, 2) for quad in rejected] if unread else []
         offset = numpy.array([x0, y0], dtype=numpy.float32)
         best: Points | None = None
         best_rank = (2, 0.0)
         for n, quad in enumerate(candidates):
             points = ((quad.astype(numpy.float32) + 0.5) / zoom - 0.5 + offset).astype(numpy.float32)
-            size = float(numpy.mean([numpy.linalg.norm(points[k] - points[(k + 1) % 4]) for k in range(4)]))
+            size = _side(points)
             if not 0.6 * side <= size <= 1.6 * side:
                 continue
             middle = points.mean(axis=0)
@@ -242,7 +305,7 @@ class MarkerFinder:
         windows = []
         for expected in _predicted_markers(found, self.plane_mm).values():
             corners = expected / scale
-            side = float(numpy.mean([numpy.linalg.norm(corners[k] - corners[(k + 1) % 4]) for k in range(4)]))
+            side = _side(corners)
             # The thresholding looks up to 11 px around each pixel: the window keeps 16 px clear of it.
             half = reach * side + 16
             centre = corners.mean(axis=0)
@@ -260,18 +323,27 @@ class MarkerFinder:
         x0, y0, x1, y1 = window
         if x1 <= x0 or y1 <= y0:
             return {}
-        crop = image[y0:y1, x0:x1]
-        detector = _detector(*settings)
-        parameters = detector.getDetectorParameters()
-        stretch = max(image.shape[:2]) / max(crop.shape[:2])
-        parameters.minMarkerPerimeterRate *= stretch
-        parameters.maxMarkerPerimeterRate *= stretch
-        detector.setDetectorParameters(parameters)
         offset = numpy.array([x0, y0], dtype=numpy.float32)
         return {
             marker_id: points + offset * scale
-            for marker_id, points in self._detect(detector, crop, scale).items()
+            for marker_id, points in self._detect_part(
+                settings, image[y0:y1, x0:x1], scale, image.shape
+            ).items()
         }
+
+    def _detect_part(
+        self, settings: tuple[int | None, float], part: Any, scale: int, whole: tuple[int, ...]
+    ) -> dict[int, Points]:
+        """`_detect` on a part of an image of shape `whole`, keeping the whole image's size limits: OpenCV
+        takes a marker's least and greatest perimeter as a share of the image's longer side. Corners in
+        the part's pixels at full size."""
+        detector = _detector(*settings)
+        parameters = detector.getDetectorParameters()
+        stretch = max(whole[:2]) / max(part.shape[:2])
+        parameters.minMarkerPerimeterRate *= stretch
+        parameters.maxMarkerPerimeterRate *= stretch
+        detector.setDetectorParameters(parameters)
+        return self._detect(detector, part, scale)
 
     @staticmethod
     def _detect(detector: Any, image: Any, scale: int) -> dict[int, Points]:
@@ -451,6 +523,8 @@ class Calibrator:
         self.homography: Homography | None = None
         self.state: CalibrationState = "searching"
         self._frames_without_markers = 0
+        self._last: dict[int, Points] = {}
+        """Where each marker was last found while the homography held (frame pixels)."""
         self._targets = {
             i: numpy.array(c, dtype=numpy.float32) * PLANE_PX_PER_MM
             for i, c in marker_centres_mm(plane_mm).items()
@@ -460,16 +534,75 @@ class Calibrator:
         return self.update_with(self.find_markers(frame))
 
     def find_markers(self, frame: Frame) -> dict[int, Points]:
-        """The corner markers in the frame (id → corners in frame pixels), as `update` finds them."""
-        markers = self.finder.find(frame)
-        guess = predicted_marker(markers, self.plane_mm)
-        if guess is not None:
-            # Three found: look for the fourth where they say it is (a far marker is small and blurred).
-            marker_id, expected = guess
-            points = self.finder.find_near(frame, marker_id, expected)
-            if points is not None:
-                markers[marker_id] = points
+        """The corner markers in the frame (id → corners in frame pixels), as `update` finds them: first
+        each around where it was last found (the camera at rest: a millisecond); when that misses one,
+        on the whole image, then any still missing by its print where the last frame or the others put
+        it."""
+        if len(self._last) == len(CORNER_MARKER_IDS):
+            markers = self._squared(frame, self.finder.find_around(frame, self._last))
+            # A far or touched marker the passes miss in its window is found by its print, where it was.
+            self._match_missing(frame, markers, predict=False)
+            # Three where the homography puts them: the camera has not moved, so the fourth (under a
+            # hand) is nowhere else, and the whole image would give the same calibration.
+            if len(markers) == len(CORNER_MARKER_IDS) or (
+                len(markers) >= 3 and self.homography is not None and self._agrees(markers)
+            ):
+                return markers
+        grey = _grey(frame)
+        markers = self._squared(grey, self.finder.find(grey))
+        # Three found: look for the fourth where they say it is (a far marker is small and blurred), by its
+        # code, else by its print; only then take an unread dark square there (where something dark
+        # touches the marker, the outline taken for that square runs into it, corners off by many pixels).
+        for unread in (False, True):
+            guess = predicted_marker(markers, self.plane_mm)
+            if guess is not None:
+                marker_id, expected = guess
+                points = self.finder.find_near(grey, marker_id, expected, unread=unread)
+                if points is not None:
+                    markers[marker_id] = points
+                    self._squared(grey, markers)
+            if not unread:
+                self._match_missing(grey, markers)
         return markers
+
+    def _squared(self, frame: Frame, markers: dict[int, Points]) -> dict[int, Points]:
+        """The markers, each whose found corners are lopsided (LOPSIDED) taken again by its print there:
+        where something dark touches its black square, the detector's outline may cut a corner or run into
+        the dark patch and still read the code, its corners then several pixels off."""
+        for marker_id, corners in list(markers.items()):
+            if not _lopsided(corners):
+                continue
+            # Looked for where the others (or the last frame) put it: seen through the lopsided corners
+            # the print would be distorted too.
+            others = {k: v for k, v in markers.items() if k != marker_id}
+            predicted = _predicted_markers(others, self.plane_mm) if len(others) >= 2 else {}
+            guesses = [predicted[marker_id]] if marker_id in predicted else []
+            guesses += [self._last[marker_id]] if marker_id in self._last else []
+            for expected in [*guesses, corners]:
+                points = match_marker(frame, marker_id, expected)
+                if points is not None:
+                    markers[marker_id] = points
+                    break
+        return markers
+
+    def _match_missing(self, frame: Frame, markers: dict[int, Points], *, predict: bool = True) -> None:
+        """Find missing markers by their print (match_marker): where each was last found, else (`predict`)
+        where two or three found ones put it. A marker whose black square touches something dark (a tile
+        laid over a sheet's corner, its shadow) has no outline of its own for the detector."""
+        progress = True
+        while progress and len(markers) < len(CORNER_MARKER_IDS):
+            progress = False
+            predicted = _predicted_markers(markers, self.plane_mm) if predict and len(markers) >= 2 else {}
+            for marker_id in CORNER_MARKER_IDS:
+                if marker_id in markers:
+                    continue
+                guesses = [self._last[marker_id]] if marker_id in self._last else []
+                guesses += [predicted[marker_id]] if marker_id in predicted else []
+                for expected in guesses:
+                    points = match_marker(frame, marker_id, expected)
+                    if points is not None:
+                        markers[marker_id], progress = points, True
+                        break
 
     def update_with(self, markers: dict[int, Points]) -> CalibrationResult:
         found = tuple(sorted(markers))
@@ -483,8 +616,11 @@ class Calibrator:
         self._frames_without_markers = 0
         if self.homography is not None and self._agrees(markers):
             self.state = "calibrated"
+            self._last.update(markers)
             return self._result(found, "")
         bumped = self.homography is not None
+        # The camera moved, or has no homography yet: where markers were found before says nothing now.
+        self._last = {}
         try:
             homography = plane_homography(markers, self.plane_mm)
         except CalibrationError as error:
@@ -493,7 +629,7 @@ class Calibrator:
                 return self._result(found, f"camera moved: looking for the markers again ({error})")
             self.state = "searching"
             return self._result(found, f"calibrating: {error}")
-        self.homography, self.state = homography, "calibrated"
+        self.homography, self.state, self._last = homography, "calibrated", dict(markers)
         message = "camera moved: found the markers again" if bumped else ""
         return self._result(found, message, changed=True)
 

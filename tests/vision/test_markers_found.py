@@ -1,0 +1,125 @@
+"""Corner markers found where the detector's outline fails (by their print), and looked for cheaply while
+the camera stays put (around where they were last found)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision import calibration
+from companion.vision._marker_match import match_marker
+from companion.vision.base import CORNER_MARKER_IDS, MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame
+from companion.vision.calibration import Calibrator, MarkerFinder
+
+from . import scenes
+
+
+def _seen(top_down: Frame, quad: numpy.typing.NDArray[numpy.float32] = scenes.CAMERA_QUAD) -> Frame:
+    height, width = top_down.shape[:2]
+    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
+    homography = cv2.getPerspectiveTransform(corners, quad)
+    image = cv2.warpPerspective(top_down, homography, scenes.FRAME_SIZE, borderValue=(90, 110, 120))
+    return numpy.asarray(image, dtype=numpy.uint8)
+
+
+def _tile_over_a_corner() -> Frame:
+    """The plane with a dark tile laid over the bottom-right marker's inner corner (as on a sheet laid by
+    its cut edge): the tile touches the black square, whose outline then runs on into it."""
+    top_down = scenes.plane({})
+    height, width = top_down.shape[:2]
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    x, y = width - side, height - side
+    cv2.rectangle(top_down, (x - 50, y - 40), (x + 6, y + 8), (40, 45, 50), -1)
+    return _seen(top_down)
+
+
+def test_a_marker_touched_by_a_dark_tile_is_found_by_its_print_in_its_place() -> None:
+    image = _tile_over_a_corner()
+    assert sorted(MarkerFinder().find(image)) == [0, 1, 3]  # no setting of the detector finds it
+    clean = MarkerFinder().find(scenes.frame({}))
+    markers = Calibrator(scenes.PLANE_MM).find_markers(image)
+    assert sorted(markers) == [0, 1, 2, 3]
+    assert numpy.abs(markers[2] - clean[2]).max() < 1.0
+
+
+def test_without_the_print_match_the_touched_marker_is_not_found_in_its_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    clean = MarkerFinder().find(scenes.frame({}))
+    monkeypatch.setattr(calibration, "match_marker", lambda *args: None)
+    markers = Calibrator(scenes.PLANE_MM).find_markers(_tile_over_a_corner())
+    # At most the outline of the square run into the tile: many pixels off.
+    assert 2 not in markers or numpy.abs(markers[2] - clean[2]).max() > 3.0
+
+
+def test_the_print_match_takes_no_other_marker_and_nothing_where_there_is_none() -> None:
+    image = scenes.frame({}, noise=4)
+    found = MarkerFinder().find(image)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    for marker_id in CORNER_MARKER_IDS:
+        # A guess a third of a side off and turned 3 degrees: the marker itself, to a pixel.
+        corners = found[marker_id]
+        centre = corners.mean(axis=0)
+        turn = numpy.radians(3.0)
+        rotation = numpy.array([[numpy.cos(turn), -numpy.sin(turn)], [numpy.sin(turn), numpy.cos(turn)]])
+        side = float(numpy.linalg.norm(corners[1] - corners[0]))
+        guess = ((corners - centre) @ rotation.T + centre + side / 3).astype(numpy.float32)
+        matched = match_marker(grey, marker_id, guess)
+        assert matched is not None and numpy.abs(matched - corners).max() < 1.5
+        for other in CORNER_MARKER_IDS:
+            if other != marker_id:
+                assert match_marker(grey, other, corners) is None
+    blank = numpy.full_like(grey, 150)
+    assert match_marker(blank, 0, found[0]) is None
+
+
+def _counting_full_searches(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    find = MarkerFinder.find
+
+    def counted(self: MarkerFinder, frame: Frame) -> dict[int, calibration.Points]:
+        calls.append(1)
+        return find(self, frame)
+
+    monkeypatch.setattr(MarkerFinder, "find", counted)
+    return calls
+
+
+def test_at_rest_the_markers_are_found_around_where_they_were_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = scenes.frame({"spot:0": "red"}, noise=4)
+    whole = MarkerFinder().find(image)
+    calls = _counting_full_searches(monkeypatch)
+    calibrator = Calibrator(scenes.PLANE_MM)
+    assert calibrator.update(scenes.frame({}, noise=4, seed=1)).state == "calibrated"
+    assert len(calls) == 1  # the first frame: the whole image
+    markers = calibrator.find_markers(image)
+    assert len(calls) == 1  # then only the windows around the markers
+    assert sorted(markers) == sorted(whole) == [0, 1, 2, 3]
+    assert all(numpy.allclose(markers[k], whole[k], atol=1e-3) for k in whole)
+
+
+def test_a_hand_over_one_marker_at_rest_needs_no_whole_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    image = scenes.frame({})
+    markers = MarkerFinder().find(image)
+    calls = _counting_full_searches(monkeypatch)
+    calibrator = Calibrator(scenes.PLANE_MM)
+    first = calibrator.update(scenes.frame({}))
+    x0, y0 = markers[1].min(axis=0).astype(int) - 8
+    x1, y1 = markers[1].max(axis=0).astype(int) + 8
+    image[y0:y1, x0:x1] = (70, 110, 170)  # skin over the top-right marker
+    result = calibrator.update(image)
+    assert result.markers == (0, 2, 3) and result.state == "calibrated" and not result.changed
+    assert result.homography is first.homography and len(calls) == 1
+
+
+def test_a_bump_beyond_the_windows_is_found_on_the_whole_image(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _counting_full_searches(monkeypatch)
+    calibrator = Calibrator(scenes.PLANE_MM)
+    first = calibrator.update(scenes.frame({}))
+    moved = scenes.CAMERA_QUAD + numpy.float32([[150, 60]] * 4)
+    bumped = calibrator.update(scenes.frame({}, quad=moved))
+    assert bumped.state == "calibrated" and bumped.changed and bumped.markers == (0, 1, 2, 3)
+    assert len(calls) == 2
+    assert first.homography is not None and bumped.homography is not None
+    assert not numpy.allclose(first.homography, bumped.homography, atol=1e-3)
