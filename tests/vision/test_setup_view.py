@@ -3,8 +3,7 @@ plain messages for what is off, checked on the host's phone page through a fake 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 import cv2
@@ -13,29 +12,17 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from companion.table.referee import Referee
 from companion.vision import base
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.calibration import render_marker
 from companion.vision.setupcheck import DARK_WHITE, SetupView
-from companion.web import create_app
 from companion.web.teach import VisionServices, install_vision
 
 from . import scenes
+from .conftest import Camera, colour_near, decoded, in_frame, looks_like
 
-PIN = "4321"
 YELLOW = (0, 220, 255)
 RED = (40, 40, 230)
-
-
-class Camera:
-    """Whatever picture the test puts in front of it."""
-
-    def __init__(self, image: Frame | None = None) -> None:
-        self.image = image
-
-    def __call__(self) -> Frame | None:
-        return self.image
 
 
 class Watcher:
@@ -57,50 +44,10 @@ class Figure(scenes.SquaresRecogniser):
 
 
 @pytest.fixture
-def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Flask]:
-    monkeypatch.setattr(base, "_INSTANCES", {})
-    monkeypatch.setitem(base._FACTORIES, "squares", scenes.SquaresRecogniser)
+def app(app: Flask, monkeypatch: pytest.MonkeyPatch) -> Flask:
+    """The shared app, with the squares scene also known as a horn figure."""
     monkeypatch.setitem(base._FACTORIES, "figure", Figure)
-    referee = Referee(tmp_path / "table.db")
-    referee.start()
-    yield create_app({"TESTING": True, "HOST_PIN": PIN}, referee=referee)
-    referee.stop()
-
-
-def _host(app: Flask) -> FlaskClient:
-    host = app.test_client()
-    token = host.post("/api/host/sign-in", json={"pin": PIN}).json["csrf_token"]  # type: ignore[index]
-    host.environ_base["HTTP_X_CSRF_TOKEN"] = token
-    return host
-
-
-def _plane_to_frame(quad: Any = scenes.CAMERA_QUAD) -> numpy.typing.NDArray[numpy.float64]:
-    """Where scenes.frame puts each plane millimetre in the frame (the truth the overlay must match)."""
-    width, height = scenes.PLANE_MM
-    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    return numpy.asarray(cv2.getPerspectiveTransform(corners, quad), dtype=numpy.float64)
-
-
-def _in_frame(
-    points_mm: list[tuple[float, float]], quad: Any = scenes.CAMERA_QUAD
-) -> numpy.typing.NDArray[numpy.float32]:
-    array = numpy.float32(points_mm).reshape(-1, 1, 2)
-    return numpy.asarray(cv2.perspectiveTransform(array, _plane_to_frame(quad)), numpy.float32).reshape(-1, 2)
-
-
-def _colour_near(image: Frame, point: numpy.typing.NDArray[numpy.float32]) -> numpy.typing.NDArray[Any]:
-    x, y = round(float(point[0])), round(float(point[1]))
-    return image[y - 1 : y + 2, x - 1 : x + 2].reshape(-1, 3).mean(axis=0)
-
-
-def _is(colour: numpy.typing.NDArray[Any], expected: tuple[int, int, int]) -> bool:
-    return bool(numpy.abs(colour - numpy.array(expected)).max() < 90)  # lines 2 px wide, JPEG
-
-
-def _decode(data: bytes) -> Frame:
-    image = cv2.imdecode(numpy.frombuffer(data, numpy.uint8), cv2.IMREAD_COLOR)
-    assert image is not None, "the view is not a JPEG"
-    return numpy.asarray(image, dtype=numpy.uint8)
+    return app
 
 
 def _edge_middles(centre: tuple[float, float], size: tuple[float, float]) -> list[tuple[float, float]]:
@@ -114,16 +61,17 @@ def _covered(image: Frame, corner: int, quad: Any = scenes.CAMERA_QUAD) -> Frame
     side = MARKER_SIDE_MM + 4
     origin = ((0, 0), (width - side, 0), (width - side, height - side), (0, height - side))[corner]
     x, y = origin
-    sheet = _in_frame([(x, y), (x + side, y), (x + side, y + side), (x, y + side)], quad)
+    sheet = in_frame([(x, y), (x + side, y), (x + side, y + side), (x, y + side)], quad)
     covered = image.copy()
     cv2.fillConvexPoly(covered, numpy.round(sheet).astype(numpy.int32), (90, 110, 120))
     return covered
 
 
-def test_the_view_outlines_every_item_where_the_layout_lies_in_the_frame(app: Flask) -> None:
+def test_the_view_outlines_every_item_where_the_layout_lies_in_the_frame(
+    app: Flask, host: FlaskClient
+) -> None:
     camera = Camera(scenes.frame({"spot:0": "red"}))
     install_vision(app, VisionServices(grab=camera))
-    host = _host(app)
     state = host.get("/api/setup?game=squares")
     assert state.status_code == 200, state.json
     report = state.json["report"]  # type: ignore[index]
@@ -132,39 +80,39 @@ def test_the_view_outlines_every_item_where_the_layout_lies_in_the_frame(app: Fl
     assert report["messages"] == [] and report["ok"] and report["items"] == 2
     view = host.get("/api/setup/view.jpg?game=squares")
     assert view.status_code == 200 and view.content_type == "image/jpeg"
-    shown = _decode(view.data)
+    shown = decoded(view.data)
     assert shown.shape == camera.image.shape  # type: ignore[union-attr]
     for region in scenes.layout().items.values():
-        for middle in _in_frame(_edge_middles(region.centre_mm, region.size_mm)):
-            assert _is(_colour_near(shown, middle), YELLOW), middle  # outlined exactly there...
-            assert not _is(_colour_near(camera.image, middle), YELLOW)  # type: ignore[arg-type]
-        inside = _in_frame([(region.centre_mm[0] + 15, region.centre_mm[1])])[0]
-        assert not _is(_colour_near(shown, inside), YELLOW)  # ...and not all over the region
+        for middle in in_frame(_edge_middles(region.centre_mm, region.size_mm)):
+            assert looks_like(colour_near(shown, middle), YELLOW), middle  # outlined exactly there...
+            assert not looks_like(colour_near(camera.image, middle), YELLOW)  # type: ignore[arg-type]
+        inside = in_frame([(region.centre_mm[0] + 15, region.centre_mm[1])])[0]
+        assert not looks_like(colour_near(shown, inside), YELLOW)  # ...and not all over the region
     # Each found marker is framed in green around its own black square.
-    for middle in _in_frame(_edge_middles((MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0))):
-        assert _is(_colour_near(shown, middle), (60, 200, 60)), middle
+    for middle in in_frame(_edge_middles((MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0))):
+        assert looks_like(colour_near(shown, middle), (60, 200, 60)), middle
 
 
-def test_a_covered_marker_is_named_missing_and_drawn_red_where_it_should_be(app: Flask) -> None:
+def test_a_covered_marker_is_named_missing_and_drawn_red_where_it_should_be(
+    app: Flask, host: FlaskClient
+) -> None:
     camera = Camera(_covered(scenes.frame({}), 1))
     install_vision(app, VisionServices(grab=camera))
-    host = _host(app)
     report = host.get("/api/setup?game=squares").json["report"]  # type: ignore[index]
     found = {m["name"]: m["found"] for m in report["markers"]}
     assert found == {"top-left": True, "top-right": False, "bottom-right": True, "bottom-left": True}
     assert any("top-right marker" in text and "not seen" in text for text in report["messages"])
     assert not report["ok"] and report["calibrated"]  # three markers still give the plane
-    shown = _decode(host.get("/api/setup/view.jpg?game=squares").data)
+    shown = decoded(host.get("/api/setup/view.jpg?game=squares").data)
     width = scenes.PLANE_MM[0]
-    where = _in_frame(_edge_middles((width - MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0)))
-    assert sum(_is(_colour_near(shown, point), RED) for point in where) >= 3
+    where = in_frame(_edge_middles((width - MARKER_SIDE_MM / 2, MARKER_SIDE_MM / 2), (30.0, 30.0)))
+    assert sum(looks_like(colour_near(shown, point), RED) for point in where) >= 3
 
 
-def test_a_dark_table_is_too_dark_and_a_lit_one_is_not(app: Flask) -> None:
+def test_a_dark_table_is_too_dark_and_a_lit_one_is_not(app: Flask, host: FlaskClient) -> None:
     lit = scenes.frame({"spot:1": "green"})
     camera = Camera((lit * 0.25).astype(numpy.uint8))
     install_vision(app, VisionServices(grab=camera))
-    host = _host(app)
     dark = host.get("/api/setup?game=squares").json["report"]  # type: ignore[index]
     assert dark["light"]["paper_white"] < DARK_WHITE
     assert [text for text in dark["messages"] if text.startswith("Too dark")]
@@ -176,7 +124,7 @@ def test_a_dark_table_is_too_dark_and_a_lit_one_is_not(app: Flask) -> None:
 def test_glare_over_the_play_area_is_reported() -> None:
     image = scenes.frame({})
     glare = image.copy()
-    centre = _in_frame([(150.0, 100.0)])[0]
+    centre = in_frame([(150.0, 100.0)])[0]
     cv2.circle(glare, (round(float(centre[0])), round(float(centre[1]))), 90, (255, 255, 255), -1)
     view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
     assert not [text for text in view.look(image).messages if "glare" in text]
@@ -209,11 +157,10 @@ def test_a_marker_off_its_corner_is_named(monkeypatch: pytest.MonkeyPatch) -> No
     assert "11 mm" in named[0]  # slid 8 mm right and 8 mm down: 11 mm diagonally
 
 
-def test_a_horn_figure_moved_since_the_empty_table_is_reported(app: Flask) -> None:
+def test_a_horn_figure_moved_since_the_empty_table_is_reported(app: Flask, host: FlaskClient) -> None:
     camera = Camera(scenes.frame({"spot:0": "red"}))  # the "figure" stands on the left horn's spot
     watcher = Watcher()
     install_vision(app, VisionServices(grab=camera, watcher=watcher))
-    host = _host(app)
     taken = host.post("/api/setup/empty", json={"game": "figure"})
     assert taken.status_code == 200, taken.json
     assert watcher.relearned == 1
@@ -227,9 +174,8 @@ def test_a_horn_figure_moved_since_the_empty_table_is_reported(app: Flask) -> No
     assert moved and "left and right horn" in moved[0]
 
 
-def test_taking_the_empty_table_needs_a_watcher_that_can_learn_it(app: Flask) -> None:
+def test_taking_the_empty_table_needs_a_watcher_that_can_learn_it(app: Flask, host: FlaskClient) -> None:
     install_vision(app, VisionServices(grab=Camera(scenes.frame({})), watcher=object()))
-    host = _host(app)
     refused = host.post("/api/setup/empty", json={"game": "squares"})
     assert refused.status_code == 409 and "cannot learn it" in refused.json["error"]  # type: ignore[index]
     assert host.get("/api/setup?game=squares").json["can_take_empty"] is False  # type: ignore[index]
@@ -238,8 +184,8 @@ def test_taking_the_empty_table_needs_a_watcher_that_can_learn_it(app: Flask) ->
     assert blind.status_code == 409 and "cannot take the empty table" in blind.json["error"]  # type: ignore[index]
 
 
-def test_the_setup_page_is_the_hosts_and_says_what_is_wrong(app: Flask) -> None:
-    viewer, host = app.test_client(), _host(app)
+def test_the_setup_page_is_the_hosts_and_says_what_is_wrong(app: Flask, host: FlaskClient) -> None:
+    viewer = app.test_client()
     assert viewer.get("/setup").status_code == 403
     assert viewer.get("/api/setup/view.jpg?game=squares").status_code == 403
     page = host.get("/setup")
@@ -271,7 +217,7 @@ def test_a_generated_table_shows_its_four_markers_and_cells() -> None:
     for item, corners in report.outlines.items():
         assert ((corners >= 0) & (corners < [width, height])).all(), item
         middle = (corners[0] + corners[1]) / 2
-        assert _is(_colour_near(shown, middle), YELLOW), item
+        assert looks_like(colour_near(shown, middle), YELLOW), item
     dark = view.look((frame * 0.2).astype(numpy.uint8))
     assert [text for text in dark.messages if text.startswith("Too dark")]
 
@@ -305,7 +251,7 @@ def test_a_plane_raised_above_the_markers_is_outlined_where_the_camera_sees_it()
     def seen(points: numpy.typing.NDArray[Any], z_mm: float) -> numpy.typing.NDArray[Any]:
         world = numpy.column_stack([points, numpy.full(len(points), -z_mm)])
         pixels = (world @ rotation.T + translation) @ intrinsics.T
-        return pixels[:, :2] / pixels[:, 2:3]
+        return numpy.asarray(pixels[:, :2] / pixels[:, 2:3], numpy.float64)
 
     flat = intrinsics @ numpy.column_stack([rotation[:, 0], rotation[:, 1], translation])
     frame_to_plane_px = numpy.diag([PLANE_PX_PER_MM, PLANE_PX_PER_MM, 1.0]) @ numpy.linalg.inv(flat)
@@ -319,7 +265,9 @@ def test_a_plane_raised_above_the_markers_is_outlined_where_the_camera_sees_it()
     assert numpy.abs(seen(region_corners_mm(region), 60.0) - seen(region_corners_mm(region), 0.0)).max() > 30
 
 
-def test_the_toss_is_set_up_through_the_toss_camera(app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_toss_is_set_up_through_the_toss_camera(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, host: FlaskClient
+) -> None:
     """The horn figure has its own camera: the setup page shows that camera's picture for the toss."""
     from companion.vision.sources import TimedFrame
     from companion.vision.tosscheck import TossCamera
@@ -343,7 +291,6 @@ def test_the_toss_is_set_up_through_the_toss_camera(app: Flask, monkeypatch: pyt
     source = Source()
     camera = TossCamera(source)
     install_vision(app, VisionServices(grab=Camera(None), toss_grab=camera.grab))
-    host = _host(app)
     report = host.get("/api/setup?game=toss").json["report"]  # type: ignore[index]
     assert report is not None and all(m["found"] for m in report["markers"]) and report["items"] == 2
     assert host.get("/api/setup?game=squares").json["report"] is None  # type: ignore[index]
@@ -355,7 +302,7 @@ def test_the_toss_is_set_up_through_the_toss_camera(app: Flask, monkeypatch: pyt
 def test_a_camera_bumped_while_markers_are_covered_says_it_moved() -> None:
     view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
     assert view.look(scenes.frame({})).ok
-    moved = scenes.CAMERA_QUAD + numpy.float32([40, 25])
+    moved = scenes.CAMERA_QUAD + numpy.array([40, 25], numpy.float32)
     # The camera knocked aside, and two markers under hands: the old view no longer holds, no new one yet.
     bumped = _covered(_covered(scenes.frame({}, quad=moved), 0, moved), 2, moved)
     report = view.look(bumped)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,45 +16,16 @@ from companion.games.asterion.tiles import DESIGNS
 from companion.games.minoa import BOARD as MINOA_BOARD
 from companion.games.minoa import COLOURS as MINOA_COLOURS
 from companion.games.minotaurus import COLOURS, HORNS, SETUPS
-from companion.table.referee import Referee
-from companion.vision import base
 from companion.vision.base import ItemRegion, Layout, Profile, load_profile
 from companion.vision.recording import load_recording
 from companion.vision.reference import NEUTRAL_BGR
-from companion.vision.teach import EMPTY_PROMPT, PLANS, TeachError, TeachSession, TeachStep, teach_plan
-from companion.web import create_app
+from companion.vision.teach import EMPTY_PROMPT, TeachError, TeachSession, TeachStep, teach_plan
 from companion.web.teach import VisionServices, install_vision
 
 from . import scenes
+from .conftest import Camera, decoded
 
 SEQUENCES = Path(__file__).parent / "data" / "sequences"
-PIN = "4321"
-
-
-@pytest.fixture
-def squares(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A toy game whose recogniser reads coloured squares, with two lessons."""
-    monkeypatch.setattr(base, "_INSTANCES", {})
-    monkeypatch.setitem(base._FACTORIES, "squares", scenes.SquaresRecogniser)
-    lessons = [
-        TeachStep("Lay the red square on spot 0.", {"spot:0": "red"}),
-        TeachStep("Lay the green square on spot 0.", {"spot:0": "green"}),
-    ]
-    monkeypatch.setitem(PLANS, "squares", lambda layout, options: lessons)
-
-
-class Camera:
-    """What the camera shows now; the test changes it between shots (`then`: what it shows a moment later)."""
-
-    def __init__(self) -> None:
-        self.image: numpy.typing.NDArray[numpy.uint8] | None = None
-        self.then: numpy.typing.NDArray[numpy.uint8] | None = None
-
-    def __call__(self) -> numpy.typing.NDArray[numpy.uint8] | None:
-        image = self.image
-        if self.then is not None:
-            self.image, self.then = self.then, None
-        return image
 
 
 def _layout(*items: str) -> Layout:
@@ -201,23 +171,10 @@ def test_the_minotaurus_recogniser_learns_from_a_shot_of_the_table(tmp_path: Pat
 # ---------------------------------------------------------------- from the phone
 
 
-@pytest.fixture
-def app(tmp_path: Path, squares: None) -> Iterator[Flask]:
-    referee = Referee(tmp_path / "table.db")
-    referee.start()
-    yield create_app({"TESTING": True, "HOST_PIN": PIN}, referee=referee)
-    referee.stop()
-
-
-def _host(app: Flask) -> FlaskClient:
-    host = app.test_client()
-    token = host.post("/api/host/sign-in", json={"pin": PIN}).json["csrf_token"]  # type: ignore[index]
-    host.environ_base["HTTP_X_CSRF_TOKEN"] = token
-    return host
-
-
-def test_teach_mode_from_the_phone_is_for_the_host_only(app: Flask, tmp_path: Path) -> None:
-    viewer, host = app.test_client(), _host(app)
+def test_teach_mode_from_the_phone_is_for_the_host_only(
+    app: Flask, tmp_path: Path, host: FlaskClient
+) -> None:
+    viewer = app.test_client()
     assert viewer.get("/teach").status_code == 403
     assert viewer.post("/api/teach/start", json={"game": "squares"}).status_code == 403
     page = host.get("/teach")
@@ -226,10 +183,9 @@ def test_teach_mode_from_the_phone_is_for_the_host_only(app: Flask, tmp_path: Pa
     assert refused.status_code == 409 and "no camera" in refused.json["error"]  # type: ignore[index]
 
 
-def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path) -> None:
+def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path, host: FlaskClient) -> None:
     camera = Camera()
     install_vision(app, VisionServices(grab=camera, profiles_root=tmp_path))
-    host = _host(app)
     assert host.post("/api/teach/shot").status_code == 409  # no session yet
     started = host.post("/api/teach/start", json={"game": "squares", "edition": "club-set"})
     assert started.status_code == 200
@@ -241,7 +197,7 @@ def test_the_phone_walks_through_the_lessons(app: Flask, tmp_path: Path) -> None
     camera.image = scenes.frame({"spot:0": "red"})
     preview = host.get("/api/teach/preview.jpg")
     assert preview.status_code == 200 and preview.content_type == "image/jpeg"
-    shown = cv2.imdecode(numpy.frombuffer(preview.data, numpy.uint8), cv2.IMREAD_COLOR)
+    shown = decoded(preview.data)
     assert shown.shape[:2] == (400, 600)  # the top-down plane, 2 px per mm
     x0, y0, _, _ = scenes.layout().items["spot:0"].box_px()
     assert [int(v) for v in shown[y0 + 1, x0 + 20]] == pytest.approx([0, 0, 255], abs=40)  # the spot outlined
