@@ -17,7 +17,6 @@ from collections.abc import Iterable
 
 from companion.games.asterion.tiles import COLOURS as ASTERION_COLOURS
 from companion.games.asterion.tiles import DESIGN_INDEX, DESIGNS, MINOTAUR_DESIGN, turned_paths
-from companion.vision.evaluate import item_kind
 
 EMPTY = "empty"
 DOWN = "down"
@@ -164,6 +163,10 @@ def game_vocabulary(game: str) -> Vocabulary | None:
 def vocabulary_for(game: str | None, items: Iterable[str], used: Iterable[tuple[str, str]]) -> Vocabulary:
     """The labels per kind of the given items: the game's own, with every label already `used`
     (item, label) for an item of that kind added (an older recording's or the recogniser's own)."""
+    # Imported here: evaluate pulls in the whole pipeline, and the recognisers and the generator read
+    # this module only for how labels are spelled.
+    from companion.vision.evaluate import item_kind
+
     known = game_vocabulary(game) if game is not None else None
     vocabulary: dict[str, dict[str, None]] = {}
     for item in items:
