@@ -17,6 +17,7 @@ Otsu's threshold splits it, and blobs of a die's size and squareness are the dic
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy
@@ -53,6 +54,9 @@ MOST_SCALE = 1.12
 """Bounds of a top's side in the plane against DIE_MM (see _normalised_dice)."""
 SMALLEST_BLOB = 0.4
 """Blobs under this share of a die's area are no die (noise, a scrap of shadow)."""
+TOP_SHARE = 0.5
+"""A blob's bright level is its 90th percentile, and in a blob of many dice's area also that of its
+brightest pixels over this share of a die's area."""
 SMALLEST_TOP = 0.3
 """Bright parts under this share of a die's area are no top (a glint on a side)."""
 
@@ -128,8 +132,18 @@ def _normalised_dice(grey: GreyImage, neutral: Mask) -> list[FoundDie]:
         for top in tops
         if max(top.size) <= 2.0 * side and min(top.size) >= 0.45 * side and top.squareness >= 0.4
     ]
-    best = sorted(plausible, key=lambda top: -min(top.area / side**2, 1.0) * top.squareness)[:DICE]
+    ranked = sorted(plausible, key=lambda top: -min(top.area / side**2, 1.0) * top.squareness)
+    best = _distinct(ranked, side)[:DICE]
     return [FoundDie(_completed(top, side, neutral), top.angle, side) for top in best]
+
+
+def _distinct(ranked: list[_Top], side: float) -> list[_Top]:
+    """The tops in rank order, less those within half a die of a better one (one die found twice)."""
+    kept: list[_Top] = []
+    for top in ranked:
+        if all(math.dist(top.centre, other.centre) > side / 2 for other in kept):
+            kept.append(top)
+    return kept
 
 
 def _completed(top: _Top, side: float, neutral: Mask) -> tuple[float, float]:
@@ -185,18 +199,27 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
         middle = (float(centres[blob][0]), float(centres[blob][1]))
         inside = labels[y : y + height, x : x + width] == blob
         window = grey[y : y + height, x : x + width]
-        level = float(numpy.percentile(window[inside], 90))
-        bright = (inside & (window >= TOP_LEVEL * level)).astype(numpy.uint8)
-        # A symbol's stroke may reach nearly to a top's edge and split its bright part: bridged, and then
-        # only the outline counts (the ink inside a top is part of it).
-        bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, bridge)
-        contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for outline in contours:
-            for part in _solid_parts(outline, bright.shape, disc, die_px):
-                (cx, cy), (w, h), angle = cv2.minAreaRect(part)
-                area = float(cv2.contourArea(part))
-                top = _Top((float(cx) + x, float(cy) + y), (float(w), float(h)), float(angle), area, middle)
-                tops.append(top)
+        # A top is cut at a share of its blob's bright level. A blob of a few dice and a large scrap the
+        # reference left (a patch of the tray under changed light) has two: the scrap's, which a die in
+        # shade may only just pass, and its brightest die's, which the scrap does not. Both are tried;
+        # a die found at both is one (see _distinct).
+        area = float(stats[blob, cv2.CC_STAT_AREA])
+        shares = {0.1, min(0.1, TOP_SHARE * die_px**2 / area)}
+        for level in {float(numpy.percentile(window[inside], 100 * (1 - share))) for share in shares}:
+            bright = (inside & (window >= TOP_LEVEL * level)).astype(numpy.uint8)
+            # A symbol's stroke may reach nearly to a top's edge and split its bright part: bridged, and
+            # then only the outline counts (the ink inside a top is part of it).
+            bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, bridge)
+            contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            for outline in contours:
+                for part in _solid_parts(outline, bright.shape, disc, die_px):
+                    (cx, cy), (w, h), angle = cv2.minAreaRect(part)
+                    found = float(cv2.contourArea(part))
+                    tops.append(
+                        _Top(
+                            (float(cx) + x, float(cy) + y), (float(w), float(h)), float(angle), found, middle
+                        )
+                    )
     return tops
 
 
@@ -293,3 +316,12 @@ def upright_cut(
         image, turn, (side, side), flags=cv2.INTER_LINEAR, borderMode=border, borderValue=beyond or 0
     )
     return numpy.asarray(cut, numpy.uint8)
+
+
+def shifted(die: FoundDie, dx: float, dy: float) -> FoundDie:
+    """The die moved by (dx, dy) pixels of its upright cut (see `upright_cut`: turned and scaled)."""
+    scale = DIE_MM * PLANE_PX_PER_MM / max(die.side_px, 1.0)
+    turn = cv2.getRotationMatrix2D(die.centre_px, die.angle_deg, scale)[:, :2]
+    offset = numpy.linalg.solve(turn, numpy.array([dx, dy], numpy.float64))
+    x, y = die.centre_px
+    return dataclasses.replace(die, centre_px=(x + float(offset[0]), y + float(offset[1])))

@@ -48,6 +48,7 @@ from companion.vision.recognisers._minos_dice import (
     find_dice,
     is_normalised,
     neutral_mask,
+    shifted,
     upright_cut,
 )
 from companion.vision.recognisers._ncc import scores, unit_rows
@@ -70,6 +71,10 @@ SLACK_PX = 4
 """The symbol is matched this far off the centre found, in every direction."""
 UNSEEN = "unseen"
 """The label of a die that is not found (covered, or off the tray)."""
+RECENTRE_MM = 6.0
+"""A die partly seen is looked for this far off the centre found (see SymbolTemplates.recentred)..."""
+RECENTRE_GAIN = 0.1
+"""...and moved where some symbol matches better by this much than anywhere within SLACK_PX."""
 FULL_TOP = 0.97
 """A taught die's symbol square must be seen over this share at least (not partly taken for table)."""
 
@@ -186,6 +191,26 @@ class SymbolTemplates:
         variance = (sum_xx - sum_x * sum_x / counts) * (sum_tt - sum_t * sum_t / counts)
         return self._ranked((covariance / numpy.sqrt(numpy.maximum(variance, 1e-6))).max(axis=0))
 
+    def recentred(self, grey: GreyImage, seen: GreyImage, die: FoundDie) -> FoundDie:
+        """The die moved to where some symbol's template best matches within RECENTRE_MM of its centre
+        (plain correlation, the pixels not seen set to the seen ones' mean so that they tell nothing)."""
+        margin = round(RECENTRE_MM * PLANE_PX_PER_MM)
+        cut = upright_cut(grey, die, SYMBOL_MM, margin).astype(numpy.float32)
+        shown = upright_cut(seen, die, SYMBOL_MM, margin, beyond=0) > 0
+        if not bool(shown.any()):
+            return die
+        cut[~shown] = float(cut[shown].mean())
+        best, near, x, y = -1.0, -1.0, margin, margin
+        slack = slice(margin - SLACK_PX, margin + SLACK_PX + 1)
+        for row in self.rows:
+            found = cv2.matchTemplate(cut, row.reshape(self.shape), cv2.TM_CCOEFF_NORMED)
+            _, score, _, where = cv2.minMaxLoc(found)
+            near = max(near, float(found[slack, slack].max()))
+            if score > best:
+                best, x, y = score, where[0], where[1]
+        # Moved only for a clearly better match: a top turned wrongly matches poorly everywhere.
+        return shifted(die, x - margin, y - margin) if best >= near + RECENTRE_GAIN else die
+
     def _ranked(self, best: FloatArray) -> tuple[str, float]:
         per_symbol: dict[str, float] = {}
         for name, score in zip(self.names, best.tolist(), strict=True):
@@ -226,8 +251,14 @@ class MinosRecogniser:
             if n >= len(dice):
                 items[item], confidence[item] = UNSEEN, 0.0
                 continue
-            cut = upright_cut(grey, dice[n], SYMBOL_MM, SLACK_PX)
-            visible = upright_cut(seen, dice[n], SYMBOL_MM, SLACK_PX, beyond=0) > 0
+            die = dice[n]
+            visible = upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0
+            if not bool(visible.all()):
+                # A top partly taken for table, or grown by a lit side or a scrap beside it, was centred
+                # on what was left of it: the symbol itself tells where the top's middle is.
+                die = templates.recentred(grey, seen, die)
+                visible = upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0
+            cut = upright_cut(grey, die, SYMBOL_MM, SLACK_PX)
             items[item], confidence[item] = templates.classify(cut, visible)
         return Reading(items, confidence)
 

@@ -1,0 +1,47 @@
+"""Minos on what the reference leaves beside the dice: a bright scrap against a die's top, and a large
+patch of the tray under changed light with dice in it (one of them in shade). The planes are drawn as in
+test_minos_normalised.py: the generator's die faces standing on the neutral background."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+
+from companion.vision.base import PLANE_PX_PER_MM, recogniser_for
+from companion.vision.recognisers._minos_dice import DIE_MM, find_dice
+from tests.vision.test_minos_normalised import SYMBOLS_SHOWN, _hide_far_part, standing_dice
+
+
+def test_a_die_partly_taken_for_table_and_grown_by_a_bright_scrap_is_read_by_its_symbol() -> None:
+    """A die's far part taken for table, and a white scrap (its lit side, a glint) against its top: the top
+    found is off its middle, and the symbol, looked for further off, puts it back."""
+    recogniser = recogniser_for("minos")
+    plane, tops, _ = standing_dice(SYMBOLS_SHOWN, 5)
+    plane = _hide_far_part(plane, tops[3], 0.3)
+    x, y = tops[3]
+    half = DIE_MM * PLANE_PX_PER_MM / 2
+    cv2.rectangle(
+        plane, (round(x - 2 * half), round(y - half)), (round(x - half), round(y + half)), (255, 255, 255), -1
+    )
+    reading = recogniser.read(plane, recogniser.layout({}), None)
+    assert [reading.items[f"die:{n}"] for n in range(6)] == SYMBOLS_SHOWN
+
+
+def test_dice_in_a_patch_of_changed_tray_are_all_found() -> None:
+    """A patch of the tray the reference no longer matches (a lamp moved) joins the dice in it into one
+    blob: the dice are still its bright parts, the one in shade too."""
+    plane, tops, _ = standing_dice(SYMBOLS_SHOWN, 2)
+    patch = numpy.zeros(plane.shape[:2], numpy.uint8)
+    cv2.circle(patch, (round(tops[0][0]), round(tops[0][1])), round(45 * PLANE_PX_PER_MM), 255, -1)
+    neutral = numpy.all(plane == (128, 128, 128), axis=2)
+    plane[(patch > 0) & neutral] = (70, 125, 95)
+    # The die in shade: its top darker by a quarter.
+    x, y = (round(v) for v in tops[1])
+    reach = round(DIE_MM * PLANE_PX_PER_MM)
+    box = plane[y - reach : y + reach, x - reach : x + reach]
+    lit = ~numpy.all(box == (70, 125, 95), axis=2) & ~numpy.all(box == (128, 128, 128), axis=2)
+    box[lit] = (box[lit] * 0.75).astype(numpy.uint8)
+    found = find_dice(plane)
+    assert len(found) == 6
+    for die, top in zip(found, tops, strict=True):
+        assert numpy.hypot(die.centre_px[0] - top[0], die.centre_px[1] - top[1]) < 3 * PLANE_PX_PER_MM
