@@ -95,9 +95,10 @@ def best_match(
     its confidence, and where the piece's centre is by that match.
 
     Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
-    confidence grows with the lead of the best class over the next. With `blurred` (the same templates
-    blurred by BLUR_SIGMA_PX), each shift scores the mean of the sharp and the blurred likeness: blurred,
-    a row of square or ring pips looks like a row of round ones, so another edition's count still fits.
+    confidence grows with the lead of the best class over the next. With `blurred` (templates blurred by
+    BLUR_SIGMA_PX), the box is blurred alike and compared with those instead: blurred, a row of square or
+    ring pips looks like a row of round ones, so another edition's count still fits (the sharp likeness
+    of a row of rings to a row of round pips favours a row of another length as often as its own).
     """
     height, width = templates.shape
     top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
@@ -112,16 +113,14 @@ def best_match(
         )
     per_class = dict.fromkeys(classes, -1.0)
     best_at, best_score = (slack, slack), -2.0
-    soft = (
-        None if blurred is None else numpy.ascontiguousarray(cv2.GaussianBlur(window, (0, 0), BLUR_SIGMA_PX))
-    )
-    for n, (owner, template) in enumerate(zip(templates.owner, templates.images, strict=True)):
+    if blurred is not None:
+        templates = blurred
+        window = numpy.ascontiguousarray(cv2.GaussianBlur(window, (0, 0), BLUR_SIGMA_PX))
+    for owner, template in zip(templates.owner, templates.images, strict=True):
         name = templates.names[owner]
         if name not in per_class:
             continue
         likeness = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
-        if soft is not None and blurred is not None:
-            likeness = (likeness + cv2.matchTemplate(soft, blurred.images[n], cv2.TM_CCOEFF_NORMED)) / 2
         _, score, _, at = cv2.minMaxLoc(likeness)
         per_class[name] = max(per_class[name], score)
         if score > best_score:

@@ -85,6 +85,8 @@ SLACK_MM = 7
 """How far off the cell's centre (and the plane's warp) a piece is looked for."""
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
+COLOUR_FEATURES = 6
+"""The first features are the cell's colour (L, a, b and their differences from the table's)."""
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0, 1000.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back, share of light marks) in distances: lightness varies with the light far more than hue; the
@@ -96,11 +98,12 @@ LIGHT_MARK = 40.0
 EMPTY_COVER = 0.5
 """On a normalised plane, a cell whose middle is less than this share foreign (not the neutral table) is
 empty: a piece covers all of it, even laid askew and off its place."""
-MARKED_BACK = 0.08
-"""A coloured piece with at least this share of its middle in light marks is a back (an emblem lighter
-than the piece), whatever its colour: every edition's back is dark with a light mark, every face but the
-white one lighter than its ink. (A white face whose ink covers half its middle has light 'marks': its
-white, which no back has.)"""
+BACK_POLARITY = 0.15
+"""A piece whose ink_polarity is at least this is a back (its marks lighter than it), whatever its colour;
+one at most FACE_POLARITY a face (its marks darker); between, its colour and pattern decide."""
+FACE_POLARITY = -0.1
+POLARITY_MIN_PIXELS = 20
+"""Pixels of a piece a cell's middle must show for its polarity to be its own (else all are counted)."""
 FIT_BOX_MM = 26.0
 """Width of the boxes the matrix's grid is fitted with: a piece's side less its jitter about its cell."""
 BACK_MM = 20.0
@@ -200,6 +203,9 @@ class Cells:
     """Each cell's centre (x, y) in small-plane pixels: where the matrix really lies (see cell_centres)."""
     covered: FloatArray | None
     """On a normalised plane, the share of each cell's middle that is no table (None on other planes)."""
+    polarity: FloatArray
+    """Per cell, which way its middle's minority tone lies from its median: towards the light (a back's
+    emblem, +1) or the dark (a face's ink, -1); see ink_polarity."""
 
 
 def cell_centres(
@@ -261,12 +267,32 @@ def _cell_colours(
         FEATURE_WEIGHTS, numpy.float32
     )
     covered = None
+    piece = numpy.ones(grey.shape, numpy.bool_)
     if normalised:
         away = numpy.abs(middle_pixels.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(
             axis=2
         )
-        covered = (away > FOREGROUND_LEVEL).mean(axis=1).astype(numpy.float32)
-    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered)
+        piece = away > FOREGROUND_LEVEL
+        covered = piece.mean(axis=1).astype(numpy.float32)
+    polarity = ink_polarity(grey, piece)
+    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered, polarity)
+
+
+def ink_polarity(grey: FloatArray, piece: numpy.typing.NDArray[numpy.bool_]) -> FloatArray:
+    """Per row of grey levels (only those marked `piece` counted), (light tail - dark tail) / both, the
+    tails being the 95th and 5th percentiles' distances from the median. A face's ink is darker than the
+    face and a back's emblem lighter than the back in every edition, whatever their colours: a coloured
+    back and a face of that colour differ this way when their colours do not."""
+    counted = numpy.where(piece, grey, numpy.inf)
+    counted.sort(axis=1)
+    count = piece.sum(axis=1)
+    # A middle with hardly any piece (an empty cell): every pixel, so the figure stays defined.
+    few = count < POLARITY_MIN_PIXELS
+    counted[few] = numpy.sort(grey[few], axis=1)
+    count = numpy.where(few, grey.shape[1], count)
+    rows = numpy.arange(len(grey))
+    dark, middle, light = (counted[rows, ((count - 1) * q).astype(numpy.intp)] for q in (0.05, 0.5, 0.95))
+    return numpy.asarray(((light - middle) - (middle - dark)) / (light - dark + 1e-3), numpy.float32)
 
 
 def _back_likeness(
@@ -321,6 +347,14 @@ class Prototypes:
     owner: numpy.typing.NDArray[numpy.intp]
     vectors: numpy.typing.NDArray[numpy.float32]
 
+    @functools.cached_property
+    def colours(self) -> Prototypes:
+        """The face-up labels' prototypes, their colour features only (COLOUR_FEATURES)."""
+        faces = numpy.isin(
+            self.owner, [n for n, label in enumerate(self.labels) if label not in ("empty", "down")]
+        )
+        return _colour_prototypes(self.labels, self.owner[faces], self.vectors[faces, :COLOUR_FEATURES])
+
     @staticmethod
     def of(table: Mapping[str, list[list[float]]]) -> Prototypes:
         labels = tuple(sorted(table))
@@ -329,7 +363,7 @@ class Prototypes:
         return Prototypes(labels, numpy.array(owner, numpy.intp), numpy.array(vectors, numpy.float32))
 
     def classify(
-        self, features: numpy.typing.NDArray[numpy.float32], barred: str | None = None
+        self, features: numpy.typing.NDArray[numpy.float32], barred: tuple[str, ...] | str = ()
     ) -> tuple[list[str], list[float]]:
         """Nearest prototype's label per row (never `barred`), with a confidence from how much nearer it is
         than the next."""
@@ -337,14 +371,26 @@ class Prototypes:
         # Nearest prototype of each label (prototypes are grouped by label, in label order).
         starts = numpy.flatnonzero(numpy.r_[True, self.owner[1:] != self.owner[:-1]])
         per_label = numpy.minimum.reduceat(distances, starts, axis=1)
-        if barred in self.labels:
-            per_label[:, self.labels.index(barred)] = numpy.inf
+        for label in (barred,) if isinstance(barred, str) else barred:
+            if label in self.labels:
+                per_label[:, self.labels.index(label)] = numpy.inf
         if per_label.shape[1] == 1:
             return [self.labels[int(self.owner[0])]] * len(features), [1.0] * len(features)
         nearest_two = numpy.partition(per_label, 1, axis=1)[:, :2]
         best = per_label.argmin(axis=1)
         confidence = nearest_two[:, 1] / (nearest_two.sum(axis=1) + 1e-6)
         return [self.labels[int(self.owner[starts[b]])] for b in best.tolist()], confidence.tolist()
+
+
+def _colour_prototypes(
+    labels: tuple[str, ...],
+    owner: numpy.typing.NDArray[numpy.intp],
+    vectors: numpy.typing.NDArray[numpy.float32],
+) -> Prototypes:
+    kept = sorted(set(owner.tolist()))
+    renumber = {old: new for new, old in enumerate(kept)}
+    owned = numpy.array([renumber[o] for o in owner.tolist()], numpy.intp)
+    return Prototypes(tuple(labels[o] for o in kept), owned, vectors)
 
 
 # ---------------------------------------------------------------- glyphs
@@ -513,6 +559,7 @@ class MinotaurusRecogniser:
         cells = _cell_colours(plane, layout, back, small)
         ids, features, tables = cells.ids, cells.features, cells.tables
         classes, confidences = prototypes.classify(features)
+        empty = None
         if cells.covered is not None:
             # On a normalised plane a piece is what differs from the table: a cell whose middle is mostly
             # the neutral grey is empty, one mostly covered holds a piece, whatever prototype lies nearest.
@@ -525,11 +572,28 @@ class MinotaurusRecogniser:
             for n in numpy.flatnonzero(empty).tolist():
                 classes[n] = "empty"
                 confidences[n] = float(min(1.0, 1.0 - cells.covered[n]))
-        marks = features[:, -1] / FEATURE_WEIGHTS[-1]
-        classes = [
-            "down" if label not in ("empty", "down", "white") and mark >= MARKED_BACK else label
-            for label, mark in zip(classes, marks.tolist(), strict=True)
+        # Which way the piece's marks lie from it tells a back from a face better than its colour does
+        # (a dark blue back, a dark blue face); only where that is unclear do the prototypes decide.
+        faces = [
+            n
+            for n, label in enumerate(classes)
+            if label == "down" and cells.polarity[n] <= FACE_POLARITY and (empty is None or not empty[n])
         ]
+        if faces:
+            pieces, sure = prototypes.classify(features[faces], barred=("empty", "down"))
+            for n, label, certainty in zip(faces, pieces, sure, strict=True):
+                classes[n], confidences[n] = label, certainty
+        classes = [
+            "down" if label not in ("empty", "down") and polarity >= BACK_POLARITY else label
+            for label, polarity in zip(classes, cells.polarity.tolist(), strict=True)
+        ]
+        up = [n for n, label in enumerate(classes) if label not in ("empty", "down")]
+        if up:
+            # A face's colour is its hue and lightness: its pattern (how dark its ink, how much of its
+            # middle) is the edition's and would pull a light green face of another print to the white.
+            hues, sure = prototypes.colours.classify(features[up, :COLOUR_FEATURES])
+            for n, label, certainty in zip(up, hues, sure, strict=True):
+                classes[n], confidences[n] = label, min(confidences[n], certainty)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         face_up = [item for item in ids if items[item] not in ("empty", "down")]
@@ -637,6 +701,10 @@ GLYPH_WINDOW_MM = 30.0
 side, the horn's slack and some."""
 
 
+FACE_MIDDLE_PX = round(5 * PLANE_PX_PER_MM)
+"""Half the side of the square about a piece's centre whose median grey is its face's."""
+
+
 def _glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyImage, tuple[float, float]]:
     """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
     the few face-up pieces need the finer plane, so only they are cut out and converted."""
@@ -645,7 +713,20 @@ def _glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyIma
     cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - step), max(0, cy - step)
     crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
-    grey = _resized(numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8), GLYPH_PX_PER_MM)
+    grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
+    if neutral.any():
+        # A light piece on a light table comes out of the reference with patches of it taken for the
+        # table (neutral): they are the face's own colour, not ink, so they get the face's grey.
+        y, x = cy - y0, cx - x0
+        middle = (
+            slice(y - FACE_MIDDLE_PX, y + FACE_MIDDLE_PX),
+            slice(x - FACE_MIDDLE_PX, x + FACE_MIDDLE_PX),
+        )
+        face = grey[middle][~neutral[middle]]
+        if face.size:
+            grey[neutral] = numpy.uint8(numpy.median(face))
+    grey = _resized(grey, GLYPH_PX_PER_MM)
     to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
     return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
 

@@ -1,0 +1,58 @@
+"""The Minotaurus recogniser tells a back from a face by which way its marks lie, and reads a light face
+whose patches the reference took for the table.
+
+The planes are drawn as the reference would leave them: the generator's pieces on NEUTRAL_BGR.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.generate.minotaurus import EDITIONS, paste, piece_face
+from companion.vision.recognisers.minotaurus import (
+    BACK_POLARITY,
+    FACE_POLARITY,
+    MinotaurusRecogniser,
+    _cell_colours,
+    matrix_layout,
+)
+from companion.vision.reference import NEUTRAL_BGR
+
+LAYOUT = matrix_layout({"players": 5})
+
+
+def _plane(pieces: dict[str, Frame]) -> Frame:
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
+    for item, face in pieces.items():
+        x, y = LAYOUT.items[item].centre_mm
+        paste(plane, face, (x * PLANE_PX_PER_MM, y * PLANE_PX_PER_MM), 0.0, shadow=False)
+    return plane
+
+
+def test_a_face_the_colour_of_the_back_is_told_from_the_back_by_its_darker_ink() -> None:
+    back = EDITIONS["travel"].back_bgr  # a dark red back, near the red of a face
+    pieces = {
+        "cell:0": piece_face("down", PLANE_PX_PER_MM, edition="travel"),
+        "cell:2": piece_face("red-3-left", PLANE_PX_PER_MM, colour_bgr=back, edition="travel"),
+    }
+    plane = _plane(pieces)
+    cells = _cell_colours(plane, LAYOUT)
+    assert cells.polarity[cells.ids.index("cell:0")] >= BACK_POLARITY
+    assert cells.polarity[cells.ids.index("cell:2")] <= FACE_POLARITY
+    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
+    assert reading.items["cell:0"] == "down"
+    assert reading.items["cell:2"] not in ("down", "empty")
+
+
+def test_a_white_face_partly_taken_for_the_table_still_shows_its_value() -> None:
+    label = "white-4-right"
+    plane = _plane({"cell:12": piece_face(label, PLANE_PX_PER_MM)})
+    x, y = (v * PLANE_PX_PER_MM for v in LAYOUT.items["cell:12"].centre_mm)
+    # The reference took the face beside either end of its row of pips for the (light) table.
+    for x0, x1 in ((-15.0, -10.3), (10.3, 15.0)):
+        box = plane[round(y + 4 * PLANE_PX_PER_MM) : round(y + 10 * PLANE_PX_PER_MM)]
+        box = box[:, round(x + x0 * PLANE_PX_PER_MM) : round(x + x1 * PLANE_PX_PER_MM)]
+        box[numpy.all(box > 200, axis=2)] = NEUTRAL_BGR
+    assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:12"] == label
