@@ -119,3 +119,42 @@ def test_a_taught_profile_is_prepared_once_not_per_frame() -> None:
         again._prepared_for(again._profile(None)).templates
         is recogniser._prepared_for(recogniser._profile(None)).templates
     )
+
+
+@pytest.mark.parametrize("name", ["hidden chest", "wing corridor"])
+def test_a_tile_lying_further_off_its_cell_than_the_search_is_found_where_it_lies(name: str) -> None:
+    # Lined up at the edge of the search (a sixth of the tiles on hard generated frames), a tile was
+    # matched short of where it lay, its chest or wing outside where two looks are compared, and the
+    # grid was fitted short of it.
+    from companion.vision.recognisers._asterion_grid import _SMALL_PER_PX, SmallPlane
+    from companion.vision.recognisers.asterion import _ELSEWHERE
+
+    recogniser = AsterionRecogniser()
+    layout = asterion_layout(3, 1)
+    width, height = layout.plane_size_px()
+    region = layout.items["cell:1,0"]
+    prepared = recogniser._prepared_for(recogniser._profile(None))
+    rows, cols = recogniser._corner_pixels(layout)
+    tile = round(TILE_MM * PLANE_PX_PER_MM)
+    away = round(4.0 * PLANE_PX_PER_MM)  # 3.6 template pixels: the search reaches 3
+    for dx, dy in ((away, 0), (0, -away)):
+        cell = draw_cell("blue", DESIGN_INDEX[name])
+        inset = (cell.shape[0] - tile) // 2
+        plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
+        cx, cy = (round(v) for v in region.centre_px())
+        y0, x0 = cy - tile // 2 + dy, cx - tile // 2 + dx
+        plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
+        blurred = numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 1.2), numpy.uint8)
+        label, _, shift = recogniser._read_cell(
+            blurred,
+            SmallPlane.of(blurred),
+            region,
+            (0, 0),
+            rows[2],
+            cols[2],
+            prepared.palettes[False],
+            prepared.templates,
+            _ELSEWHERE,
+        )
+        assert label == tile_label("blue", DESIGN_INDEX[name], 0)
+        assert shift == (round(dx * _SMALL_PER_PX), round(dy * _SMALL_PER_PX))

@@ -241,7 +241,16 @@ class Templates:
         self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
         return self._tests[key]
 
-    def match(self, colour: str, windows: list[Window]) -> tuple[int, int, float, tuple[int, int]]:
+    def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
+        """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
+        return aligned(windows, self._mean[colour])
+
+    def match(
+        self,
+        colour: str,
+        windows: list[Window],
+        lined: tuple[FloatArray, tuple[int, int]] | None = None,
+    ) -> tuple[int, int, float, tuple[int, int]]:
         """(design, rotation, margin over the best other look, where the tile lies: its shift from the
         window's centre in template pixels) of the template the cell shows.
 
@@ -250,9 +259,10 @@ class Templates:
         cell up; the templates scoring close to the best for the lined-up cell are then told
         apart pairwise, around where they differ only (a chest, a wing, a path's end):
         whole-tile correlation hardly moves for a small wing washed out by blur or glare.
+        `lined`: the windows' `lined_up`, when known already.
         """
         matrix, _, looks = self.by_colour[colour]
-        view, shift = aligned(windows, self._mean[colour])
+        view, shift = lined or self.lined_up(colour, windows)
         scores = matrix @ _features(view)
         best = float(scores.max())
         close = numpy.flatnonzero(scores >= best - CLOSE_CALL)

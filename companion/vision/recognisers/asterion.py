@@ -432,7 +432,17 @@ class AsterionRecogniser:
         if contrast < TILE_CONTRAST:
             # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
             return EMPTY, 0.5, None
-        design, rotation, margin, shift = templates.match(colour, windows)
+        lined: tuple[FloatArray, tuple[int, int]] | None = templates.lined_up(colour, windows)
+        found = lined[1] if lined is not None else (0, 0)
+        if max(abs(found[0]), abs(found[1])) >= SHIFT_PX:
+            # Lined up at the edge of the search: the tile may lie further off (a sixth of the tiles on
+            # hard generated frames, seeds 6-8), and matched short of it a chest or a wing falls outside
+            # where two looks are compared. Matched in a window where it was found.
+            windows, lined = [small.window(region, (offset[0] + found[0], offset[1] + found[1]))], None
+        else:
+            found = (0, 0)
+        design, rotation, margin, shift = templates.match(colour, windows, lined)
+        shift = (found[0] + shift[0], found[1] + shift[1])
         sure = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))
         return tile_label(colour, design, rotation), sure, None if doubtful else shift
 
