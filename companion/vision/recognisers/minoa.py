@@ -180,7 +180,7 @@ class MinoaRecogniser:
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         profile = self._profile(profile)
-        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        plane = _cast_removed(plane)
         palette = palette_for(profile.colours, ALL_LABELS)
         strips = self._strips(plane, layout, palette)
         owners = palette.classify_bgr(strips)  # (lines, across, along)
@@ -241,7 +241,7 @@ class MinoaRecogniser:
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
         """Learn the sticks', pieces' and board's colours from a shot with known contents."""
         base = self._profile(profile)
-        plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        plane = _cast_removed(plane)
         strips = self._strips(plane, layout, palette_for(base.colours, ALL_LABELS))
         lab = to_lab(strips.reshape(-1, len(ALONG), 3)).reshape(
             len(layout.items), len(ACROSS_MM), len(ALONG), 3
@@ -277,6 +277,15 @@ class MinoaRecogniser:
         )
 
 
+def _cast_removed(plane: Frame) -> Frame:
+    """The plane without the camera's colour cast. A normalised plane's light is canonical already, and
+    balancing would move its neutral grey off the exact value that tells the table: a marker the reference
+    left in view (a shadow over it at setup) is enough to make gains of a few per cent."""
+    if numpy.count_nonzero(_neutral(plane)) >= NORMALISED_SHARE * plane.shape[0] * plane.shape[1]:
+        return plane
+    return balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+
+
 def _neutral(image: Frame) -> numpy.typing.NDArray[numpy.bool_]:
     """Where the image is exactly the neutral grey of a normalised plane's table (cv2.inRange: numpy's
     comparison with a tuple costs milliseconds)."""
@@ -288,11 +297,18 @@ def _neutral(image: Frame) -> numpy.typing.NDArray[numpy.bool_]:
 def _as_if_card(grey: FloatArray, neutral: numpy.typing.NDArray[numpy.bool_]) -> None:
     """On a normalised plane, the neutral grey that stands for the empty table (the board's card too)
     as light as the card still shown beside the pieces: a stick is dark beside the card, but in canonical
-    light hardly darker than that grey (a brown stick of another edition is lighter than it)."""
+    light hardly darker than that grey (a brown stick of another edition is lighter than it).
+
+    The card is the frame's bright level, or the line's own where its strip shows card lighter still (the
+    halo the reference leaves round a stick): where a plane shows mostly sticks and pieces, the frame's
+    bright level is a pale stick's (a stick under glare is washed lighter, the card is not)."""
     if numpy.count_nonzero(neutral) < NORMALISED_SHARE * neutral.size:
         return  # a plane as the camera sees it: the card is there to compare with
     shown = grey[~neutral]
-    grey[neutral] = float(numpy.percentile(shown, 90)) if shown.size else float(NEUTRAL_BGR[0])
+    frame = float(numpy.percentile(shown, 90)) if shown.size else float(NEUTRAL_BGR[0])
+    own = numpy.where(neutral, 0.0, grey).reshape(len(grey), -1).max(axis=1)
+    card = numpy.maximum(own, frame)[:, None, None]
+    grey[:] = numpy.where(neutral, card, grey)
 
 
 def _window_sums(rows: FloatArray, width: int) -> FloatArray:
