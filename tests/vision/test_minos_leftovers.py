@@ -9,6 +9,7 @@ import numpy
 
 from companion.vision.base import PLANE_PX_PER_MM, recogniser_for
 from companion.vision.recognisers._minos_dice import DIE_MM, find_dice
+from companion.vision.recognisers.minos import SLACK_PX, aligned_symbol, normalised_faces
 from tests.vision.test_minos_normalised import SYMBOLS_SHOWN, _hide_far_part, standing_dice
 
 
@@ -45,3 +46,15 @@ def test_dice_in_a_patch_of_changed_tray_are_all_found() -> None:
     assert len(found) == 6
     for die, top in zip(found, tops, strict=True):
         assert numpy.hypot(die.centre_px[0] - top[0], die.centre_px[1] - top[1]) < 3 * PLANE_PX_PER_MM
+
+
+def test_a_taught_symbol_is_centred_and_turned_as_the_template_it_replaces() -> None:
+    """A die's top found a pixel or two off its middle cuts its symbol off-centre with the die's edge in
+    it: taught so, that edge matches other dice's edges (second-print Moewe read as Pfeil)."""
+    face = normalised_faces()["Pfeil"].astype(numpy.float32)
+    side = face.shape[0]
+    cut = numpy.full((side + 2 * SLACK_PX, side + 2 * SLACK_PX), 90.0, numpy.float32)
+    cut[SLACK_PX + 3 : SLACK_PX + 3 + side, SLACK_PX - 2 : SLACK_PX - 2 + side] = numpy.rot90(face, 1)
+    window, score = aligned_symbol(cut, face)
+    assert score > 0.99
+    assert numpy.abs(window - face).max() < 1.0

@@ -275,6 +275,8 @@ class MinosRecogniser:
         grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
         seen = (~neutral).astype(numpy.uint8)
         templates = dict(profile.templates)
+        current = dict(normalised_faces() if is_normalised(neutral) else default_faces())
+        current.update({k: decode_template(v) for k, v in templates.items() if k in SYMBOLS})
         for item, symbol in labels.items():
             n = int(item.split(":")[1])
             if n >= len(dice):
@@ -285,8 +287,34 @@ class MinosRecogniser:
                     f"the top of {item} is not all in view (part of it looks like the empty table): "
                     "lay the die nearer the middle of the tray"
                 )
-            templates[symbol] = encode_template(upright_cut(grey, upright, SYMBOL_MM, 0))
+            # Centred and turned on the symbol as the template it replaces shows it: a cut a pixel or two
+            # off takes in the die's edge, which then matches the edges of other symbols' dice.
+            cut = upright_cut(grey, upright, SYMBOL_MM, SLACK_PX).astype(numpy.float32)
+            window, _ = aligned_symbol(cut, current[symbol].astype(numpy.float32))
+            templates[symbol] = encode_template(numpy.clip(window + 0.5, 0, 255).astype(numpy.uint8))
         return dataclasses.replace(profile, templates=templates, shots=profile.shots + 1)
+
+
+def aligned_symbol(cut: FloatArray, face: FloatArray) -> tuple[FloatArray, float]:
+    """The window of the cut (wider than `face` on every side) that best matches `face` in some quarter
+    turn, turned back as `face` stands, and how well it matched (correlation)."""
+    side = face.shape[0]
+    windows = sliding_window_view(cut, (side, side)).reshape(-1, side * side)
+    windows = windows - windows.mean(axis=1, keepdims=True)
+    windows /= numpy.maximum(numpy.linalg.norm(windows, axis=1, keepdims=True), 1e-6)
+    best: tuple[float, int, int] = (-2.0, 0, 0)
+    for quarter in range(4):
+        turned = numpy.rot90(face, quarter).ravel()
+        turned = turned - turned.mean()
+        turned /= max(float(numpy.linalg.norm(turned)), 1e-6)
+        found = windows @ turned
+        at = int(numpy.argmax(found))
+        if found[at] > best[0]:
+            best = (float(found[at]), quarter, at)
+    score, quarter, at = best
+    y, x = divmod(at, cut.shape[1] - side + 1)
+    window = cut[y : y + side, x : x + side]
+    return numpy.ascontiguousarray(numpy.rot90(window, -quarter), numpy.float32), score
 
 
 def _nearest_upright(angle_deg: float) -> float:

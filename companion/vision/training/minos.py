@@ -16,7 +16,6 @@ from pathlib import Path
 import cv2
 import numpy
 import numpy.typing
-from numpy.lib.stride_tricks import sliding_window_view
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, encode_template
 from companion.vision.recognisers import minos as recogniser
@@ -28,6 +27,7 @@ from companion.vision.recognisers.minos import (
     SLACK_PX,
     SYMBOL_MM,
     SYMBOLS,
+    aligned_symbol,
 )
 from companion.vision.training import TrainingError, Writer, write_document
 from companion.vision.training.sessions import normalised_shots as sessions_of
@@ -65,29 +65,6 @@ def normalised_shots(
     return sessions_of(GAME, table_round_sittings(first_seed, sessions), frames)
 
 
-def _aligned(cut: FloatImage, drawn: FloatImage) -> tuple[FloatImage, float]:
-    """The window of the cut (SLACK_PX wider on every side) that best matches the drawn symbol in some
-    quarter turn, turned back upright, and how well it matched (correlation)."""
-    side = drawn.shape[0]
-    windows = sliding_window_view(cut, (side, side)).reshape(-1, side * side)
-    windows = windows - windows.mean(axis=1, keepdims=True)
-    windows /= numpy.maximum(numpy.linalg.norm(windows, axis=1, keepdims=True), 1e-6)
-    best: tuple[float, int, int] = (-2.0, 0, 0)
-    for quarter in range(4):
-        turned = numpy.rot90(drawn, quarter).ravel()
-        turned = turned - turned.mean()
-        turned /= max(float(numpy.linalg.norm(turned)), 1e-6)
-        scores = windows @ turned
-        at = int(numpy.argmax(scores))
-        if scores[at] > best[0]:
-            best = (float(scores[at]), quarter, at)
-    score, quarter, at = best
-    span = cut.shape[1] - side + 1
-    y, x = divmod(at, span)
-    window = cut[y : y + side, x : x + side]
-    return numpy.ascontiguousarray(numpy.rot90(window, -quarter), numpy.float32), score
-
-
 def symbols_from(shots: Iterable[Shot]) -> dict[str, numpy.typing.NDArray[numpy.uint8]]:
     """Each symbol's mean cut over the shots, aligned on its drawing (dice not all found, or partly taken
     for table, are left out: they would blur the mean)."""
@@ -109,7 +86,7 @@ def symbols_from(shots: Iterable[Shot]) -> dict[str, numpy.typing.NDArray[numpy.
             if numpy.mean(upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0) < 1.0:
                 continue
             cut = upright_cut(grey, die, SYMBOL_MM, SLACK_PX).astype(numpy.float32)
-            window, score = _aligned(cut, drawn[symbol])
+            window, score = aligned_symbol(cut, drawn[symbol])
             if score >= LEAST_MATCH:
                 sums[symbol] += window
                 counts[symbol] += 1
