@@ -32,8 +32,6 @@ sides; the code cells within the black border place it."""
 TURNS_DEG = (-6.0, -4.0, -2.0, 0.0, 2.0, 4.0, 6.0)
 """Turns tried between the guess and the marker: a sheet laid by hand is turned up to 3 degrees, and a
 guess from three markers (or the last frame) may be turned a little more."""
-REACH_SIDES = 1.0
-"""How far from the guess the marker may lie, in its sides."""
 MIN_SCORE = 0.7
 """Least normalised correlation taken as the marker: its print at the right place scores 0.8-0.95 even
 blurred with a corner covered; the table, tiles or another id's print at most about 0.5."""
@@ -67,15 +65,15 @@ def _template(marker_id: int, turn_deg: float) -> numpy.typing.NDArray[numpy.flo
     return numpy.asarray(small, dtype=numpy.float32)
 
 
-def match_marker(frame: Frame, marker_id: int, expected: Points) -> Points | None:
+def match_marker(frame: Frame, marker_id: int, expected: Points, reach: float = 1.0) -> Points | None:
     """The marker's corners in frame pixels (in the order of `expected`, its TL, TR, BR, BL as printed),
-    found by its print within REACH_SIDES of `expected` (its corners as guessed); None when nothing
-    there matches it well (MIN_SCORE)."""
+    found by its print within `reach` of its sides around `expected` (its corners as guessed); None when
+    nothing there matches it well (MIN_SCORE, MIN_CODE_SCORE)."""
     dictionary_cells = _template(marker_id, 0.0).shape[0] // CELL_PX - 2 * QUIET
     square = numpy.array([[0, 0], [1, 0], [1, 1], [0, 1]], dtype=numpy.float32) * dictionary_cells * CELL_PX
-    # The square-on view: the guessed marker in its middle, REACH_SIDES of room on each side, plus the
+    # The square-on view: the guessed marker in its middle, `reach` sides of room on each side, plus the
     # template's own white.
-    room = (REACH_SIDES * dictionary_cells + QUIET) * CELL_PX
+    room = (reach * dictionary_cells + QUIET) * CELL_PX
     size = round(dictionary_cells * CELL_PX + 2 * room)
     to_frame = cv2.getPerspectiveTransform(square + room, expected.astype(numpy.float32))
     view: Any = cv2.warpPerspective(

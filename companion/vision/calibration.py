@@ -144,6 +144,18 @@ def warp_plane(frame: Frame, homography: Homography, layout: Layout) -> Frame:
 
 # ---------------------------------------------------------------- tracking over frames
 
+
+def _distance_to_found(corners: Points, markers: dict[int, Points]) -> float:
+    """From a guessed marker's centre to the nearest found marker's, in frame pixels."""
+    centre = corners.mean(axis=0)
+    return min(float(numpy.linalg.norm(centre - found.mean(axis=0))) for found in markers.values())
+
+
+PREDICTION_REACH = {1: 3.0, 2: 2.0, 3: 1.0}
+"""How far (in its sides) a missing marker is looked for by its print around where 1, 2 or 3 found ones
+put it. From one marker's own corners the others land up to a few sides off (seven at worst on hard
+frames: a large board seen turned); from two, up to a side; from three, well within one."""
+
 CalibrationState = Literal["calibrated", "searching", "bumped", "lost"]
 
 
@@ -240,22 +252,27 @@ class Calibrator:
 
     def _match_missing(self, frame: Frame, markers: dict[int, Points], *, predict: bool = True) -> None:
         """Find missing markers by their print (match_marker): where each was last found, else (`predict`)
-        where two or three found ones put it. A marker whose black square touches something dark (a tile
-        laid over a sheet's corner, its shadow) has no outline of its own for the detector."""
+        where the found ones put it (PREDICTION_REACH). A marker whose black square touches something dark
+        (a tile laid over a sheet's corner, its shadow) has no outline of its own for the detector."""
         progress = True
         while progress and len(markers) < len(CORNER_MARKER_IDS):
             progress = False
-            predicted = _predicted_markers(markers, self.plane_mm) if predict and len(markers) >= 2 else {}
-            for marker_id in CORNER_MARKER_IDS:
-                if marker_id in markers:
-                    continue
-                guesses = [self._last[marker_id]] if marker_id in self._last else []
-                guesses += [predicted[marker_id]] if marker_id in predicted else []
-                for expected in guesses:
-                    points = match_marker(frame, marker_id, expected)
+            predicted = _predicted_markers(markers, self.plane_mm) if predict and markers else {}
+            reach = PREDICTION_REACH.get(len(markers), 1.0)
+            missing = [i for i in CORNER_MARKER_IDS if i not in markers]
+            # The nearest to a found marker first, and the others put again once it is found: a guess
+            # from one marker is far off at the diagonal corner, and a match there is off by pixels.
+            missing.sort(key=lambda i: _distance_to_found(predicted[i], markers) if i in predicted else 0.0)
+            for marker_id in missing:
+                guesses = [(self._last[marker_id], 1.0)] if marker_id in self._last else []
+                guesses += [(predicted[marker_id], reach)] if marker_id in predicted else []
+                for expected, sides in guesses:
+                    points = match_marker(frame, marker_id, expected, sides)
                     if points is not None:
                         markers[marker_id], progress = points, True
                         break
+                if progress:
+                    break
 
     def update_with(self, markers: dict[int, Points]) -> CalibrationResult:
         found = tuple(sorted(markers))

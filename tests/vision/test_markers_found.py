@@ -15,10 +15,10 @@ from companion.vision.calibration import Calibrator, MarkerFinder
 from . import scenes
 
 
-def _seen(top_down: Frame, quad: numpy.typing.NDArray[numpy.float32] = scenes.CAMERA_QUAD) -> Frame:
+def _seen(top_down: Frame) -> Frame:
     height, width = top_down.shape[:2]
-    corners = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]])
-    homography = cv2.getPerspectiveTransform(corners, quad)
+    corners = numpy.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=numpy.float32)
+    homography = cv2.getPerspectiveTransform(corners, numpy.asarray(scenes.CAMERA_QUAD, dtype=numpy.float32))
     image = cv2.warpPerspective(top_down, homography, scenes.FRAME_SIZE, borderValue=(90, 110, 120))
     return numpy.asarray(image, dtype=numpy.uint8)
 
@@ -56,7 +56,7 @@ def test_without_the_print_match_the_touched_marker_is_not_found_in_its_place(
 def test_the_print_match_takes_no_other_marker_and_nothing_where_there_is_none() -> None:
     image = scenes.frame({}, noise=4)
     found = MarkerFinder().find(image)
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    grey = numpy.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=numpy.uint8)
     for marker_id in CORNER_MARKER_IDS:
         # A guess a third of a side off and turned 3 degrees: the marker itself, to a pixel.
         corners = found[marker_id]
@@ -117,9 +117,29 @@ def test_a_bump_beyond_the_windows_is_found_on_the_whole_image(monkeypatch: pyte
     calls = _counting_full_searches(monkeypatch)
     calibrator = Calibrator(scenes.PLANE_MM)
     first = calibrator.update(scenes.frame({}))
-    moved = scenes.CAMERA_QUAD + numpy.float32([[150, 60]] * 4)
+    moved = scenes.CAMERA_QUAD + numpy.array([[150, 60]] * 4, dtype=numpy.float32)
     bumped = calibrator.update(scenes.frame({}, quad=moved))
     assert bumped.state == "calibrated" and bumped.changed and bumped.markers == (0, 1, 2, 3)
     assert len(calls) == 2
     assert first.homography is not None and bumped.homography is not None
     assert not numpy.allclose(first.homography, bumped.homography, atol=1e-3)
+
+
+def test_with_one_marker_read_the_other_three_are_found_by_their_print() -> None:
+    # Dark tiles over three sheets' inner corners: the detector reads only the top-left marker; the
+    # nearest two are looked for around where it puts them, then the diagonal one from those three.
+    top_down = scenes.plane({})
+    height, width = top_down.shape[:2]
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    for x, y, dx, dy in (
+        (width - side, height - side, -1, -1),
+        (width - side, side, -1, 1),
+        (side, height - side, 1, -1),
+    ):
+        cv2.rectangle(top_down, (x - 6 * dx, y - 8 * dy), (x + 50 * dx, y + 40 * dy), (40, 45, 50), -1)
+    image = _seen(top_down)
+    assert sorted(MarkerFinder().find(image)) == [0]
+    clean = MarkerFinder().find(scenes.frame({}))
+    markers = Calibrator(scenes.PLANE_MM).find_markers(image)
+    assert sorted(markers) == [0, 1, 2, 3]
+    assert all(numpy.abs(markers[k] - clean[k]).max() < 1.5 for k in markers)
