@@ -56,11 +56,15 @@ def channels(picture: FloatArray) -> FloatArray:
 
 
 def _features(window: FloatArray) -> FloatArray:
-    """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all."""
-    by_channel = channels(window)
-    centred = by_channel - by_channel.mean(axis=1, keepdims=True)
-    norms = numpy.sqrt((centred * centred).sum(axis=1, keepdims=True))
-    vector = (centred * (_WEIGHTS[:, None] / (norms + 1.0))).ravel()
+    """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all.
+
+    Pixel after pixel, channels interleaved as the picture holds them (templates and cells alike, so
+    their products are as channel after channel): no copy into channel order first."""
+    picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
+    means, deviations = cv2.meanStdDev(picture)
+    norms = deviations.ravel() * math.sqrt(picture.shape[0] * picture.shape[1])
+    scale = (_WEIGHTS / (norms + 1.0)).astype(numpy.float32)
+    vector = ((picture - means.ravel().astype(numpy.float32)) * scale).ravel()
     length = math.sqrt(float(vector @ vector))
     return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
@@ -164,6 +168,9 @@ class Templates:
             for colour, (pictures, looks) in by_colour.items()
         }
         self._sources = sources or {}
+        self._labels = {
+            colour: [tile_label(colour, *look) for look in looks] for colour, (_, looks) in by_colour.items()
+        }
         # Every look of a colour averaged: its frame and the tile's edge, sharp in all of them, line a
         # cell up as well as its own look does, before its look is known (one correlation, not two).
         self._mean = {
@@ -262,6 +269,7 @@ class Templates:
         `lined`: the windows' `lined_up`, when known already.
         """
         matrix, _, looks = self.by_colour[colour]
+        labels = self._labels[colour]
         view, shift = lined or self.lined_up(colour, windows)
         scores = matrix @ _features(view)
         best = float(scores.max())
@@ -270,13 +278,14 @@ class Templates:
         # at either end) crowded a plainer design out, whose learned picture correlates a little less.
         order: list[int] = []
         named: set[str] = set()
-        for i in close[numpy.argsort(scores[close])[::-1]]:
-            named_as = tile_label(colour, *looks[int(i)])
-            if named_as not in named and len(named) < CANDIDATES:
-                named.add(named_as)
-                order.append(int(i))
+        for i in close[numpy.argsort(scores[close])[::-1]].tolist():
+            if labels[i] not in named:
+                named.add(labels[i])
+                order.append(i)
+                if len(order) == CANDIDATES:
+                    break
         champion = order[0]
-        label = tile_label(colour, *looks[champion])
+        label = labels[champion]
         margin = 1.0
         if len(order) == 1:
             return looks[champion][0], looks[champion][1], margin, shift
@@ -294,7 +303,7 @@ class Templates:
         mine = self._alike(colour, champion)
         compared = {label}
         for candidate in order[1:]:
-            other = tile_label(colour, *looks[candidate])
+            other = labels[candidate]
             if other in compared:
                 continue
             compared.add(other)

@@ -391,7 +391,11 @@ class AsterionRecogniser:
         labels = (*FRAME_LABELS, *OTHER_LABELS)
         dx, dy = (round(v / _SMALL_PER_PX) for v in offset)
         height, width = plane.shape[:2]
-        corner_pixels = plane[numpy.clip(rows + dy, 0, height - 1), numpy.clip(cols + dx, 0, width - 1)]
+        at_rows, at_cols = rows + dy, cols + dx
+        # Clipped only off the plane: numpy's clip costs more than the lookup.
+        if at_rows.min() < 0 or at_rows.max() >= height or at_cols.min() < 0 or at_cols.max() >= width:
+            at_rows, at_cols = numpy.clip(at_rows, 0, height - 1), numpy.clip(at_cols, 0, width - 1)
+        corner_pixels = plane[at_rows, at_cols]
         owners = palettes.every_map[palettes.every.classify_bgr(corner_pixels)]
         votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners) * frames_here
         colour_index = int(votes.argmax())
