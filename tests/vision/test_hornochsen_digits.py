@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import ModuleType
 
@@ -9,7 +10,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM, Profile, recogniser_for
+from companion.vision.base import PLANE_PX_PER_MM, Profile, encode_template, recogniser_for
 from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
@@ -23,9 +24,9 @@ JOINING_BLUR = 3.5
 """Plane pixels: blurred this much, the two digits of a tile run together into one shape."""
 
 
-def _blurred_tile(number: int, sigma: float) -> FloatArray:
+def _blurred_tile(number: int, sigma: float, edition: str = "default") -> FloatArray:
     """A tile's lightness as the plane shows it, straight and centred, blurred by a Gaussian."""
-    face = draw_tile_face(number)[0]
+    face = draw_tile_face(number, edition)[0]
     small = cv2.resize(
         face, None, fx=PLANE_PX_PER_MM / SPRITE_PX_PER_MM, fy=PLANE_PX_PER_MM / SPRITE_PX_PER_MM
     )
@@ -151,6 +152,98 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     features = digits.DigitClassifier.features(glyph.pixels, glyph.aspect)
     direct = classifier.weights @ features + classifier.bias
     assert classifier.log_likelihoods(glyph.pixels, glyph.aspect) == pytest.approx(direct, rel=1e-4, abs=1e-3)
+
+
+def _glyphs_at(sigma: float, edition: str = "default") -> dict[int, list[digits.Glyph]]:
+    """The digits of the tiles 10-99 drawn in the edition and blurred, where they split in two."""
+    found: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    for number in range(10, 100):
+        glyphs = digits.tile_glyphs(_blurred_tile(number, sigma, edition))
+        if len(glyphs) == 2:
+            for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
+                found[digit].append(glyph)
+    return found
+
+
+def _right(classifier: digits.DigitClassifier, tested: dict[int, list[digits.Glyph]]) -> float:
+    right = sum(
+        int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
+        for digit, glyphs in tested.items()
+        for g in glyphs
+    )
+    return right / sum(len(glyphs) for glyphs in tested.values())
+
+
+def test_a_few_taught_digits_move_the_classifier_to_another_typeface() -> None:
+    """Learned from the built-in tiles, the classifier misreads some of another edition's thin digits
+    blurred; taught one tile of each digit of it (sharp, as a lesson shows it), it misreads fewer, the
+    covariance still the built-in one's."""
+    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    for sigma in (0.8, 1.6, 2.4):
+        for digit, glyphs in _glyphs_at(sigma).items():
+            learned[digit] += glyphs
+    classifier = digits.DigitClassifier.learn(learned)
+    lessons = _glyphs_at(0.8, "travel")
+    taught = classifier.taught({d: (found[0].pixels, found[0].aspect, 1) for d, found in lessons.items()})
+    tested = _glyphs_at(2.8, "travel")
+    assert _right(taught, tested) > _right(classifier, tested) + 0.01
+    assert taught.precision is classifier.precision or numpy.array_equal(
+        taught.precision, classifier.precision
+    )
+    same = classifier.taught({})
+    assert numpy.allclose(same.weights, classifier.weights, atol=1e-4), "nothing taught: nothing moves"
+
+
+def test_the_classifier_keeps_what_teaching_needs_in_its_file() -> None:
+    """The shipped file holds the means and the covariance's inverse, so a profile can be taught; read
+    back, a taught classifier is the one taught from the original."""
+    learned = _glyphs_at(1.2)
+    classifier = digits.DigitClassifier.learn(learned)
+    again = digits.DigitClassifier.from_json(json.loads(json.dumps(classifier.to_json())))
+    assert again.means is not None and again.precision is not None and classifier.precision is not None
+    assert numpy.allclose(
+        again.precision, classifier.precision, rtol=2e-3, atol=1e-3 * abs(classifier.precision).max()
+    )
+    lesson = {3: (learned[8][0].pixels, learned[8][0].aspect, 2)}
+    assert numpy.allclose(
+        again.taught(lesson).weights,
+        classifier.taught(lesson).weights,
+        rtol=0.02,
+        atol=0.02 * abs(classifier.weights).max(),
+    )
+    assert digits._camera_classifier().precision is not None, "the shipped classifier can be taught"
+
+
+def test_a_profile_taught_digits_reads_a_normalised_plane_with_the_classifier_moved() -> None:
+    """Only the taught digits' means move; on a raw plane the taught profile reads by its templates."""
+    recogniser = hornochsen.HornochsenRecogniser()
+    default = recogniser.default_profile()
+    glyph = _glyphs_at(1.2, "travel")[4][0]
+    taught = Profile(
+        game="hornochsen",
+        colours=default.colours,
+        templates={**default.templates, "digit:4:taught": encode_template(digits.to_png(glyph.pixels))},
+        params={
+            **default.params,
+            "taught_digits": [0, 0, 0, 0, 2, 0, 0, 0, 0, 0],
+            "taught_aspect": [glyph.aspect] * 10,
+        },
+    )
+    moved = recogniser._templates(taught, keep_classifier=True).classifier
+    built_in = digits._camera_classifier()
+    assert moved is not None and moved.means is not None and built_in.means is not None
+    changed = [d for d in range(10) if not numpy.allclose(moved.means[d], built_in.means[d])]
+    assert changed == [4]
+    assert recogniser._templates(taught).classifier is None
+
+
+def test_a_lesson_is_learned_over_a_few_blurs_and_each_of_its_digits() -> None:
+    tile = _blurred_tile(55, 0.8)
+    taught = hornochsen._taught_digits(tile, "55")
+    assert [digit for digit, _, _ in taught] == [5, 5]
+    as_shot = digits.tile_glyphs(tile)[0].pixels
+    assert not numpy.allclose(taught[0][1], as_shot), "the mean over blurs, not the shot alone"
+    assert hornochsen._taught_digits(tile, "5") == [], "a tile not split as its label teaches nothing"
 
 
 def test_a_row_read_out_of_order_takes_the_less_sure_tiles_next_likeliest_number() -> None:

@@ -122,11 +122,13 @@ def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatc
 
 def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
     """The ink centre of a number is that of its two digits, not of a tile's frame line or edge beside
-    them (a thin stroke further off), nor does a digit broken across its waist go missing."""
+    them (a thin stroke further off) nor of a neighbour's digit, nor does a digit broken across its waist
+    go missing."""
     light = numpy.full((80, 100), 230, numpy.uint8)
     cv2.rectangle(light, (30, 30), (42, 52), 40, -1)  # a digit, 6 x 11 mm
     cv2.rectangle(light, (48, 30), (60, 39), 40, -1)  # a digit broken in two...
     cv2.rectangle(light, (48, 42), (60, 52), 40, -1)  # ...across its waist
     cv2.rectangle(light, (75, 26), (81, 56), 40, -1)  # a frame line's piece, 6 mm off
+    cv2.rectangle(light, (12, 36), (19, 47), 40, -1)  # a piece of a neighbour's digit, shorter, further off
     centre = hornochsen._ink_centre(light, 230.0, (50.0, 40.0))
     assert centre is not None and abs(centre[0] - 45.5) <= 1 and abs(centre[1] - 41.5) <= 1

@@ -86,9 +86,21 @@ def tile_glyphs(tile_lightness: FloatArray) -> list[Glyph]:
     if inkness is None:
         return []
     mask = (inkness > 0.5).astype(numpy.uint8)
-    # A column inked over most of the height is a tile's edge or frame line (digits are 11 mm of 30): cut
-    # away, it no longer joins the digit beside it into one shape touching the side.
-    mask[:, mask.sum(axis=0) > LINE_SHARE * mask.shape[0]] = 0
+    glyphs = _glyphs(inkness, mask)
+    if len(glyphs) < 2:
+        # Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30):
+        # cut away, they no longer join a digit beside them into one shape touching the side. (Only then:
+        # a digit's stem over a shadowed edge below it may be inked as far.)
+        lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
+        if lines.any():
+            mask[:, lines] = 0
+            cut = _glyphs(inkness, mask)
+            glyphs = cut if len(cut) > len(glyphs) else glyphs
+    return glyphs
+
+
+def _glyphs(inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8]) -> list[Glyph]:
+    """The digit-like shapes of the ink mask (see tile_glyphs)."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
     height, width = mask.shape
@@ -184,9 +196,17 @@ class DigitClassifier:
     top right) over the ones blur makes alike, learned from thousands of camera glyphs.
     """
 
-    def __init__(self, weights: FloatArray, bias: FloatArray) -> None:
+    def __init__(
+        self,
+        weights: FloatArray,
+        bias: FloatArray,
+        means: FloatArray | None = None,
+        precision: FloatArray | None = None,
+    ) -> None:
         self.weights = weights  # (10, glyph pixels + 1): the last column weighs the log aspect
         self.bias = bias  # (10,)
+        self.means = means  # (10, glyph pixels + 1): each digit's mean features
+        self.precision = precision  # (glyph pixels + 1,) * 2: the shared covariance's inverse
         self._pixel_weights = numpy.ascontiguousarray(weights[:, :-1])
         self._aspect_weights = numpy.ascontiguousarray(weights[:, -1]) * CLASSIFIER_ASPECT
 
@@ -213,23 +233,70 @@ class DigitClassifier:
         covariance = (1 - CLASSIFIER_SHRINK) * covariance + CLASSIFIER_SHRINK * numpy.eye(size) * (
             numpy.trace(covariance) / size
         )
-        weights = means @ numpy.linalg.inv(covariance)
+        precision = numpy.linalg.inv(covariance)
+        return cls._of(means, precision)
+
+    @classmethod
+    def _of(cls, means: numpy.typing.NDArray[Any], precision: numpy.typing.NDArray[Any]) -> DigitClassifier:
+        weights = means @ precision
         bias = -0.5 * numpy.sum(weights * means, axis=1)
-        return cls(weights.astype(numpy.float32), bias.astype(numpy.float32))
+        return cls(
+            weights.astype(numpy.float32),
+            bias.astype(numpy.float32),
+            means.astype(numpy.float32),
+            precision.astype(numpy.float32),
+        )
+
+    def taught(self, glyphs: Mapping[int, tuple[FloatArray, float, int]]) -> DigitClassifier:
+        """The discriminant for an edition taught these digits (digit: its taught glyphs' mean pixels and
+        width/height, and how many were taught): each taught digit's mean moves to what was taught, the
+        covariance (how blur, noise and a tile's turn vary a glyph) stays as learned from thousands. A few
+        lessons then teach a typeface, where templates of one sitting's blur read another table's badly."""
+        if self.means is None or self.precision is None:
+            return self
+        means = self.means.astype(numpy.float64)
+        for digit, (pixels, aspect, count) in glyphs.items():
+            shown = self.features(pixels, aspect).astype(numpy.float64)
+            means[digit] = (count * shown + TAUGHT_PRIOR * means[digit]) / (count + TAUGHT_PRIOR)
+        return self._of(means, self.precision.astype(numpy.float64))
 
     def to_json(self) -> dict[str, Any]:
-        """The weights as little-endian float32 in base64 (exact, and a fifth of the size of a list)."""
-        return {
+        """The weights as little-endian float32 in base64 (exact, and a fifth of the size of a list); the
+        means and the precision's upper triangle too (for teaching: see taught)."""
+        data: dict[str, Any] = {
             "weights_shape": list(self.weights.shape),
-            "weights_float32": base64.b64encode(self.weights.astype("<f4").tobytes()).decode("ascii"),
+            "weights_float32": _b64(self.weights.astype("<f4")),
             "bias": self.bias.tolist(),
         }
+        if self.means is not None and self.precision is not None:
+            upper = self.precision[numpy.triu_indices(len(self.precision))]
+            data |= {
+                "means_float32": _b64(self.means.astype("<f4")),
+                "precision_float32": _b64(upper.astype("<f4")),
+            }
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> DigitClassifier:
         flat = numpy.frombuffer(base64.b64decode(data["weights_float32"]), "<f4")
         weights = flat.reshape(tuple(data["weights_shape"])).astype(numpy.float32)
-        return cls(weights, numpy.asarray(data["bias"], numpy.float32))
+        means = precision = None
+        if "means_float32" in data and "precision_float32" in data:
+            means = numpy.frombuffer(base64.b64decode(data["means_float32"]), "<f4").reshape(weights.shape)
+            size = weights.shape[1]
+            upper = numpy.frombuffer(base64.b64decode(data["precision_float32"]), "<f4").astype(numpy.float32)
+            precision = numpy.zeros((size, size), numpy.float32)
+            precision[numpy.triu_indices(size)] = upper
+            precision = precision + numpy.triu(precision, 1).T
+        return cls(weights, numpy.asarray(data["bias"], numpy.float32), means, precision)
+
+
+TAUGHT_PRIOR = 8.0
+"""A taught digit's mean is its taught glyphs' with the built-in mean weighing as this many more glyphs."""
+
+
+def _b64(array: numpy.typing.NDArray[Any]) -> str:
+    return base64.b64encode(array.tobytes()).decode("ascii")
 
 
 class DigitTemplates:
@@ -277,9 +344,20 @@ class DigitTemplates:
         if set(owners.tolist()) != set(range(10)):
             raise ValueError("hornochsen profile: templates for every digit 0-9 are needed")
         aspects = numpy.array([profile.params["digit_aspect"][d] for d in range(10)], numpy.float32)
-        # The classifier knows the built-in tiles only: a profile taught other digits reads by its templates.
-        taught = any(profile.params.get("taught_digits", []))
-        return cls(glyphs, owners, aspects, None if taught and not keep_classifier else _camera_classifier())
+        # The camera classifier knows the built-in tiles: a profile taught other digits has it moved to them
+        # (see DigitClassifier.taught), or reads by its templates (unless `keep_classifier`).
+        counts = [int(n) for n in profile.params.get("taught_digits", [])]
+        if not any(counts):
+            return cls(glyphs, owners, aspects, _camera_classifier())
+        if not keep_classifier:
+            return cls(glyphs, owners, aspects, None)
+        shown = profile.params.get("taught_aspect", profile.params["digit_aspect"])
+        taught = {
+            d: (from_png(decode_template(profile.templates[f"digit:{d}:taught"])), float(shown[d]), counts[d])
+            for d in range(10)
+            if counts[d] and f"digit:{d}:taught" in profile.templates and float(shown[d]) > 0
+        }
+        return cls(glyphs, owners, aspects, _camera_classifier().taught(taught))
 
 
 TILES_FILE = shipped_path("hornochsen_tiles")

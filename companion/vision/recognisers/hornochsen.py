@@ -219,10 +219,10 @@ class HornochsenRecogniser:
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
         for item_id, region in layout.items.items():
-            crop = layout.crop(plane, item_id)
             if table is not None:
                 label, sure, alternatives = _read_normalised(plane, table, region, templates)
             else:
+                crop = layout.crop(plane, item_id)
                 label, sure, alternatives = self._read_item(crop, region, palette, templates)
             items[item_id] = label
             confidence[item_id] = sure
@@ -265,6 +265,7 @@ class HornochsenRecogniser:
             if taught_digits[d] and f"digit:{d}:taught" in base.templates
         }
         aspects = numpy.asarray(base.params["digit_aspect"], numpy.float64)
+        shown = numpy.asarray(base.params.get("taught_aspect", [0.0] * 10), numpy.float64)
         palette = palette_for(colours, SURFACES, washed=False)
         samples: dict[str, list[FloatArray]] = {FACE: [], BACK: [], BOARD_PRINT: []}
         for item_id, label in labels.items():
@@ -292,12 +293,10 @@ class HornochsenRecogniser:
                 tile = face_up_tile(plane, table, layout.items[item_id])
             else:
                 tile = find_tile(crop, owners)
-            glyphs = tile_glyphs(tile) if tile is not None else []
-            if len(glyphs) != len(label):
-                continue  # could not split this tile: learn nothing wrong from it
-            for digit, (glyph, aspect, _) in zip((int(c) for c in label), glyphs, strict=True):
+            for digit, glyph, aspect in _taught_digits(tile, label):
                 taught_glyphs[digit] = taught_glyphs.get(digit, 0.0) + glyph
                 aspects[digit] = (aspects[digit] * 9 + aspect) / 10
+                shown[digit] = (shown[digit] * taught_digits[digit] + aspect) / (taught_digits[digit] + 1)
                 taught_digits[digit] += 1
         for surface, pixels in samples.items():
             if pixels:
@@ -315,11 +314,39 @@ class HornochsenRecogniser:
             params={
                 **base.params,
                 "digit_aspect": aspects.tolist(),
+                "taught_aspect": shown.tolist(),
                 "taught_digits": taught_digits,
                 "taught_colours": taught,
             },
             shots=profile.shots + 1,
         )
+
+
+TAUGHT_BLURS = (0.0, 0.8, 1.3, 1.8)
+"""A lesson's tile is learned as shot and blurred by these sigmas (plane pixels): the one shot's sharpness
+is no other table's, and the built-in digits were learned over every table's."""
+
+
+def _taught_digits(tile: FloatArray | None, label: str) -> list[tuple[int, FloatArray, float]]:
+    """Each digit of a lesson's tile: the digit, its glyph (mean over TAUGHT_BLURS) and width/height; none
+    where the tile as shot does not split into the label's digits (nothing wrong is learned)."""
+    if tile is None or len(tile_glyphs(tile)) != len(label):
+        return []
+    found: list[list[tuple[FloatArray, float]]] = [[] for _ in label]
+    for sigma in TAUGHT_BLURS:
+        seen = numpy.asarray(cv2.GaussianBlur(tile, (0, 0), sigma), numpy.float32) if sigma else tile
+        glyphs = tile_glyphs(seen)
+        if len(glyphs) == len(label):
+            for place, (glyph, aspect, _) in enumerate(glyphs):
+                found[place].append((glyph, aspect))
+    return [
+        (
+            int(digit),
+            numpy.asarray(numpy.mean([glyph for glyph, _ in shots], axis=0), numpy.float32),
+            float(numpy.mean([aspect for _, aspect in shots])),
+        )
+        for digit, shots in zip(label, found, strict=True)
+    ]
 
 
 NORMALISED_SHARE = 0.2
@@ -471,6 +498,9 @@ tile's nearest digit is 20 mm away)."""
 DIGIT_GAP_MM = 4.0
 """...and their ink this close side by side (1.5 to 3 mm apart as found; a tile's frame line or edge is
 5 mm and more from them)..."""
+ALIKE_HEIGHT = 0.7
+"""...of a height alike (printed the same, blurred alike: a speck or a piece of a neighbour's digit is
+shorter)..."""
 STROKE_SHARE = 0.3
 """...so ink further off and narrower than this share of its height is a line, no digit (a frame line's
 piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
@@ -500,13 +530,18 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
     stroke = (tall[:, 2] - tall[:, 0] < STROKE_SHARE * (tall[:, 3] - tall[:, 1])) & (
         gap > DIGIT_GAP_MM * PLANE_PX_PER_MM
     )
-    beside = tall[
+    beside = (
         (numpy.abs(middles[:, 0] - middles[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
         & (numpy.abs(middles[:, 1] - middles[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
+        & (tall[:, 3] - tall[:, 1] >= ALIKE_HEIGHT * (tall[nearest, 3] - tall[nearest, 1]))
         & ~stroke
-    ]
-    x0, y0 = beside[:, :2].min(axis=0)
-    x1, y1 = beside[:, 2:].max(axis=0)
+    )
+    beside[nearest] = False
+    number = [nearest]
+    if beside.any():  # a number has two digits at most: the other is the one standing closest
+        number.append(int(numpy.flatnonzero(beside)[numpy.argmin(gap[beside])]))
+    x0, y0 = tall[number, :2].min(axis=0)
+    x1, y1 = tall[number, 2:].max(axis=0)
     return float(x0 + x1) / 2, float(y0 + y1) / 2
 
 

@@ -4,7 +4,8 @@ Writes recognisers/hornochsen_tiles.json (the generator's colours; each digit's 
 generator's tiles, sharp and blurred by a few sigmas; each digit's mean width/height) and
 recognisers/hornochsen_digits.json (digit templates and a classifier learned from the tiles of
 generated sessions on every table kind, on planes normalised against each session's empty area, as the
-recogniser finds them: minutes of CPU).
+recogniser finds them: minutes of CPU; with the classifier, its means and covariance's inverse, which
+teaching an edition moves the taught digits' means within).
 """
 
 from __future__ import annotations
