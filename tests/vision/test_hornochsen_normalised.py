@@ -105,7 +105,7 @@ def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatc
     table = hornochsen.table_mask(plane)
     assert table is not None
     for item_id in ("row:0:square:1", "row:0:square:2", "row:2:square:0"):
-        x0, y0, x1, y1 = hornochsen._wide_box(layout.items[item_id], plane.shape)
+        x0, y0, x1, y1 = layout.items[item_id].box_px()
         box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
         dimmed = (box.astype(numpy.float32) * 0.55).astype(numpy.uint8)
         box[~empty_area] = dimmed[~empty_area]

@@ -378,9 +378,10 @@ def table_mask(plane: Frame) -> numpy.typing.NDArray[numpy.uint8] | None:
     return mask
 
 
-WIDE_MM = 6.0
+WIDE_MM = 9.0
 """A tile is looked for this far beyond its square on a normalised plane: a tile laid off centre, or a
-plane a few millimetres off (markers laid by their cut edge), still shows whole."""
+plane several millimetres off (markers laid by their cut edge), still shows whole (at 6 mm, a tile 8 mm off
+lost its first digit into the window's replicated border)."""
 
 
 def _wide_box(region: ItemRegion, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
