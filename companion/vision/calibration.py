@@ -189,6 +189,8 @@ class Calibrator:
         self.state: CalibrationState = "searching"
         self._frames_without_markers = 0
         self._last: dict[int, Points] = {}
+        self._printed: set[int] = set()
+        """The markers found by their print in the last frame (not by the detector)."""
         """Where each marker was last found while the homography held (frame pixels)."""
         self._targets = {
             i: numpy.array(c, dtype=numpy.float32) * PLANE_PX_PER_MM
@@ -203,8 +205,17 @@ class Calibrator:
         each around where it was last found (the camera at rest: a millisecond); when that misses one,
         on the whole image, then any still missing by its print where the last frame or the others put
         it."""
+        printed, self._printed = self._printed, set()
         if len(self._last) == len(CORNER_MARKER_IDS):
-            markers = self._squared(frame, self.finder.find_around(frame, self._last))
+            # A marker the detector missed last frame (a tile lies against it) is looked for by its print
+            # first: the passes would miss it again, at a millisecond a marker.
+            markers: dict[int, Points] = {}
+            for marker_id in printed & set(self._last):
+                points = self._match(frame, marker_id, self._last[marker_id])
+                if points is not None:
+                    markers[marker_id] = points
+            rest = {k: v for k, v in self._last.items() if k not in markers}
+            markers.update(self._squared(frame, self.finder.find_around(frame, rest)))
             # A far or touched marker the passes miss in its window is found by its print, where it was.
             self._match_missing(frame, markers, predict=False)
             # Three where the homography puts them: the camera has not moved, so the fourth (under a
@@ -230,6 +241,13 @@ class Calibrator:
                 self._match_missing(grey, markers)
         return markers
 
+    def _match(self, frame: Frame, marker_id: int, expected: Points, reach: float = 1.0) -> Points | None:
+        """match_marker, noting the markers found by their print in this frame."""
+        points = match_marker(frame, marker_id, expected, reach)
+        if points is not None:
+            self._printed.add(marker_id)
+        return points
+
     def _squared(self, frame: Frame, markers: dict[int, Points]) -> dict[int, Points]:
         """The markers, each whose found corners are lopsided (LOPSIDED) taken again by its print there:
         where something dark touches its black square, the detector's outline may cut a corner or run into
@@ -244,7 +262,7 @@ class Calibrator:
             guesses = [predicted[marker_id]] if marker_id in predicted else []
             guesses += [self._last[marker_id]] if marker_id in self._last else []
             for expected in [*guesses, corners]:
-                points = match_marker(frame, marker_id, expected)
+                points = self._match(frame, marker_id, expected)
                 if points is not None:
                     markers[marker_id] = points
                     break
@@ -267,7 +285,7 @@ class Calibrator:
                 guesses = [(self._last[marker_id], 1.0)] if marker_id in self._last else []
                 guesses += [(predicted[marker_id], reach)] if marker_id in predicted else []
                 for expected, sides in guesses:
-                    points = match_marker(frame, marker_id, expected, sides)
+                    points = self._match(frame, marker_id, expected, sides)
                     if points is not None:
                         markers[marker_id], progress = points, True
                         break

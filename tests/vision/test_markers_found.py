@@ -143,3 +143,25 @@ def test_with_one_marker_read_the_other_three_are_found_by_their_print() -> None
     markers = Calibrator(scenes.PLANE_MM).find_markers(image)
     assert sorted(markers) == [0, 1, 2, 3]
     assert all(numpy.abs(markers[k] - clean[k]).max() < 1.5 for k in markers)
+
+
+def test_a_marker_found_by_its_print_is_looked_for_so_first_in_the_next_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image = _tile_over_a_corner()
+    calibrator = Calibrator(scenes.PLANE_MM)
+    first = calibrator.update(image)
+    assert first.markers == (0, 1, 2, 3)
+    windows: list[list[int]] = []
+    around = MarkerFinder.find_around
+
+    def spy(
+        self: MarkerFinder, frame: Frame, last: dict[int, calibration.Points]
+    ) -> dict[int, calibration.Points]:
+        windows.append(sorted(last))
+        return around(self, frame, last)
+
+    monkeypatch.setattr(MarkerFinder, "find_around", spy)
+    again = calibrator.update(image)
+    # The touched marker by its print where it was; the detector's windows only for the other three.
+    assert again.markers == (0, 1, 2, 3) and not again.changed and windows == [[0, 1, 3]]
