@@ -105,24 +105,24 @@ def _glyphs(inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8]) -> lis
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
     height, width = mask.shape
     reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
-    x, y, w, h, area = stats[1:count].T
     # A digit is tall, not a sliver, fills a quarter of its box or more (a tile's frame line, or a wisp of
     # its shadow below a digit, does not), stands in the tile's middle and touches no side (the board or a
-    # neighbour round it). (Tested on all the shapes at once: blur and noise leave dozens of specks.)
-    digit_like = (
-        (min_height <= h)
-        & (h < 0.8 * height)
-        & (0.2 * h <= w)
-        & (w < 0.8 * width)
-        & (x > 0)
-        & (x + w < width)
-        & (y > 0)
-        & (y + h < height)
-        & (area >= DIGIT_FILL * w * h)
-        & (numpy.abs(x + w / 2 - width / 2) < reach)
-        & (numpy.abs(y + h / 2 - height / 2) < reach)
+    # neighbour round it). (Blur and noise leave dozens of specks: the tall shapes are picked out at once,
+    # the few left looked at one by one.)
+    tall = stats[1:count][stats[1:count, cv2.CC_STAT_HEIGHT] >= min_height].tolist()
+    boxes = sorted(
+        [x, y, x + w, y + h]
+        for x, y, w, h, area in tall
+        if h < 0.8 * height
+        and 0.2 * h <= w < 0.8 * width
+        and 0 < x
+        and x + w < width
+        and 0 < y
+        and y + h < height
+        and area >= DIGIT_FILL * w * h
+        and abs(x + w / 2 - width / 2) < reach
+        and abs(y + h / 2 - height / 2) < reach
     )
-    boxes = sorted([[bx, by, bx + bw, by + bh] for bx, by, bw, bh in stats[1:count, :4][digit_like].tolist()])
     merged: list[list[int]] = []
     for box in boxes:  # parts of one digit overlap in x (a broken stroke)
         if merged and box[0] < merged[-1][2] - 2:
@@ -175,7 +175,8 @@ def _split_joined(inkness: FloatArray, box: list[int]) -> list[list[int]]:
 
 
 def normalised(glyph: FloatArray) -> FloatArray:
-    flat = glyph.ravel() - glyph.mean()
+    flat = glyph.ravel()
+    flat = flat - float(numpy.add.reduce(flat)) / flat.size  # numpy's mean() costs more than the sum
     norm = math.sqrt(float(flat @ flat))
     return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
 
