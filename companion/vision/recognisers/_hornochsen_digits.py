@@ -115,9 +115,9 @@ def _glyphs(inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8]) -> lis
         for x, y, w, h, area in tall
         if h < 0.8 * height
         and 0.2 * h <= w < 0.8 * width
-        and 0 < x
+        and x > 0
         and x + w < width
-        and 0 < y
+        and y > 0
         and y + h < height
         and area >= DIGIT_FILL * w * h
         and abs(x + w / 2 - width / 2) < reach
