@@ -132,3 +132,18 @@ def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
     cv2.rectangle(light, (12, 36), (19, 47), 40, -1)  # a piece of a neighbour's digit, shorter, further off
     centre = hornochsen._ink_centre(light, 230.0, (50.0, 40.0))
     assert centre is not None and abs(centre[0] - 45.5) <= 1 and abs(centre[1] - 41.5) <= 1
+
+
+def test_a_plain_dark_patch_the_reference_left_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the reference did not take the empty board for empty (a lamp changed since), an even dark
+    square is left: it shows no back's light mark, so it is empty; a back beside it is still a back."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
+    x0, y0, x1, y1 = layout.items["row:1:square:0"].box_px()
+    plane[y0:y1, x0:x1] = (70, 125, 80)  # the board's green, shaded
+    reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert (reading.items["row:1:square:0"], reading.items["row:2:square:0"]) == ("empty", "down")
+    monkeypatch.setattr(hornochsen, "PLAIN_SHARE", 99.0)
+    assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:1:square:0"] == "down"

@@ -362,6 +362,9 @@ BACK_SHARE = 0.62
 overexposed (on a light cloth) lifts its median above BACK_LEVEL, but a face's median is its card, near its
 brightest (0.67 and more of it on seeds 5-7, a face in a lamp's fall-off the least; backs lit above
 BACK_LEVEL 0.55 and less)."""
+PLAIN_SHARE = 0.85
+"""A dark square whose middle's darkest tenth is lighter than this share of its brightest tenth shows no
+back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
 NORMALISED_TILE_SHARE = 0.25
 """On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
 are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
@@ -396,9 +399,13 @@ def _read_normalised(
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
     median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
-    tile, (median, light_level) = _square_levels(plane, table, region)
+    tile, (median, light_level, dark) = _square_levels(plane, table, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
+    if median < BACK_LEVEL and dark > PLAIN_SHARE * light_level:
+        # Dark and even all over, without a back's light mark: the empty area the reference did not take
+        # for it (a board or cloth under a lamp changed since it was learned).
+        return EMPTY, 0.3, []
     if median < BACK_SHARE * light_level:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(plane, table, region, light_level)
@@ -422,7 +429,7 @@ def _read_normalised(
 
 def _square_levels(
     plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> tuple[float, tuple[float, float]]:
+) -> tuple[float, tuple[float, float, float]]:
     """The share of a square's middle that is no empty play area, and that part's median and brightest
     tenth of lightness (zeros when it is too little for a tile)."""
     x0, y0, x1, y1 = region.box_px()
@@ -430,21 +437,23 @@ def _square_levels(
     crop, square = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
     middle = _middle(square, 0.6)
     if middle.size == 0:
-        return 0.0, (0.0, 0.0)
+        return 0.0, (0.0, 0.0, 0.0)
     tile = 1.0 - cv2.countNonZero(middle) / middle.size
     if tile < NORMALISED_TILE_SHARE:
-        return tile, (0.0, 0.0)
+        return tile, (0.0, 0.0, 0.0)
     grey = cv2.cvtColor(_middle(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
     size = grey.size
-    median, light = numpy.partition(grey, (size // 2, size * 9 // 10))[[size // 2, size * 9 // 10]]
-    return tile, (float(median), float(light))
+    dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
+        [size // 10, size // 2, size * 9 // 10]
+    ]
+    return tile, (float(median), float(light), float(dark))
 
 
 def face_up_tile(
     plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
 ) -> FloatArray | None:
     """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
-    tile, (_, light) = _square_levels(plane, table, region)
+    tile, (_, light, _) = _square_levels(plane, table, region)
     return normalised_tile(plane, table, region, light) if tile >= NORMALISED_TILE_SHARE else None
 
 
