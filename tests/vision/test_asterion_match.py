@@ -10,12 +10,12 @@ import pytest
 from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.asterion import draw_cell
+from companion.vision.recognisers._asterion_grid import cell_windows
 from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers.asterion import (
     FRAME_LABELS,
     TILE_MM,
     AsterionRecogniser,
-    _cell_windows,
     _path_like,
     asterion_layout,
 )
@@ -58,7 +58,7 @@ def test_a_wing_or_horns_are_told_from_a_plain_path_when_the_light_saturates(gai
             design = DESIGN_INDEX[name]
             for rotation in range(4):
                 cell = numpy.ascontiguousarray(numpy.rot90(draw_cell(colour, design), k=-rotation))
-                windows = _cell_windows(_lamp_lit(cell, gain), REGION)
+                windows = cell_windows(_lamp_lit(cell, gain), REGION)
                 read = tile_label(colour, *templates.match(colour, windows)[:2])
                 if read != tile_label(colour, design, rotation):
                     wrong.append((tile_label(colour, design, rotation), read))
@@ -80,7 +80,7 @@ def test_a_frame_washed_by_glare_shows_its_colour_where_the_colours_differ(glare
     templates = recogniser._prepared_for(recogniser._profile(None)).templates
     for colour, other in (("yellow", "green"), ("green", "yellow"), ("red", "blue"), ("blue", "red")):
         for name in ("cell", "bend", "chest bends", "horned junction"):
-            windows = _cell_windows(_washed(draw_cell(colour, DESIGN_INDEX[name]), glare), REGION)
+            windows = cell_windows(_washed(draw_cell(colour, DESIGN_INDEX[name]), glare), REGION)
             assert templates.colour_lead(colour, other, windows) > 0, (colour, name)
             assert templates.colour_lead(other, colour, windows) < 0, (colour, name)
 

@@ -2,13 +2,15 @@
 
 The grid of cells as the layout places it, fitted per frame to where the tiles read lie (`GridFit`:
 an offset and a stretch per axis; marker sheets laid by their paper's cut edge stretch the plane
-5 %, 8 mm at the rim), and the plane shrunk and converted to Lab and grey once for every cell's
-window (`SmallPlane`).
+5 %, 8 mm at the rim), the plane shrunk and converted to Lab and grey once for every cell's
+window (`SmallPlane`), where a cell's corners are sampled (`corner_pixels`), and a cell's window cut
+from the plane itself, turned to line a taught shot up (`cell_windows`).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from fractions import Fraction
 
 import cv2
@@ -22,6 +24,9 @@ CELL_MM = 44.0
 TILE_MM = 41.0
 MARGIN_MM = 36.0
 """Clear of the 30 mm corner markers."""
+CORNER_INSET_MM = 3.5
+"""Where a tile's corners are sampled: this far inside the tile's edge, in its coloured frame."""
+CORNER_PATCH_MM = 2.0
 
 SCALE = Fraction(2 * TEMPLATE_PX, round(CELL_MM * PLANE_PX_PER_MM))
 """From the plane halved to template scale: 10 pixels for every 11 (a whole ratio, so cells stay on
@@ -139,3 +144,65 @@ class GridFit:
             stretch = min(MAX_STRETCH, max(-MAX_STRETCH, stretch))
             fits.append(((sv - stretch * su) / n, stretch))
         self.model = (fits[0], fits[1])
+
+
+# ---------------------------------------------------------------- a cell's corners and window
+
+
+@functools.lru_cache(maxsize=4)
+def corner_pixels(
+    centres: tuple[tuple[float, float], ...], size: tuple[int, int]
+) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
+    """Row and column indices of the four corner patches of cells centred there: (cells, pixels) each.
+    Kept across recognisers, as every session's layout of the same grid places them alike."""
+    reach = (TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM
+    half = CORNER_PATCH_MM * PLANE_PX_PER_MM / 2
+    offsets = numpy.arange(-half, half + 0.01, 1.0)
+    patch_y, patch_x = numpy.meshgrid(offsets, offsets, indexing="ij")
+    signs = numpy.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], numpy.float64)
+    # (corner, patch pixel) per cell, corner after corner.
+    ys = (signs[:, 1:2] * reach + patch_y.ravel()[None, :]).ravel()
+    xs = (signs[:, 0:1] * reach + patch_x.ravel()[None, :]).ravel()
+    middles = numpy.array(centres, numpy.float64).reshape(-1, 2)
+    width, height = size
+    rows = numpy.clip(numpy.round(middles[:, 1:2] + ys[None, :]), 0, height - 1).astype(numpy.intp)
+    cols = numpy.clip(numpy.round(middles[:, 0:1] + xs[None, :]), 0, width - 1).astype(numpy.intp)
+    return rows, cols
+
+
+TEACHING_TURNS_DEG = (-2.5, 0.0, 2.5)
+"""Turns tried when lining a taught shot up, so that the taught picture is square. Reading tries
+no turn: on hard generated frames turns of 2.5 degrees each way read no better (the templates are
+smooth enough) and cost three times as much."""
+
+
+def cell_windows(plane: Frame, region: ItemRegion, turns: tuple[float, ...] = (0.0,)) -> list[Window]:
+    """The cell at template scale, turned by each of `turns`, SHIFT_PX pixels to spare each side."""
+    if turns == (0.0,):
+        return [SmallPlane.of(plane).window(region)]
+    scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
+    side = TEMPLATE_PX + 2 * SHIFT_PX
+    crop, x0, y0 = cell_crop(plane, region)
+    cx, cy = region.centre_px()
+    cx, cy = cx - x0, cy - y0
+    # Shrink first (area averaging, no aliasing), then turn the small picture.
+    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    cx, cy = (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5  # pixel centres, before and after shrinking
+    windows = []
+    for turn in turns:
+        matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
+        matrix[0, 2] += (side - 1) / 2 - cx
+        matrix[1, 2] += (side - 1) / 2 - cy
+        window = cv2.warpAffine(
+            small, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        windows.append(Window.of(numpy.asarray(window, numpy.uint8)))
+    return windows
+
+
+def cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
+    """The cell with a few millimetres to spare (a tile off its place), and the crop's origin."""
+    cx, cy = region.centre_px()
+    half = (CELL_MM / 2 + 3.0) * PLANE_PX_PER_MM
+    x0, y0 = max(0, round(cx - half)), max(0, round(cy - half))
+    return plane[y0 : round(cy + half), x0 : round(cx + half)], x0, y0

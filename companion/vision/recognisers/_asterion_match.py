@@ -261,7 +261,7 @@ class Templates:
         """(design, rotation, margin over the best other look, where the tile lies: its shift from the
         window's centre in template pixels) of the template the cell shows.
 
-        `windows` are the cell at template scale (`asterion._cell_windows`; the first as it lies).
+        `windows` are the cell at template scale (`_asterion_grid.cell_windows`; the first as it lies).
         The cell as it lies picks the best template; the shift that matches it best lines the
         cell up; the templates scoring close to the best for the lined-up cell are then told
         apart pairwise, around where they differ only (a chest, a wing, a path's end):

@@ -51,8 +51,11 @@ from companion.vision.base import (
 )
 from companion.vision.recognisers._asterion_grid import (
     _SMALL_PER_PX,
+    TEACHING_TURNS_DEG,
     GridFit,
     SmallPlane,
+    cell_windows,
+    corner_pixels,
 )
 from companion.vision.recognisers._asterion_grid import (
     CELL_MM as CELL_MM,
@@ -67,7 +70,6 @@ from companion.vision.recognisers._asterion_labels import EMPTY, MINOTAUR, parse
 from companion.vision.recognisers._asterion_match import (
     GAME,
     SHIFT_PX,
-    TEMPLATE_PX,
     TILES_FILE,
     Templates,
     Window,
@@ -92,9 +94,6 @@ from companion.vision.recognisers._shipped import shipped_colours
 
 TABLE = "table"
 
-CORNER_INSET_MM = 3.5
-"""Where a tile's corners are sampled: this far inside the tile's edge, in its coloured frame."""
-CORNER_PATCH_MM = 2.0
 TILE_CONTRAST = 10.0
 """Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
 TILE_VOTE = 0.4
@@ -140,48 +139,10 @@ def asterion_layout(columns: int, rows: int) -> Layout:
 # ---------------------------------------------------------------- a cell's window
 
 
-TEACHING_TURNS_DEG = (-2.5, 0.0, 2.5)
-"""Turns tried when lining a taught shot up, so that the taught picture is square. Reading tries
-no turn: on hard generated frames turns of 2.5 degrees each way read no better (the templates are
-smooth enough) and cost three times as much."""
-
-
-def _cell_windows(plane: Frame, region: ItemRegion, turns: tuple[float, ...] = (0.0,)) -> list[Window]:
-    """The cell at template scale, turned by each of `turns`, SHIFT_PX pixels to spare each side."""
-    if turns == (0.0,):
-        return [SmallPlane.of(plane).window(region)]
-    scale = TEMPLATE_PX / (CELL_MM * PLANE_PX_PER_MM)
-    side = TEMPLATE_PX + 2 * SHIFT_PX
-    crop, x0, y0 = _cell_crop(plane, region)
-    cx, cy = region.centre_px()
-    cx, cy = cx - x0, cy - y0
-    # Shrink first (area averaging, no aliasing), then turn the small picture.
-    small = cv2.resize(crop, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    cx, cy = (cx + 0.5) * scale - 0.5, (cy + 0.5) * scale - 0.5  # pixel centres, before and after shrinking
-    windows = []
-    for turn in turns:
-        matrix = cv2.getRotationMatrix2D((cx, cy), turn, 1.0)
-        matrix[0, 2] += (side - 1) / 2 - cx
-        matrix[1, 2] += (side - 1) / 2 - cy
-        window = cv2.warpAffine(
-            small, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
-        windows.append(Window.of(numpy.asarray(window, numpy.uint8)))
-    return windows
-
-
 def _contrast(window: Window) -> float:
     """The spread (standard deviation) of grey inside a cell's window, away from its edges."""
     inside = numpy.ascontiguousarray(window.grey[8:-8, 8:-8])
     return float(cv2.meanStdDev(inside)[1][0, 0])
-
-
-def _cell_crop(plane: Frame, region: ItemRegion) -> tuple[Frame, int, int]:
-    """The cell with a few millimetres to spare (a tile off its place), and the crop's origin."""
-    cx, cy = region.centre_px()
-    half = (CELL_MM / 2 + 3.0) * PLANE_PX_PER_MM
-    x0, y0 = max(0, round(cx - half)), max(0, round(cy - half))
-    return plane[y0 : round(cy + half), x0 : round(cx + half)], x0, y0
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -221,27 +182,6 @@ class _CellPalettes:
 
 
 @functools.lru_cache(maxsize=4)
-def _corner_pixels(
-    centres: tuple[tuple[float, float], ...], size: tuple[int, int]
-) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
-    """Row and column indices of the four corner patches of cells centred there: (cells, pixels) each.
-    Kept across recognisers, as every session's layout of the same grid places them alike."""
-    reach = (TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM
-    half = CORNER_PATCH_MM * PLANE_PX_PER_MM / 2
-    offsets = numpy.arange(-half, half + 0.01, 1.0)
-    patch_y, patch_x = numpy.meshgrid(offsets, offsets, indexing="ij")
-    signs = numpy.array([(-1, -1), (1, -1), (1, 1), (-1, 1)], numpy.float64)
-    # (corner, patch pixel) per cell, corner after corner.
-    ys = (signs[:, 1:2] * reach + patch_y.ravel()[None, :]).ravel()
-    xs = (signs[:, 0:1] * reach + patch_x.ravel()[None, :]).ravel()
-    middles = numpy.array(centres, numpy.float64).reshape(-1, 2)
-    width, height = size
-    rows = numpy.clip(numpy.round(middles[:, 1:2] + ys[None, :]), 0, height - 1).astype(numpy.intp)
-    cols = numpy.clip(numpy.round(middles[:, 0:1] + xs[None, :]), 0, width - 1).astype(numpy.intp)
-    return rows, cols
-
-
-@functools.lru_cache(maxsize=4)
 def _templates_of(templates: tuple[tuple[str, str], ...]) -> Templates:
     """The templates of a profile's pictures, kept across recognisers: the pair tests they build as
     cells need them stay built for the next session with the same edition."""
@@ -272,6 +212,23 @@ class _Prepared:
         for palette in palettes.values():
             palette.frames.classify_bgr(numpy.zeros((1, 3), numpy.uint8))
         return cls(_templates_of(tuple(sorted(profile.templates.items()))), palettes)
+
+
+CLEAR_SPREAD = 0.6
+"""A taught tile's frame colour is learned when the spread of lightness over the tile is at least this
+share of its drawing's: glare washes walls and paths together (and the frame towards the path's
+colour), deep shadow darkens them together."""
+
+
+def _in_clear_light(view: FloatArray, drawing: FloatArray) -> bool:
+    """Whether a taught tile (Lab, lined up) shows its walls and paths as far apart as drawn.
+
+    A green frame under glare, taught as green, drew yellow tiles to green on every other table (an
+    edition taught on dark wood read 374 of 441 cells right on gingham, 438 untaught): its colour is
+    left to a clearer shot, or the built-in one. Judged by the light on the whole tile, not by which
+    colour the frame lies nearest: an edition's colours may lie nearer other built-in ones."""
+    seen, drawn = view[..., 0], drawing[..., 0]
+    return float(seen.std()) >= CLEAR_SPREAD * float(drawn.std())
 
 
 @functools.cache
@@ -323,7 +280,7 @@ class AsterionRecogniser:
         self, layout: Layout
     ) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
         """Row and column indices of every cell's four corner patches: (cells, pixels) each."""
-        return _corner_pixels(
+        return corner_pixels(
             tuple(region.centre_px() for region in layout.items.values()), layout.plane_size_px()
         )
 
@@ -482,14 +439,15 @@ class AsterionRecogniser:
                 samples.setdefault(TABLE, []).append(corners)
                 continue
             colour, design, rotation = shown
-            samples.setdefault(colour, []).append(corners)
             # The cell turned back to the printed orientation: what the unturned tile looks like here.
-            windows = _cell_windows(plane, region, TEACHING_TURNS_DEG)
+            windows = cell_windows(plane, region, TEACHING_TURNS_DEG)
             built_in = built_in_drawings()[f"{colour}:{design}"].astype(numpy.float32)
             # The label names one of the turns that look alike to the game (a chest corridor turned
             # half round); the drawing tells which one lies here.
             turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
             view = lined_up(windows, turned(built_in, turns[0]))
+            if _in_clear_light(view, built_in):
+                samples.setdefault(colour, []).append(corners)
             adjusted = in_light_of(view, channels(turned(built_in, turns[0])))
             turn = turns[0]
             for other in turns[1:]:

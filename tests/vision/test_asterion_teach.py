@@ -1,0 +1,42 @@
+"""Asterion: what teaching learns from a shot, and what it leaves to a clearer one."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+
+from companion.games.asterion.tiles import DESIGN_INDEX
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.generate.asterion import draw_cell
+from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
+from companion.vision.reference import NEUTRAL_BGR
+
+LAYOUT = asterion_layout(3, 1)
+
+
+def _shot(colour: str, glare: float) -> Frame:
+    """A normalised plane with one tile of the colour beside the Minotaur's cell, washed towards white."""
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
+    cell = draw_cell(colour, DESIGN_INDEX["corridor"])
+    tile = round(TILE_MM * PLANE_PX_PER_MM)
+    inset = (cell.shape[0] - tile) // 2
+    cx, cy = (round(v) for v in LAYOUT.items["cell:1,0"].centre_px())
+    y0, x0 = cy - tile // 2, cx - tile // 2
+    plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
+    washed = plane + glare * (255.0 - plane)
+    return numpy.clip(cv2.GaussianBlur(washed, (0, 0), 1.2), 0, 255).astype(numpy.uint8)
+
+
+def test_a_frame_colour_washed_towards_another_by_glare_is_not_taught() -> None:
+    # A green corner under glare, taught as green, drew the yellow tiles to green on every other table
+    # (an edition taught on dark wood read 374 of 441 cells right on gingham, 438 untaught).
+    recogniser = AsterionRecogniser()
+    built_in = recogniser.default_profile()
+    washed = recogniser.teach(_shot("green", 0.85), LAYOUT, {"cell:1,0": "green:corridor@0"}, built_in)
+    assert washed.colours["green"] == built_in.colours["green"]
+    assert "green" not in washed.params["taught_colours"]
+    # The same tile in a clear shot teaches its colour.
+    clear = recogniser.teach(_shot("green", 0.0), LAYOUT, {"cell:1,0": "green:corridor@0"}, built_in)
+    assert "green" in clear.params["taught_colours"]
+    assert clear.colours["green"] != built_in.colours["green"]
