@@ -71,9 +71,11 @@ ACROSS_MM = numpy.arange(-6.0, 6.01, 1.0)
 """Where across a line it is sampled, in millimetres."""
 STICK_WINDOW_ROWS = 7
 """Rows (millimetres) across a line over which a stick's darkening is summed."""
-STICK_DIP_MM = 1.2
-"""Least summed darkening (millimetres of black) of a stick: on hard generated frames sticks give
-1.38 and more, empty lines (a printed line, a shadow) 1.02 at most."""
+STICK_DIP_MM = 1.0
+"""Least summed darkening (millimetres of black) of a stick. On the normalised planes of dev seeds 5-30
+empty lines gave 1.05 at their 99th percentile (a printed line beside a piece, a shadow), and one stick
+in fifty under the lamp's glare (washed pale, its middle taken for the print) less than 1.2; the core
+(STICK_CORE) keeps a dark print out."""
 STICK_DARKNESS = 0.7
 """A pixel darker than this share of the plane's bright parts may be a stick's (for the board's fit; the
 printed lines are too, and lie where the sticks do)."""
