@@ -66,6 +66,7 @@ def test_backs_are_told_from_faces_by_lightness(monkeypatch: pytest.MonkeyPatch)
     plane = normalised_plane([empty], _plane(layout, labels, "travel", 2), layout)
     monkeypatch.setattr(hornochsen, "BACK_LEVEL", 0.0)
     monkeypatch.setattr(hornochsen, "BACK_SHARE", 0.0)
+    monkeypatch.setattr(hornochsen, "FACE_LEAST", 0.0)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert all(reading.items[item] != "down" for item, label in labels.items() if label == "down")
 

@@ -357,11 +357,14 @@ BACK_LEVEL = 135.0
 its back, unless it shows two digits: every edition's faces are light card (seen at 160 and more, dimly
 lit, but at 110 to 150 where the reference did not even out a lamp's change), its backs dark (at 140 and
 less, blurred into their light mark)."""
-BACK_SHARE = 0.62
-"""...and so does one whose median lightness is below this share of its brightest tenth: a back's light mark
-overexposed (on a light cloth) lifts its median above BACK_LEVEL, but a face's median is its card, near its
-brightest (0.67 and more of it on seeds 5-7, a face in a lamp's fall-off the least; backs lit above
-BACK_LEVEL 0.55 and less)."""
+BACK_SHARE = 0.7
+"""...and so does one whose median lightness is below this share of its brightest tenth (a back's light mark
+overexposed on a light cloth lifts its median above BACK_LEVEL, up to 0.68 of its brightest on seeds 5-9),
+unless it shows two digits: a face's median is its card, near its brightest, but in a lamp's fall-off
+0.63 of it."""
+FACE_LEAST = 105.0
+"""No face's median is darker than this (110 where the reference did not even out a changed lamp): darker is
+a back, without looking for digits."""
 PLAIN_SHARE = 0.85
 """A dark square whose middle's darkest tenth is lighter than this share of its brightest tenth shows no
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
@@ -406,13 +409,14 @@ def _read_normalised(
         # Dark and even all over, without a back's light mark: the empty area the reference did not take
         # for it (a board or cloth under a lamp changed since it was learned).
         return EMPTY, 0.3, []
-    if median < BACK_SHARE * light_level:
+    if median < FACE_LEAST:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(plane, table, region, light_level)
     number, margin, alternatives = read_number(straight, templates) if straight is not None else (None, 0, [])
-    if median < BACK_LEVEL and (number is None or number < 10):
+    if (median < BACK_LEVEL or median < BACK_SHARE * light_level) and (number is None or number < 10):
         # Dark, but a face showing two digits side by side (under a dim lamp the reference did not even
-        # out) is no back: a back's mark, a ring round a disc, may pass for one digit but not for two.
+        # out, or in a lamp's fall-off) is no back: a back's mark, a ring round a disc, may pass for one
+        # digit but not for two.
         return DOWN, float(min(1.0, tile)), []
     if straight is None:
         return EMPTY, 0.2, []
