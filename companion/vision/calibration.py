@@ -189,9 +189,9 @@ class Calibrator:
         self.state: CalibrationState = "searching"
         self._frames_without_markers = 0
         self._last: dict[int, Points] = {}
+        """Where each marker was last found while the homography held (frame pixels)."""
         self._printed: set[int] = set()
         """The markers found by their print in the last frame (not by the detector)."""
-        """Where each marker was last found while the homography held (frame pixels)."""
         self._targets = {
             i: numpy.array(c, dtype=numpy.float32) * PLANE_PX_PER_MM
             for i, c in marker_centres_mm(plane_mm).items()
