@@ -6,9 +6,10 @@ The planes are drawn as the reference would leave them: the generator's pieces o
 
 from __future__ import annotations
 
+import cv2
 import numpy
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, decode_template
 from companion.vision.generate.minotaurus import EDITIONS, paste, piece_face
 from companion.vision.recognisers.minotaurus import (
     BACK_POLARITY,
@@ -56,3 +57,32 @@ def test_a_white_face_partly_taken_for_the_table_still_shows_its_value() -> None
         box = box[:, round(x + x0 * PLANE_PX_PER_MM) : round(x + x1 * PLANE_PX_PER_MM)]
         box[numpy.all(box > 200, axis=2)] = NEUTRAL_BGR
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:12"] == label
+
+
+def test_a_face_taught_askew_and_off_its_place_is_learned_upright_and_centred() -> None:
+    label = "yellow-3-left"
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
+    x, y = LAYOUT.items["cell:12"].centre_mm
+    face = piece_face(label, PLANE_PX_PER_MM)
+    paste(plane, face, ((x + 3.0) * PLANE_PX_PER_MM, (y - 2.5) * PLANE_PX_PER_MM), 7.0, shadow=False)
+    profile = MinotaurusRecogniser().teach(plane, LAYOUT, {"cell:12": label}, Profile("minotaurus", "test"))
+    taught = decode_template(profile.templates["3-left"]).astype(numpy.float32)
+    upright = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY).astype(numpy.float32)
+    assert taught.shape == upright.shape
+    likeness = float(cv2.matchTemplate(taught, upright, cv2.TM_CCOEFF_NORMED).max())
+    assert likeness > 0.85
+
+
+def test_a_colour_taught_in_a_deep_shadow_still_reads_in_full_light() -> None:
+    """One shot is one light: the built-in look stays beside the taught one."""
+    recogniser = MinotaurusRecogniser()
+    face = piece_face("yellow-2-left", PLANE_PX_PER_MM)
+    shaded = numpy.clip(face.astype(numpy.float32) * 0.5, 0, 255).astype(numpy.uint8)
+    profile = recogniser.teach(
+        _plane({"cell:12": shaded}), LAYOUT, {"cell:12": "yellow-2-left"}, Profile("minotaurus", "test")
+    )
+    reading = recogniser.read(
+        _plane({"cell:3": piece_face("yellow-3-right", PLANE_PX_PER_MM)}), LAYOUT, profile
+    )
+    assert reading.items["cell:3"] == "yellow-3-right"

@@ -129,3 +129,58 @@ def best_match(
     margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
     found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
     return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
+
+
+STRAIGHTEN_TURNS_DEG = tuple(float(a) for a in numpy.arange(-9.0, 9.01, 1.5))
+"""Turns tried to lay a taught piece straight (a hand leaves it a few degrees askew)."""
+
+
+def straightened(
+    grey: GreyImage, centre_px: tuple[float, float], px_per_mm: float, side_px: int, horn: GreyImage
+) -> GreyImage:
+    """The square of `side_px` about the piece near `centre_px` (grey at `px_per_mm`), turned upright and
+    centred where its horn says the piece is: `horn` is an upright horn at GLYPH_PX_PER_MM (the built-in
+    one fits any edition's well enough to find the piece). A template cut askew or off its piece's centre
+    matches its own value worse than the built-in one does, and others' better."""
+    reach = side_px
+    cx, cy = round(centre_px[0]), round(centre_px[1])
+    cut = grey[max(0, cy - reach) : cy + reach, max(0, cx - reach) : cx + reach]
+    above, before = max(0, reach - cy), max(0, reach - cx)
+    window: GreyImage = numpy.asarray(
+        cv2.copyMakeBorder(
+            cut,
+            above,
+            2 * reach - cut.shape[0] - above,
+            before,
+            2 * reach - cut.shape[1] - before,
+            cv2.BORDER_REPLICATE,
+        ),
+        numpy.uint8,
+    )
+    to_glyph = GLYPH_PX_PER_MM / px_per_mm
+    middle = reach * to_glyph
+    slack = HORN_SLACK_PX
+    left = round(middle + HORN_BOX_MM[0] * GLYPH_PX_PER_MM) - slack
+    top = round(middle + HORN_BOX_MM[1] * GLYPH_PX_PER_MM) - slack
+    rows, columns = horn.shape[0] + 2 * slack, horn.shape[1] + 2 * slack
+    best = (-2.0, 0.0, 0.0, 0.0)
+    for turn in STRAIGHTEN_TURNS_DEG:
+        turned = _turned(window, turn)
+        small = cv2.resize(turned, None, fx=to_glyph, fy=to_glyph, interpolation=cv2.INTER_AREA)
+        box = small[top : top + rows, left : left + columns]
+        if box.shape[0] < horn.shape[0] or box.shape[1] < horn.shape[1]:
+            continue
+        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(box, horn, cv2.TM_CCOEFF_NORMED))
+        if score > best[0]:
+            best = (score, turn, (at[0] - slack) / to_glyph, (at[1] - slack) / to_glyph)
+    _, turn, dx, dy = best
+    turned = _turned(window, turn)
+    x, y = round(reach + dx), round(reach + dy)
+    half = side_px // 2
+    return numpy.asarray(turned[y - half : y + half, x - half : x + half], numpy.uint8)
+
+
+def _turned(image: GreyImage, angle_deg: float) -> GreyImage:
+    size = (image.shape[1], image.shape[0])
+    turn = cv2.getRotationMatrix2D((size[0] / 2 - 0.5, size[1] / 2 - 0.5), angle_deg, 1.0)
+    return numpy.asarray(cv2.warpAffine(image, turn, size, borderMode=cv2.BORDER_REPLICATE), numpy.uint8)

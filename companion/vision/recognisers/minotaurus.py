@@ -56,6 +56,7 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     GlyphTemplates,
     best_match,
     glyph_crop,
+    straightened,
 )
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL, fit_grid, foreground
 from companion.vision.recognisers._minotaurus_light import neutral_pixels, under_made_up_light
@@ -623,7 +624,7 @@ class MinotaurusRecogniser:
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
         """Learn from a shot with known cells: each label's colour prototypes (from the shot under a few
         made-up lights too, so that one shot stands for the table at other hours), and for face-up pieces
-        their glyph's template. A taught label's prototypes replace the built-in ones."""
+        their glyph's template. A taught label's prototypes are read beside the built-in ones."""
         unknown = sorted(set(labels) - set(layout.items))
         if unknown:
             raise MinotaurusVisionError(f"no such cells in this layout: {', '.join(unknown)}")
@@ -644,7 +645,8 @@ class MinotaurusRecogniser:
             if normalised:
                 x, y = locate_piece(found.small, found.centres[n], found.tables[n])
             to_plane = PLANE_PX_PER_MM / COARSE_PX_PER_MM
-            return encode_template(_upright_face(plane, (x * to_plane, y * to_plane)))
+            horn = None if labels[item] == "down" else parse_piece(labels[item])[2]
+            return encode_template(_upright_face(plane, (x * to_plane, y * to_plane), horn))
 
         down = sorted(item for item, label in labels.items() if label == "down")
         if down:  # the user's back, as the pattern every face-down piece is compared with
@@ -679,7 +681,7 @@ class MinotaurusRecogniser:
         self._prepared: tuple[Prototypes, Glyphs, GreyImage] | None = None
 
     def _prepare(self, profile: Profile | None, normalised: bool) -> tuple[Prototypes, Glyphs, GreyImage]:
-        """Prototypes (built-in ones for this kind of plane, the taught ones over them), glyph templates
+        """Prototypes (built-in ones for this kind of plane, the taught ones beside them), glyph templates
         and the back to compare with."""
         prepared_for = self._prepared_for
         if (
@@ -690,7 +692,10 @@ class MinotaurusRecogniser:
         ):
             table = dict(normalised_prototypes() if normalised else default_prototypes())
             if profile is not None:
-                table.update(profile.params.get("cell_prototypes", {}))
+                # Beside the built-in look, not over it: one shot is one light, and the built-in
+                # prototypes still stand for the piece under others (the nearest wins either way).
+                for label, rows in profile.params.get("cell_prototypes", {}).items():
+                    table[label] = [*table.get(label, []), *rows]
             self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
             self._prepared_for = (profile, normalised)
         return self._prepared
@@ -713,22 +718,28 @@ def _glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyIma
     cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - step), max(0, cy - step)
     crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
+    grey = _face_grey(crop, (cx - x0, cy - y0))
+    grey = _resized(grey, GLYPH_PX_PER_MM)
+    to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
+    return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
+
+
+def _face_grey(crop: Frame, centre_px: tuple[int, int]) -> GreyImage:
+    """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
+    reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
+    so they get the face's grey (the median about its centre)."""
     grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
     neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
     if neutral.any():
-        # A light piece on a light table comes out of the reference with patches of it taken for the
-        # table (neutral): they are the face's own colour, not ink, so they get the face's grey.
-        y, x = cy - y0, cx - x0
+        x, y = centre_px
         middle = (
-            slice(y - FACE_MIDDLE_PX, y + FACE_MIDDLE_PX),
-            slice(x - FACE_MIDDLE_PX, x + FACE_MIDDLE_PX),
+            slice(max(0, y - FACE_MIDDLE_PX), y + FACE_MIDDLE_PX),
+            slice(max(0, x - FACE_MIDDLE_PX), x + FACE_MIDDLE_PX),
         )
         face = grey[middle][~neutral[middle]]
         if face.size:
             grey[neutral] = numpy.uint8(numpy.median(face))
-    grey = _resized(grey, GLYPH_PX_PER_MM)
-    to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
-    return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
+    return grey
 
 
 def _small(plane: Frame) -> Frame:
@@ -743,12 +754,30 @@ def _resized(image: GreyImage, px_per_mm: float) -> GreyImage:
     return numpy.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
 
 
-def _upright_face(plane: Frame, centre_px: tuple[float, float]) -> numpy.typing.NDArray[numpy.uint8]:
-    """The square about a taught piece's centre, grey, at plane resolution (the user lays it straight)."""
+def _upright_face(
+    plane: Frame, centre_px: tuple[float, float], horn: str | None = None
+) -> numpy.typing.NDArray[numpy.uint8]:
+    """The square about a taught piece's centre, grey, at plane resolution: a face (`horn` given) turned
+    upright and centred by that horn (a lesson's piece lies as a hand left it), a back as it lies (its
+    emblem is matched turned anyway)."""
     cx, cy = (round(v) for v in centre_px)
-    half = round(TILE_MM * PLANE_PX_PER_MM / 2)
-    grey = cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY)
-    return numpy.asarray(grey[cy - half : cy + half, cx - half : cx + half], dtype=numpy.uint8)
+    side = round(TILE_MM * PLANE_PX_PER_MM)
+    reach = side
+    height, width = plane.shape[:2]
+    x0, y0 = max(0, cx - reach), max(0, cy - reach)
+    grey = _face_grey(plane[y0 : min(height, cy + reach), x0 : min(width, cx + reach)], (cx - x0, cy - y0))
+    centre = (float(cx - x0), float(cy - y0))
+    if horn is not None:
+        return straightened(grey, centre, PLANE_PX_PER_MM, side, _built_in_horn(horn))
+    half = side // 2
+    return numpy.asarray(grey[cy - y0 - half : cy - y0 + half, cx - x0 - half : cx - x0 + half], numpy.uint8)
+
+
+@functools.cache
+def _built_in_horn(horn: str) -> GreyImage:
+    """The built-in face's horn on that side, upright, at GLYPH_PX_PER_MM."""
+    face = default_faces()[next(name for name in face_names() if name.endswith(f"-{horn}"))]
+    return glyph_crop(face, FACES_PX_PER_MM, 0.0, HORN_BOX_MM)
 
 
 register_recogniser(GAME, MinotaurusRecogniser)
