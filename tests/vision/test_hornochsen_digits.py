@@ -15,7 +15,7 @@ from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
 from companion.vision.recognisers import _hornochsen_digits as digits
-from companion.vision.recognisers import hornochsen
+from companion.vision.recognisers import _hornochsen_tiles, hornochsen
 from companion.vision.recognisers._lab import FloatArray, palette_for
 
 CROPS = Path(__file__).parent / "data" / "crops"
@@ -30,7 +30,7 @@ def _blurred_tile(number: int, sigma: float, edition: str = "default") -> FloatA
     small = cv2.resize(
         face, None, fx=PLANE_PX_PER_MM / SPRITE_PX_PER_MM, fy=PLANE_PX_PER_MM / SPRITE_PX_PER_MM
     )
-    margin = round(hornochsen.STRAIGHT_MARGIN_MM * PLANE_PX_PER_MM)
+    margin = round(_hornochsen_tiles.STRAIGHT_MARGIN_MM * PLANE_PX_PER_MM)
     padded = cv2.copyMakeBorder(small, margin, margin, margin, margin, cv2.BORDER_REPLICATE)
     grey = cv2.cvtColor(padded, cv2.COLOR_BGR2GRAY).astype(numpy.float32)
     return numpy.asarray(cv2.GaussianBlur(grey, (0, 0), sigma), numpy.float32)
@@ -70,7 +70,12 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
 @pytest.mark.parametrize(
     ("crop_file", "item_id", "number", "without"),
     [
-        ("hornochsen-light-table-18.png", "played:seat4", "18", (hornochsen, "BRIGHT_SHARES", (0.65,))),
+        (
+            "hornochsen-light-table-18.png",
+            "played:seat4",
+            "18",
+            (_hornochsen_tiles, "BRIGHT_SHARES", (0.65,)),
+        ),
         ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (digits, "DIGIT_FILL", 0.15)),
         ("hornochsen-dark-25.png", "row:8:square:0", "25", (hornochsen, "DARK_LEVEL", 0.0)),
         ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (hornochsen, "DARK_LEVEL", 0.0)),

@@ -12,7 +12,7 @@ import pytest
 
 from companion.vision.base import Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import hornochsen
+from companion.vision.recognisers import _hornochsen_tiles, hornochsen
 from companion.vision.reference import normalised_plane
 
 TABLE_BGR = (200, 215, 225)
@@ -53,7 +53,7 @@ def test_an_untaught_edition_reads_on_a_normalised_plane(edition: str) -> None:
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), edition, 1)
     plane = normalised_plane([empty], _plane(layout, labels, edition, 2), layout)
-    assert hornochsen.table_mask(plane) is not None, "the plane should be taken for a normalised one"
+    assert _hornochsen_tiles.table_mask(plane) is not None, "the plane should be taken for a normalised one"
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
 
@@ -84,7 +84,7 @@ def test_a_tile_laid_off_its_square_is_found_beyond_it(monkeypatch: pytest.Monke
     numbers = {item: label for item, label in labels.items() if label.isdigit()}
     reading = recogniser_for("hornochsen").read(moved, layout, None)
     assert {item: reading.items[item] for item in numbers} == numbers
-    monkeypatch.setattr(hornochsen, "WIDE_MM", 0.0)
+    monkeypatch.setattr(_hornochsen_tiles, "WIDE_MM", 0.0)
     reading = recogniser_for("hornochsen").read(moved, layout, None)
     assert {item: reading.items[item] for item in numbers} != numbers
 
@@ -92,7 +92,7 @@ def test_a_tile_laid_off_its_square_is_found_beyond_it(monkeypatch: pytest.Monke
 def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
     layout = _layout()
     plane = _plane(layout, _labels(layout), "default", 2)
-    assert hornochsen.table_mask(plane) is None
+    assert _hornochsen_tiles.table_mask(plane) is None
 
 
 def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -103,7 +103,7 @@ def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatc
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
     plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
-    table = hornochsen.table_mask(plane)
+    table = _hornochsen_tiles.table_mask(plane)
     assert table is not None
     for item_id in ("row:0:square:1", "row:0:square:2", "row:2:square:0"):
         x0, y0, x1, y1 = layout.items[item_id].box_px()
@@ -131,7 +131,7 @@ def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
     cv2.rectangle(light, (48, 42), (60, 52), 40, -1)  # ...across its waist
     cv2.rectangle(light, (75, 26), (81, 56), 40, -1)  # a frame line's piece, 6 mm off
     cv2.rectangle(light, (12, 36), (19, 47), 40, -1)  # a piece of a neighbour's digit, shorter, further off
-    centre = hornochsen._ink_centre(light, 230.0, (50.0, 40.0))
+    centre = _hornochsen_tiles._ink_centre(light, 230.0, (50.0, 40.0))
     assert centre is not None and abs(centre[0] - 45.5) <= 1 and abs(centre[1] - 41.5) <= 1
 
 

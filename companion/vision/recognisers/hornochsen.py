@@ -7,16 +7,16 @@ board where each seat shows its played tile, and "played:seatN:2" beside it for
 the seat's second tile in a double round (empty otherwise). Labels: "1".."99",
 "down" (a tile face down) or "empty".
 
-How: each item's pixels are labelled by their nearest colour prototype
-(tile face, tile back, or the board's print); a square mostly covered by face
-colour holds a face-up tile. The tile is found and straightened (its face's
-minimum-area rectangle) and its number read from its digits (_hornochsen_digits.py:
-glyphs, the digit classifier and templates and how they are learned); teaching
-adds the user's tiles' digits and colours. Each number is on one tile and a row
-ascends: readings that break either are mended from their next likeliest numbers.
+How: on a normalised plane, whatever in a square is no empty area is a tile, a face or a back by its
+lightness; on a raw plane each item's pixels are labelled by their nearest colour prototype (tile face,
+tile back, or the board's print). The tile is found and straightened (_hornochsen_tiles.py: its face's
+minimum-area rectangle, or its number's ink) and its number read from its digits (_hornochsen_digits.py:
+glyphs, the digit classifier and templates and how they are learned); teaching adds the user's tiles'
+digits (moving the classifier to them) and colours. Each number is on one tile and a row ascends:
+readings that break either are mended from their next likeliest numbers.
 
-This module holds the layout, the colours, the recogniser (reading and teaching),
-finding a tile in its square and the mending by the game's rules.
+This module holds the layout, the colours, the recogniser (reading and teaching), telling a face from a
+back and the mending by the game's rules.
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ from companion.vision.base import (
 )
 from companion.vision.recognisers._hornochsen_digits import (
     GAME,
-    TILE_MM,
     TILES_FILE,
     DigitTemplates,
     built_in_templates,
@@ -53,6 +52,15 @@ from companion.vision.recognisers._hornochsen_digits import (
     read_number,
     tile_glyphs,
     to_png,
+)
+from companion.vision.recognisers._hornochsen_tiles import (
+    NORMALISED_TILE_SHARE,
+    face_up_tile,
+    middle_of,
+    normalised_tile,
+    square_levels,
+    straighten,
+    table_mask,
 )
 from companion.vision.recognisers._lab import (
     FloatArray,
@@ -64,7 +72,6 @@ from companion.vision.recognisers._lab import (
     to_lab,
 )
 from companion.vision.recognisers._shipped import shipped_colours
-from companion.vision.reference import NEUTRAL_BGR
 
 EMPTY = "empty"
 DOWN = "down"
@@ -79,13 +86,11 @@ SLOTS_GAP_MM = 14.0
 SLOTS_SIDE_MM = 10.0
 """Least room between the slots' row and the plane's sides: the row lies above the bottom corner markers."""
 
-STRAIGHT_MARGIN_MM = 3.0
 FACE, BACK, INK, BOARD_PRINT = "face", "back", "ink", "board"
 SURFACES = (FACE, BACK, INK, BOARD_PRINT)
 TILE_SHARE = 0.4
 """A square holds a tile when this share of its middle shows the tile's face or back."""
 
-_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 _SQUARE = re.compile(r"^row:(\d+):square:(\d+)$")
 
 
@@ -349,9 +354,6 @@ def _taught_digits(tile: FloatArray | None, label: str) -> list[tuple[int, Float
     ]
 
 
-NORMALISED_SHARE = 0.2
-"""A plane this much of which is exactly the neutral background is a normalised one (reference.py): an
-unnormalised camera plane has noise, so hardly any pixel of it is exactly that grey."""
 BACK_LEVEL = 135.0
 """On a normalised plane (markers' paper at 235) a tile whose middle's median lightness is below this shows
 its back, unless it shows two digits: every edition's faces are light card (seen at 160 and more, dimly
@@ -368,32 +370,6 @@ a back, without looking for digits."""
 PLAIN_SHARE = 0.85
 """A dark square whose middle's darkest tenth is lighter than this share of its brightest tenth shows no
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
-NORMALISED_TILE_SHARE = 0.25
-"""On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
-are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
-little more than a third of the middle)."""
-_NEUTRAL = numpy.array(NEUTRAL_BGR, numpy.uint8)
-
-
-def table_mask(plane: Frame) -> numpy.typing.NDArray[numpy.uint8] | None:
-    """Where a normalised plane shows the empty play area (255; board and table alike, replaced by the
-    neutral background); None for a plane that was not normalised against a reference."""
-    mask = numpy.asarray(cv2.inRange(plane, _NEUTRAL, _NEUTRAL), numpy.uint8)
-    if cv2.countNonZero(mask) < NORMALISED_SHARE * mask.size:
-        return None
-    return mask
-
-
-WIDE_MM = 9.0
-"""A tile is looked for this far beyond its square on a normalised plane: a tile laid off centre, or a
-plane several millimetres off (markers laid by their cut edge), still shows whole (at 6 mm, a tile 8 mm off
-lost its first digit into the window's replicated border)."""
-
-
-def _wide_box(region: ItemRegion, shape: tuple[int, ...]) -> tuple[int, int, int, int]:
-    x0, y0, x1, y1 = region.box_px()
-    wide = round(WIDE_MM * PLANE_PX_PER_MM)
-    return max(0, x0 - wide), max(0, y0 - wide), min(shape[1], x1 + wide), min(shape[0], y1 + wide)
 
 
 def _read_normalised(
@@ -402,7 +378,7 @@ def _read_normalised(
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
     median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
-    tile, (median, light_level, dark) = _square_levels(plane, table, region)
+    tile, (median, light_level, dark) = square_levels(plane, table, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
     if median < BACK_LEVEL and dark > PLAIN_SHARE * light_level:
@@ -431,163 +407,11 @@ def _read_normalised(
     return str(number), float(min(1.0, margin * 4)), alternatives
 
 
-def _square_levels(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> tuple[float, tuple[float, float, float]]:
-    """The share of a square's middle that is no empty play area, and that part's median and brightest
-    tenth of lightness (zeros when it is too little for a tile)."""
-    x0, y0, x1, y1 = region.box_px()
-    x0, y0 = max(0, x0), max(0, y0)
-    crop, square = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
-    middle = _middle(square, 0.6)
-    if middle.size == 0:
-        return 0.0, (0.0, 0.0, 0.0)
-    tile = 1.0 - cv2.countNonZero(middle) / middle.size
-    if tile < NORMALISED_TILE_SHARE:
-        return tile, (0.0, 0.0, 0.0)
-    grey = cv2.cvtColor(_middle(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
-    size = grey.size
-    dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
-        [size // 10, size // 2, size * 9 // 10]
-    ]
-    return tile, (float(median), float(light), float(dark))
-
-
-def face_up_tile(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> FloatArray | None:
-    """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
-    tile, (_, light, _) = _square_levels(plane, table, region)
-    return normalised_tile(plane, table, region, light) if tile >= NORMALISED_TILE_SHARE else None
-
-
-def normalised_tile(
-    plane: Frame,
-    table: numpy.typing.NDArray[numpy.uint8],
-    region: ItemRegion,
-    face_level: float,
-    on_ink: bool = False,
-) -> FloatArray | None:
-    """The face-up tile of a square of a normalised plane, straightened (see _straighten); None when no tile
-    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
-    the window centred on the number's ink instead of the tile's outline (None where that is no better)."""
-    x0, y0, x1, y1 = _wide_box(region, plane.shape)
-    wide, wide_table = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
-    # Where the reference took part of a face for the empty area (a face as light as the board's print
-    # round it), the neutral grey would read as ink: it takes the face's lightness instead.
-    light = numpy.asarray(cv2.cvtColor(wide, cv2.COLOR_BGR2GRAY), numpy.uint8)
-    light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
-    centre = region.centre_px()
-    here = (centre[0] - x0, centre[1] - y0)
-    rect = _tile_rect(light, wide_table == 0, here, face_level)
-    if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
-        angle = ((rect[2] + 45) % 90) - 45
-        if not on_ink:
-            return _upright(light, rect[0], angle)
-        # The number is printed in the tile's middle: its ink centres the window better than an outline
-        # whose side ran into a neighbour or lost a strip to the empty area (where a digit falls off).
-        inked = _ink_centre(light, face_level, rect[0])
-        if inked is None or numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > RECENTRE_PX:
-            return None
-        return _upright(light, inked, angle)
-    if on_ink:
-        return None
-    # An outline larger than a tile took in some of a neighbour or of the board between tiles washed out
-    # to a face's lightness (or there is none): the number is the ink nearest the square's centre, and
-    # the window is centred on it; the outline, when there is one, still tells how the tile is turned.
-    inked = _ink_centre(light, face_level, here)
-    if inked is None:
-        return None if rect is None else _upright(light, rect[0], ((rect[2] + 45) % 90) - 45)
-    return _upright(light, inked, ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0)
-
-
-RECENTRE_PX = 10.0 * PLANE_PX_PER_MM
-"""A number's ink lies this close to its tile outline's centre at most (a found outline off by a strip of a
-few millimetres); ink further off belongs to a neighbour."""
-INK_LEVEL = 0.6
-"""Ink is darker than this share of the face's lightness."""
-DIGIT_REACH_MM = 14.0
-"""A number's digits stand this close together at most (about 10 mm between their centres; a neighbour
-tile's nearest digit is 20 mm away)."""
-DIGIT_GAP_MM = 4.0
-"""...and their ink this close side by side (1.5 to 3 mm apart as found; a tile's frame line or edge is
-5 mm and more from them)..."""
-ALIKE_HEIGHT = 0.7
-"""...of a height alike (printed the same, blurred alike: a speck or a piece of a neighbour's digit is
-shorter)..."""
-STROKE_SHARE = 0.3
-"""...so ink further off and narrower than this share of its height is a line, no digit (a frame line's
-piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
-
-
-def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
-    """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
-    ink = (light < INK_LEVEL * face_level).astype(numpy.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    parts = stats[1:count, :4]
-    parts = parts[(parts[:, 3] >= PART_MM * PLANE_PX_PER_MM) & (parts[:, 2] <= 14.0 * PLANE_PX_PER_MM)]
-    boxes = _stacked(numpy.asarray(parts, numpy.int32))
-    if not len(boxes):
-        return None
-    height, width = boxes[:, 3] - boxes[:, 1], boxes[:, 2] - boxes[:, 0]
-    digit_high = (height >= 0.5 * 11.0 * PLANE_PX_PER_MM) & (height <= DIGIT_HIGH_MM * PLANE_PX_PER_MM)
-    tall = boxes[digit_high & (width <= 14.0 * PLANE_PX_PER_MM)].astype(numpy.float64)
-    if not len(tall):
-        return None
-    middles = (tall[:, :2] + tall[:, 2:]) / 2
-    offsets = middles - numpy.asarray(centre)
-    nearest = int(numpy.argmin(numpy.hypot(offsets[:, 0], offsets[:, 1])))
-    if float(numpy.hypot(*offsets[nearest])) > NEAR_MM * 2 * PLANE_PX_PER_MM:
-        return None
-    # A thin upright stroke further off is a tile's frame line or edge, not a digit (a thin 1 stands close).
-    gap = numpy.maximum(tall[:, 0] - tall[nearest, 2], tall[nearest, 0] - tall[:, 2])
-    stroke = (tall[:, 2] - tall[:, 0] < STROKE_SHARE * (tall[:, 3] - tall[:, 1])) & (
-        gap > DIGIT_GAP_MM * PLANE_PX_PER_MM
-    )
-    beside = (
-        (numpy.abs(middles[:, 0] - middles[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
-        & (numpy.abs(middles[:, 1] - middles[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
-        & (tall[:, 3] - tall[:, 1] >= ALIKE_HEIGHT * (tall[nearest, 3] - tall[nearest, 1]))
-        & ~stroke
-    )
-    beside[nearest] = False
-    number = [nearest]
-    if beside.any():  # a number has two digits at most: the other is the one standing closest
-        number.append(int(numpy.flatnonzero(beside)[numpy.argmin(gap[beside])]))
-    x0, y0 = tall[number, :2].min(axis=0)
-    x1, y1 = tall[number, 2:].max(axis=0)
-    return float(x0 + x1) / 2, float(y0 + y1) / 2
-
-
-PART_MM = 2.0
-"""Ink shapes shorter than this are specks, not parts of a digit."""
-DIGIT_HIGH_MM = 16.0
-"""A digit's ink, blurred, is at most this tall (they are printed 10 to 12 mm high)."""
-
-
-def _stacked(parts: numpy.typing.NDArray[numpy.int32]) -> numpy.typing.NDArray[numpy.int32]:
-    """Ink shapes' boxes (x, y, width, height) as (x0, y0, x1, y1), with those just above one another in
-    the same columns made one: a blurred digit's ink may break across its waist (a 5 in two parts)."""
-    merged: list[list[int]] = []
-    for box in sorted(numpy.hstack([parts[:, :2], parts[:, :2] + parts[:, 2:4]]).tolist()):
-        last = merged[-1] if merged else [0, 0, 0, 0]
-        top, bottom = min(last[1], box[1]), max(last[3], box[3])
-        if (
-            box[0] < last[2] - 1
-            and max(box[1], last[1]) - min(box[3], last[3]) <= 3
-            and bottom - top <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
-        ):
-            merged[-1] = [last[0], top, max(last[2], box[2]), bottom]
-        else:
-            merged.append(box)
-    return numpy.asarray(merged, numpy.int32).reshape(-1, 4)
-
-
 def _read_square(
     crop: Frame, palette: Palette, templates: DigitTemplates
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """What a square (or slot) shows, as HornochsenRecogniser._read_item says."""
-    middle = palette.classify_bgr(_middle(crop, 0.6)[::2, ::2])
+    middle = palette.classify_bgr(middle_of(crop, 0.6)[::2, ::2])
     shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
     face, back = float(shares[0]), float(shares[1])
     if max(face, back) < TILE_SHARE:
@@ -617,7 +441,7 @@ LIFTED_TRUST = 0.5
 
 def _lifted(crop: Frame) -> Frame | None:
     """The square lit up to a face's lightness, when it lies in deep shadow and shows ink; else None."""
-    sample = numpy.ascontiguousarray(_middle(crop, 0.6)[::2, ::2])
+    sample = numpy.ascontiguousarray(middle_of(crop, 0.6)[::2, ::2])
     blue, green, red, _ = cv2.mean(sample)
     if 0.114 * blue + 0.587 * green + 0.299 * red >= DARK_LEVEL:
         return None  # lit well enough on average: so is its brightest tenth (a quick look for most squares)
@@ -634,109 +458,13 @@ def _lifted(crop: Frame) -> Frame | None:
     return numpy.asarray(cv2.convertScaleAbs(crop, alpha=LIT_LEVEL / brightest), numpy.uint8)
 
 
-def _middle(image: numpy.typing.NDArray[Any], share: float) -> numpy.typing.NDArray[Any]:
-    height, width = image.shape[:2]
-    dy, dx = round(height * (1 - share) / 2), round(width * (1 - share) / 2)
-    return image[dy : height - dy, dx : width - dx]
-
-
 def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
-    return numpy.asarray(_middle(lab, share).reshape(-1, 3), dtype=numpy.float32)
+    return numpy.asarray(middle_of(lab, share).reshape(-1, 3), dtype=numpy.float32)
 
 
 def find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatArray | None:
-    """The tile in a square, straightened (see _straighten), from its pixels' surfaces (SURFACES' indices)."""
-    return _straighten(crop, owners == SURFACES.index(FACE))
-
-
-BRIGHT_SHARES = (0.65, 0.85, 0.93)
-"""The face is the brightest thing in its square: a table of a similar hue is darker than the first share of
-the lightness of the crop's brightest tenth; the later ones outline a face that ran into its surround."""
-OVERSIZE = 1.2
-"""A face outline this much larger than a tile has taken in some of its surround."""
-
-NEAR_MM = 8.0
-"""A tile reaches this close to its square's centre at least (a plane a few millimetres off moves it)."""
-RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
-
-
-def _face_rect(
-    bright: numpy.typing.NDArray[numpy.bool_],
-    face_mask: numpy.typing.NDArray[numpy.bool_],
-    centre: tuple[float, float] | None = None,
-) -> RotatedRect | None:
-    """The minimum-area rectangle of the bright face pixels' largest shape (with `centre`, the largest of
-    those reaching within a few millimetres of it: not a neighbour's tile), when it is of a tile's size."""
-    # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
-    closed = cv2.morphologyEx((face_mask & bright).astype(numpy.uint8), cv2.MORPH_CLOSE, _DISC)
-    mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if centre is not None:
-        near = -NEAR_MM * PLANE_PX_PER_MM
-        contours = tuple(c for c in contours if cv2.pointPolygonTest(c, centre, True) >= near)
-    if not contours:
-        return None
-    (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
-    if not 0.75 * TILE_MM * PLANE_PX_PER_MM < min(w, h) <= max(w, h) < 1.45 * TILE_MM * PLANE_PX_PER_MM:
-        return None
-    return (cx, cy), (w, h), angle
-
-
-def _straighten(
-    crop: Frame,
-    face_mask: numpy.typing.NDArray[numpy.bool_],
-    light: Frame | None = None,
-    centre: tuple[float, float] | None = None,
-    brightest: float | None = None,
-) -> FloatArray | None:
-    """The tile's lightness (`light`, by default the crop's grey), turned upright and centred, with a
-    margin; None when no tile is found. With `centre`, the tile is the one there (see _face_rect).
-    `brightest`: the face's lightness when known (else the crop's brightest tenth)."""
-    if light is None:
-        light = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
-    rect = _tile_rect(light, face_mask, centre, brightest)
-    if rect is None:
-        return None
-    (cx, cy), _, angle = rect
-    return _upright(light, (cx, cy), ((angle + 45) % 90) - 45)  # the nearest upright: tiles lie square-ish
-
-
-def _tile_rect(
-    light: Frame,
-    face_mask: numpy.typing.NDArray[numpy.bool_],
-    centre: tuple[float, float] | None,
-    brightest: float | None,
-) -> RotatedRect | None:
-    """The outline of the tile's face (see _straighten)."""
-    if brightest is None:
-        brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
-    rect = None
-    # On a raw plane, what outlines no tile at the first share is no tile (a table's grain lit up would
-    # show one at a tighter share); on a normalised one the table is gone and tighter shares may be tried.
-    for share in BRIGHT_SHARES if centre is not None else BRIGHT_SHARES[:2]:
-        found = _face_rect(light > share * brightest, face_mask, centre)
-        if found is None and rect is None and centre is None:
-            return None
-        rect = found if found is not None else rect
-        if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
-            break
-        # The face ran into a surround of its colour and nearly its lightness (a light table, the board
-        # between two tiles): only the face's own lightness outlines the tile then.
-    return rect
-
-
-def _upright(light: Frame, centre: tuple[float, float], angle: float) -> FloatArray:
-    """The tile's lightness about its centre, turned by `angle` (degrees) and cut out with a margin."""
-    cx, cy = centre
-    # A margin round the tile: a tile found a little off centre still has its digits clear of the sides.
-    side = round((TILE_MM + 2 * STRAIGHT_MARGIN_MM) * PLANE_PX_PER_MM)
-    matrix = cv2.getRotationMatrix2D((cx, cy), angle, 1.0)
-    matrix[0, 2] += side / 2 - cx
-    matrix[1, 2] += side / 2 - cy
-    turned = cv2.warpAffine(
-        light, matrix, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return numpy.asarray(turned, dtype=numpy.float32)
+    """The tile in a square, straightened (see straighten), from its pixels' surfaces (SURFACES' indices)."""
+    return straighten(crop, owners == SURFACES.index(FACE))
 
 
 SWAP_SHORTFALL = 0.15

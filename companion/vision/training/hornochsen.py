@@ -32,15 +32,10 @@ from companion.vision.recognisers._hornochsen_digits import (
     tile_glyphs,
     to_png,
 )
+from companion.vision.recognisers._hornochsen_tiles import face_up_tile
+from companion.vision.recognisers._hornochsen_tiles import table_mask as table_mask_of
 from companion.vision.recognisers._lab import FloatArray, bgr_to_lab
-from companion.vision.recognisers.hornochsen import (
-    BACK,
-    BOARD_PRINT,
-    FACE,
-    INK,
-    face_up_tile,
-)
-from companion.vision.recognisers.hornochsen import table_mask as table_mask_of
+from companion.vision.recognisers.hornochsen import BACK, BOARD_PRINT, FACE, INK
 from companion.vision.training import Writer, write_document
 
 BUILT_IN_BLURS = (0.0, 0.8, 1.3, 1.8, 2.4)
