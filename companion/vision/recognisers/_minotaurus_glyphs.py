@@ -14,7 +14,8 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import Frame
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.reference import NEUTRAL_BGR
 
 GreyImage = numpy.typing.NDArray[numpy.uint8]
 
@@ -184,3 +185,66 @@ def _turned(image: GreyImage, angle_deg: float) -> GreyImage:
     size = (image.shape[1], image.shape[0])
     turn = cv2.getRotationMatrix2D((size[0] / 2 - 0.5, size[1] / 2 - 0.5), angle_deg, 1.0)
     return numpy.asarray(cv2.warpAffine(image, turn, size, borderMode=cv2.BORDER_REPLICATE), numpy.uint8)
+
+
+GLYPH_WINDOW_MM = 30.0
+"""Half the side of the square about a face-up piece that its glyphs are matched in: the piece's half
+side, the horn's slack and some."""
+
+
+FACE_MIDDLE_PX = round(5 * PLANE_PX_PER_MM)
+"""Half the side of the square about a piece's centre whose median grey is its face's."""
+
+
+def glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyImage, tuple[float, float]]:
+    """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
+    the few face-up pieces need the finer plane, so only they are cut out and converted."""
+    height, width = plane.shape[:2]
+    step = round(GLYPH_WINDOW_MM * PLANE_PX_PER_MM)
+    cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
+    x0, y0 = max(0, cx - step), max(0, cy - step)
+    crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
+    grey = face_grey(crop, (cx - x0, cy - y0))
+    grey = resized(grey, GLYPH_PX_PER_MM)
+    to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
+    return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
+
+
+def face_grey(crop: Frame, centre_px: tuple[int, int]) -> GreyImage:
+    """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
+    reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
+    so they get the face's grey (the median about its centre)."""
+    grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
+    if neutral.any():
+        x, y = centre_px
+        middle = (
+            slice(max(0, y - FACE_MIDDLE_PX), y + FACE_MIDDLE_PX),
+            slice(max(0, x - FACE_MIDDLE_PX), x + FACE_MIDDLE_PX),
+        )
+        face = grey[middle][~neutral[middle]]
+        if face.size:
+            grey[neutral] = numpy.uint8(numpy.median(face))
+    return grey
+
+
+def resized(image: GreyImage, px_per_mm: float) -> GreyImage:
+    """A plane-resolution image at another resolution."""
+    factor = px_per_mm / PLANE_PX_PER_MM
+    size = (round(image.shape[1] * factor), round(image.shape[0] * factor))
+    return numpy.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
+
+
+def upright_face(
+    plane: Frame, centre_px: tuple[float, float], side_px: int, horn: GreyImage | None
+) -> GreyImage:
+    """The square of `side_px` about a taught piece's centre, grey, at plane resolution: with `horn` (an
+    upright horn, see straightened) turned upright and centred by it, else as it lies."""
+    cx, cy = (round(v) for v in centre_px)
+    height, width = plane.shape[:2]
+    x0, y0 = max(0, cx - side_px), max(0, cy - side_px)
+    grey = face_grey(plane[y0 : min(height, cy + side_px), x0 : min(width, cx + side_px)], (cx - x0, cy - y0))
+    if horn is not None:
+        return straightened(grey, (float(cx - x0), float(cy - y0)), PLANE_PX_PER_MM, side_px, horn)
+    half = side_px // 2
+    return numpy.asarray(grey[cy - y0 - half : cy - y0 + half, cx - x0 - half : cx - x0 + half], numpy.uint8)

@@ -48,7 +48,6 @@ from companion.vision.base import (
     register_recogniser,
 )
 from companion.vision.recognisers._minotaurus_glyphs import (
-    GLYPH_PX_PER_MM,
     HORN_BOX_MM,
     HORN_SLACK_PX,
     TURNS_DEG,
@@ -56,7 +55,9 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     GlyphTemplates,
     best_match,
     glyph_crop,
-    straightened,
+    glyph_window,
+    resized,
+    upright_face,
 )
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL, fit_grid, foreground
 from companion.vision.recognisers._minotaurus_light import neutral_pixels, under_made_up_light
@@ -604,7 +605,7 @@ class MinotaurusRecogniser:
             for item in face_up:
                 n = ids.index(item)
                 x, y = locate_piece(small, cells.centres[n], tables[n])
-                grey, near = _glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+                grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
                 # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
                 horn, horn_sure, at = best_match(
                     grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
@@ -701,57 +702,9 @@ class MinotaurusRecogniser:
         return self._prepared
 
 
-GLYPH_WINDOW_MM = 30.0
-"""Half the side of the square about a face-up piece that its glyphs are matched in: the piece's half
-side, the horn's slack and some."""
-
-
-FACE_MIDDLE_PX = round(5 * PLANE_PX_PER_MM)
-"""Half the side of the square about a piece's centre whose median grey is its face's."""
-
-
-def _glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyImage, tuple[float, float]]:
-    """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
-    the few face-up pieces need the finer plane, so only they are cut out and converted."""
-    height, width = plane.shape[:2]
-    step = round(GLYPH_WINDOW_MM * PLANE_PX_PER_MM)
-    cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
-    x0, y0 = max(0, cx - step), max(0, cy - step)
-    crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
-    grey = _face_grey(crop, (cx - x0, cy - y0))
-    grey = _resized(grey, GLYPH_PX_PER_MM)
-    to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
-    return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
-
-
-def _face_grey(crop: Frame, centre_px: tuple[int, int]) -> GreyImage:
-    """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
-    reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
-    so they get the face's grey (the median about its centre)."""
-    grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
-    neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
-    if neutral.any():
-        x, y = centre_px
-        middle = (
-            slice(max(0, y - FACE_MIDDLE_PX), y + FACE_MIDDLE_PX),
-            slice(max(0, x - FACE_MIDDLE_PX), x + FACE_MIDDLE_PX),
-        )
-        face = grey[middle][~neutral[middle]]
-        if face.size:
-            grey[neutral] = numpy.uint8(numpy.median(face))
-    return grey
-
-
 def _small(plane: Frame) -> Frame:
     """The plane at COARSE_PX_PER_MM."""
-    return _resized(plane, COARSE_PX_PER_MM)
-
-
-def _resized(image: GreyImage, px_per_mm: float) -> GreyImage:
-    """A plane-resolution image at another resolution."""
-    factor = px_per_mm / PLANE_PX_PER_MM
-    size = (round(image.shape[1] * factor), round(image.shape[0] * factor))
-    return numpy.asarray(cv2.resize(image, size, interpolation=cv2.INTER_AREA), dtype=numpy.uint8)
+    return resized(plane, COARSE_PX_PER_MM)
 
 
 def _upright_face(
@@ -760,17 +713,8 @@ def _upright_face(
     """The square about a taught piece's centre, grey, at plane resolution: a face (`horn` given) turned
     upright and centred by that horn (a lesson's piece lies as a hand left it), a back as it lies (its
     emblem is matched turned anyway)."""
-    cx, cy = (round(v) for v in centre_px)
     side = round(TILE_MM * PLANE_PX_PER_MM)
-    reach = side
-    height, width = plane.shape[:2]
-    x0, y0 = max(0, cx - reach), max(0, cy - reach)
-    grey = _face_grey(plane[y0 : min(height, cy + reach), x0 : min(width, cx + reach)], (cx - x0, cy - y0))
-    centre = (float(cx - x0), float(cy - y0))
-    if horn is not None:
-        return straightened(grey, centre, PLANE_PX_PER_MM, side, _built_in_horn(horn))
-    half = side // 2
-    return numpy.asarray(grey[cy - y0 - half : cy - y0 + half, cx - x0 - half : cx - x0 + half], numpy.uint8)
+    return upright_face(plane, centre_px, side, None if horn is None else _built_in_horn(horn))
 
 
 @functools.cache
