@@ -71,9 +71,9 @@ ITEM_SLACK_MM = 6.0
 HAND_DEPTH_MM = 10.0
 """An arm is still wide this far inside the plane's edge."""
 BAND_SHADOW_MIN = 0.2
-"""Around the plane a shadow may be deeper than the plane's `shadow_min` allows: the light there is the
-plane's carried on outward, and a head shades the table nearer the player more (a player out of view
-under a low lamp leaves dark wood a quarter lit)."""
+"""Around the plane a shadow may be deeper than the plane's `shadow_min` allows: a head shades the table
+nearer the player more, and more steeply than the band's light follows within a cell (a player out of
+view under a low lamp leaves dark wood a quarter lit)."""
 BAND_LEVEL = 0.5
 """Around the plane no piece lies: a change averaged over `HAND_BLUR_MM` counts there from this share of
 `hand_level` on (a pale arm on linen differs from it by little)."""
@@ -117,8 +117,8 @@ class ReferenceSettings:
     shadow_reach_mm: float = 10.0
     """A shadow-like pixel is table only this close to something that is no table (what casts it)."""
     light_band: float = 0.25
-    """A pixel's log ratio to the reference within this of the plane's light counts for the light grid,
-    which stays within twice this of the plane's light (an arm of the table's hue is no shadow)."""
+    """A pixel's log ratio to the reference within this of the light of the grid's cells beside it counts
+    for the light grid (the light's slope is followed from cell to cell; an arm's sharp side is not)."""
     hand_level: float = 1.0
     """A pixel's distance beyond the reference's range, in tolerances summed over B, G and R, averaged
     over `HAND_BLUR_MM`, that marks it changed for the hand check (noise averages out; a skin on a wood
@@ -230,7 +230,11 @@ class TableReference:
             raise ReferenceError("a reference needs at least one plane of the empty play area")
         settings = self.settings
         self._surround.learn(
-            surrounds, settings.tolerance, settings.relative_tolerance, settings.shadow_chroma
+            surrounds,
+            settings.tolerance,
+            settings.relative_tolerance,
+            settings.shadow_chroma,
+            settings.light_band,
         )
         small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
         self._set_image(numpy.asarray(small, numpy.float32))
@@ -322,7 +326,9 @@ class TableReference:
         low = numpy.minimum(self._low * gain, SATURATED)
         outside = numpy.maximum(numpy.maximum(low - current, current - self._high * gain), 0.0)
         outside[current >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
-        tolerance = self._tolerance * gain
+        # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
+        # shadow (on a dark cloth) the tolerance stays at the noise's.
+        tolerance = numpy.maximum(self._tolerance * gain, numpy.float32(settings.tolerance))
         matches = max3(outside - tolerance) <= 0.0
         ratio = (current / gain + 2.0) / (self._image + 2.0)
         darkening = sum3(ratio) / 3.0
@@ -365,7 +371,7 @@ class TableReference:
         joined = _joined(different, _square(HAND_JOIN_MM))
         if surround is not None and self._surround.learned:
             band, darker, outline = self._surround.changed(
-                surround, log_light, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level * BAND_LEVEL
+                surround, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level * BAND_LEVEL
             )
             # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
             # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline:

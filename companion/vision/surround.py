@@ -5,7 +5,9 @@ inside the plane an arm coming in and a piece lying at the edge look much alike.
 plane no item lies: the camera frame warped to a band `SURROUND_MM` wide around the plane (at the
 masks' resolution) is learned with the empty area and compared with it like the plane itself; an
 arm is a region changed across the whole band and on into the plane, as wide there as a wrist.
-Shadows (an arm's, a player's head's) darken the table alike in every channel: they are no change.
+The band measures its own light against its reference (a player's shadow or a lamp's hotspot may lie
+over the band and not the plane, or the other way round), and shadows (an arm's, a player's head's)
+darken the table alike in every channel: they are no change.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.table_light import SATURATED, Floats, Mask, log_level, max3, min3, sum3
+from companion.vision.table_light import SATURATED, Floats, LightGrid, Mask, log_level, max3, min3, sum3
 
 SURROUND_MM = 30.0
 """Width of the band around the plane that is watched for arms: wider than a hand's shadow's offset
@@ -37,9 +39,9 @@ outline by."""
 STRIP_PAD = 6
 """Mask pixels each strip of the band reaches beyond the part of it kept: the windows' half widths."""
 SHADE_LIFT = 2.5
-"""The band may be brighter than its reference by this factor where the plane's light carried outward
-is dimmed by a shadow or a lamp's fall-off over the plane that the band is spared (an arm on a dark
-table is brighter still, or of another hue)."""
+"""The band may be brighter than its light says by this factor: that light is measured over cells as
+wide as a lamp's fall-off, so the lit side of a shadow's edge within a cell is brighter than it (an arm
+on a dark table is brighter still, or of another hue)."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -61,6 +63,8 @@ class Surround:
         self._high: Floats | None = None
         self._log_image: Floats | None = None
         self._tolerance: Floats | None = None
+        """The share of the level (the reference's) that the light scales; `_noise` is added unscaled."""
+        self._noise = numpy.float32(0.0)
         self._chroma: Floats | None = None
         self._image: Floats = numpy.zeros(0, numpy.float32)
         self._mean_2: Floats = numpy.zeros(0, numpy.float32)
@@ -69,6 +73,7 @@ class Surround:
         self._grey: Floats | None = None
         self._grey_mean: Floats | None = None
         self._grey_deviation: Floats | None = None
+        self._light: LightGrid | None = None
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
         """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
@@ -89,18 +94,29 @@ class Surround:
     def learned(self) -> bool:
         return self._low is not None
 
-    def learn(self, surrounds: Sequence[Frame], tolerance: float, relative: float, chroma: float) -> None:
-        """The band of the empty area (several: their median), with the reference's noise settings."""
+    def learn(
+        self, surrounds: Sequence[Frame], tolerance: float, relative: float, chroma: float, light_band: float
+    ) -> None:
+        """The band of the empty area (several: their median), with the reference's noise settings
+        (`light_band`: the plane's `LightGrid` band)."""
         if not surrounds:
             self._low = None
             return
+        # The band measures its own light, a smooth ratio to its reference: the plane's carried outward
+        # misses a shadow or a lamp's hotspot over the band alone, or one the band is spared. The band
+        # counts most for it; the plane's pieces stay out of it.
+        weight = numpy.full((self.size[1], self.size[0]), 4.0, numpy.float32)
+        weight[self.margin : -self.margin, self.margin : -self.margin] = 1.0
+        surround_mm = (self.size[0] / self.scale[0], self.size[1] / self.scale[1])
+        self._light = LightGrid(surround_mm, self.size, weight, light_band)
         image = numpy.median(numpy.stack([s.astype(numpy.float32) for s in surrounds]), axis=0)
         image = numpy.asarray(image, numpy.float32)
         kernel = numpy.ones((3, 3), numpy.uint8)
         self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
         self._high = numpy.asarray(cv2.dilate(image, kernel), numpy.float32)
         self._log_image = log_level(image)
-        self._tolerance = (tolerance + relative * image).astype(numpy.float32)
+        self._tolerance = (relative * image).astype(numpy.float32)
+        self._noise = numpy.float32(tolerance)
         self._chroma = (chroma + 5.0 / (sum3(image) / 3.0 + 2.0)).astype(numpy.float32)
         self._image = image
         self._mean_2 = numpy.asarray(cv2.blur(image, (TEXTURE_PX, TEXTURE_PX)) + 2.0, numpy.float32)
@@ -128,20 +144,25 @@ class Surround:
         lost = ((reference_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
         return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
 
-    def changed(
-        self, surround: Frame, log_light: Floats, shadow_min: float, blur: int, level: float
-    ) -> tuple[Mask, Mask, Mask]:
+    def changed(self, surround: Frame, shadow_min: float, blur: int, level: float) -> tuple[Mask, Mask, Mask]:
         """Where the band differs from its reference beyond light and shadow; where it differs at all
         (shadows too: a grey sleeve on a grey cloth darkens it alike in every channel); and where its
         darkening changes sharply (an arm's outline, not a soft shadow's). The plane's
-        own pixels are left False: the plane's comparison has them. `log_light`: the plane's light
-        (mask size), carried on outward from its edge."""
-        if self._low is None or self._high is None or self._tolerance is None or self._chroma is None:
+        own pixels are left False: the plane's comparison has them."""
+        if (
+            self._low is None
+            or self._high is None
+            or self._tolerance is None
+            or self._chroma is None
+            or self._log_image is None
+            or self._light is None
+        ):
             nothing = numpy.zeros((self.size[1], self.size[0]), bool)
             return nothing, nothing, nothing
         m, pad = self.margin, STRIP_PAD
         height, width = self.size[1], self.size[0]
-        light = cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE)
+        current = numpy.asarray(surround, numpy.float32)
+        light = self._light.measure(log_level(current) - self._log_image, current, self._image)
         gain = numpy.asarray(cv2.exp(light), numpy.float32)
         changed, any_change, outline = (numpy.zeros((height, width), bool) for _ in range(3))
         # Only the band is compared, strip by strip (the plane inside has its own, finer comparison),
@@ -170,7 +191,9 @@ class Surround:
         outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
         # A clipped channel could be any table brighter than white.
         unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
-        scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(self._tolerance[strip], gain))
+        scaled = cv2.divide(
+            cv2.multiply(outside, unclipped), cv2.multiply(self._tolerance[strip], gain) + self._noise
+        )
         distance = sum3(numpy.asarray(scaled, numpy.float32))
         corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
         # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off

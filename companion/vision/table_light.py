@@ -2,11 +2,12 @@
 
 `LightGrid` measures the light's per-channel gain between the reference and a later plane:
 first for the whole plane (the peak of the pixels' ratios: the table agrees on one, pieces
-scatter), then per cell of a coarse grid from the pixels that agree with it, spread smoothly
-back over the plane, so that a lamp to one side or a soft shadow across the table is light and
-not a piece. `MarkerPaper` reads the corner markers' white paper, which is in every plane, to
-bring colours to one canonical white whatever the lamp. The channel reductions are here too:
-numpy's over a last axis of three are several times slower than OpenCV's.
+scatter), then per cell of a coarse grid from the pixels that agree with it, followed from cell
+to cell where the light falls or rises further (a lamp low to one side, a player's shadow), and
+spread smoothly back over the plane, so that these are light and not a piece. `MarkerPaper`
+reads the corner markers' white paper, which is in every plane, to bring colours to one canonical
+white whatever the lamp. The channel reductions are here too: numpy's over a last axis of three are
+several times slower than OpenCV's.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ SATURATED = 248.0
 """A channel this bright may be clipped: it matches any table the light makes at least as bright."""
 TOO_DARK = 20.0
 """A reference channel this dark (the markers' black) is too dark to measure a gain on."""
+WALK_PASSES = 8
+"""Passes in which the grid follows the light from cell to cell at the full band's width: a player's
+soft shadow deepens over several cells, and each pass takes the grid one band's depth further into it."""
+DEEPEST_SHADE = 0.2
+"""The light may be this much dimmer in places than over the plane as a whole (a player's head between
+the lamp and a dark table leaves it a quarter lit or less), or as much brighter (the lamp's side of a
+table whose far side is so lit)."""
 
 
 def sum3(image: Floats) -> Floats:
@@ -56,8 +64,8 @@ class LightGrid:
 
     def __init__(self, plane_mm: tuple[float, float], size: tuple[int, int], weight: Floats, band: float):
         """`size`: the masks' (width, height); `weight` (at that size): how much each pixel counts for the
-        whole plane's light; `band`: how far (log) from the plane's light a pixel may be to count for
-        the grid, which stays within twice that of it (an arm of the table's hue stays out)."""
+        whole plane's light; `band`: how far (log) from the light of the cells beside it a pixel may be
+        to count for the grid (an arm's sharp side is no step the grid takes; the light's soft slope is)."""
         width, height = plane_mm
         self.size = size
         self.grid = (max(2, round(width / LIGHT_CELL_MM)), max(2, round(height / LIGHT_CELL_MM)))
@@ -66,6 +74,8 @@ class LightGrid:
             cv2.resize(weight, self.coarse, interpolation=cv2.INTER_AREA), numpy.float32
         )
         self.band = band
+        self._reference: Floats | None = None
+        self._darkest: Floats = numpy.zeros(0, numpy.float32)
 
     def measure(self, log_ratio: Floats, current: Floats, reference: Floats) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
@@ -74,39 +84,71 @@ class LightGrid:
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
         one = numpy.ones((3, 3), numpy.uint8)
         brightest = cv2.resize(cv2.dilate(current, one), coarse, interpolation=cv2.INTER_NEAREST)
-        darkest = cv2.resize(cv2.erode(reference, one), coarse, interpolation=cv2.INTER_NEAREST)
+        if reference is not self._reference:
+            # The reference changes every few frames at most: its darkest neighbours are kept.
+            self._reference = reference
+            eroded = cv2.erode(reference, one)
+            self._darkest = numpy.asarray(
+                cv2.resize(eroded, coarse, interpolation=cv2.INTER_NEAREST), numpy.float32
+            )
+        darkest = self._darkest
         # A clipped channel, or one too dark to measure, tells nothing of the light: it takes no part
         # (the others of its pixel do).
         usable = (brightest < SATURATED) & (darkest > TOO_DARK)
         overall = self._overall(log_ratio, usable)
         # The pixels agreeing with the plane's light give a first grid, those agreeing with that grid
         # the next, narrower: a lamp's gradient takes the far side of the table beyond the first band.
-        cells = self._cells(log_ratio, usable, overall, band, overall)
+        cells, lacking = self._cells(log_ratio, usable, overall, band, overall, overall)
+        # A shadow's soft edge is followed step by step (within the band of the light beside it) into the
+        # cells that found no light of their own yet; an arm's sharp side is no step the grid takes (its
+        # pixels lie beyond the band of the table's beside it).
+        for _ in range(WALK_PASSES):
+            if not lacking:
+                break
+            centre = self._spread(cells, coarse)
+            cells, still_lacking = self._cells(log_ratio, usable, centre, band, overall, cells)
+            # Cells under pieces never find light of their own: once no whole cell more does, stop.
+            lacking = 0 if still_lacking > lacking - 3 else still_lacking
         for narrower in (band / 2, band / 3):
-            cells = self._cells(log_ratio, usable, self._spread(cells, coarse), narrower, overall)
+            centre = self._spread(cells, coarse)
+            cells, _ = self._cells(log_ratio, usable, centre, narrower, overall, cells)
         return self._spread(cells, self.size)
 
     def _overall(self, log_ratio: Floats, usable: Mask) -> Floats:
         """The whole plane's light per channel: the most common ratio (weighted towards where no item
-        lies), averaged over the pixels near it."""
+        lies), averaged over the pixels near it. Found on the channels' mean where most pixels show all
+        three (under a lamp's fall-off each channel alone peaks anywhere along it, and the three peaks,
+        far apart, would make a light no pixel agrees with); else channel by channel."""
+        whole = usable[..., 0] & usable[..., 1] & usable[..., 2]
+        if numpy.count_nonzero(whole) > whole.size // 4:
+            grey = numpy.asarray(sum3(log_ratio), numpy.float32) / 3.0
+            near = (numpy.abs(grey - self._peak(grey, whole)) < 0.08) & whole
+            return numpy.asarray(log_ratio[near].mean(axis=0), numpy.float32)
         overall = numpy.zeros(3, numpy.float32)
         for channel in range(3):
             ratios, fit = log_ratio[..., channel], usable[..., channel]
-            weight = numpy.where(fit, self.weight, 0.0)
-            bins = numpy.clip(numpy.round((ratios + 1.5) / 0.02), 0, 150).astype(numpy.intp)
-            counts = numpy.bincount(bins.ravel(), weights=weight.ravel(), minlength=151)
-            smoothed = numpy.convolve(counts, [1.0, 2.0, 3.0, 2.0, 1.0], mode="same")
-            peak = float(numpy.argmax(smoothed)) * 0.02 - 1.5
-            near = (numpy.abs(ratios - peak) < 0.08) & fit
+            near = (numpy.abs(ratios - self._peak(ratios, fit)) < 0.08) & fit
             overall[channel] = float(ratios[near].mean()) if numpy.any(near) else numpy.nan
         if numpy.all(numpy.isnan(overall)):
             return numpy.zeros(3, numpy.float32)
         # A channel clipped everywhere (a bright cloth under a bright lamp) follows the brightest other.
         return numpy.where(numpy.isnan(overall), numpy.nanmax(overall), overall).astype(numpy.float32)
 
-    def _cells(self, log_ratio: Floats, usable: Mask, centre: Floats, band: float, overall: Floats) -> Floats:
+    def _peak(self, ratios: Floats, fit: Mask) -> float:
+        """The most common of these log ratios where `fit`, weighted towards where no item lies."""
+        weight = numpy.where(fit, self.weight, 0.0)
+        bins = numpy.clip(numpy.round((ratios + 1.5) / 0.02), 0, 150).astype(numpy.intp)
+        counts = numpy.bincount(bins.ravel(), weights=weight.ravel(), minlength=151)
+        smoothed = numpy.convolve(counts, [1.0, 2.0, 3.0, 2.0, 1.0], mode="same")
+        return float(numpy.argmax(smoothed)) * 0.02 - 1.5
+
+    def _cells(
+        self, log_ratio: Floats, usable: Mask, centre: Floats, band: float, overall: Floats, fallback: Floats
+    ) -> tuple[Floats, int]:
         """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` in every
-        channel; a cell with few such pixels takes its neighbours' (and at last the plane's) light."""
+        channel; a cell with few such pixels takes its neighbours' light, and at last `fallback`'s (the
+        previous pass's: a cell the narrower band finds empty keeps what the wider one found, not the
+        plane's). With it, how many cells (and channels) found too few."""
         deviation = numpy.where(usable, numpy.abs(log_ratio - centre), 0.0).astype(numpy.float32)
         weights = ((max3(deviation) < band)[..., None] & usable).astype(numpy.float32)
         support = numpy.asarray(cv2.resize(weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32)
@@ -116,10 +158,12 @@ class LightGrid:
         near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
         near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)
         own = sums / numpy.maximum(support, 1e-6)
-        borrowed = (near_sums + 0.01 * overall) / (near_support + 0.01)
-        cells = numpy.where(support > 0.1, own, borrowed)
-        reach = 2 * self.band
-        return numpy.asarray(numpy.clip(cells, overall - reach, overall + reach), numpy.float32)
+        borrowed = (near_sums + 0.01 * fallback) / (near_support + 0.01)
+        supported = support > 0.1
+        cells = numpy.where(supported, own, borrowed)
+        reach = -float(numpy.log(DEEPEST_SHADE))
+        clipped = numpy.asarray(numpy.clip(cells, overall - reach, overall + reach), numpy.float32)
+        return clipped, supported.size - int(numpy.count_nonzero(supported))
 
     def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
         """The grid spread smoothly over an image of `size`, carrying its slope on out to the edges (a

@@ -1,0 +1,146 @@
+"""The empty-table reference under a player's shadow: deep, soft, over the plane, the band around it or both.
+
+The tables, pieces and arms are test_reference's (drawn with numpy/cv2, not by the generator); the
+shadows here are deeper than its head shadow: a player between a low lamp and the table leaves the
+table a quarter lit, and a shadow may lie over the plane while sparing the band around it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.reference import TableReference
+from tests.vision.test_reference import (
+    BORDER_PX,
+    IDENTITY_SHIFTED,
+    PIECES,
+    PLANE_MM,
+    SKINS_BGR,
+    edge_to_edge_layout,
+    foreground_share,
+    in_frame,
+    learned,
+    mask_box,
+    table,
+    with_arm,
+    with_pieces,
+)
+
+
+def shaded(
+    image: Frame, depth: float, rows: tuple[float, float], columns: tuple[float, float], soft_mm: float = 15.0
+) -> Frame:
+    """The image with a soft shadow over a box (fractions of its height and width) leaving `depth` of the
+    light, a little bluer than the lamp (daylight still reaches there), fading over twice `soft_mm`."""
+    height, width = image.shape[:2]
+    shade = numpy.zeros((height, width), numpy.float32)
+    top, bottom = round(rows[0] * height), round(rows[1] * height)
+    left, right = round(columns[0] * width), round(columns[1] * width)
+    shade[top:bottom, left:right] = 1.0
+    shade = cv2.GaussianBlur(shade, (0, 0), soft_mm * PLANE_PX_PER_MM)[..., None]
+    light = 1.0 - shade * (1.0 - depth * numpy.array([1.1, 1.0, 0.9], numpy.float32))
+    return numpy.clip(image.astype(numpy.float32) * light, 0, 255).astype(numpy.uint8)
+
+
+def falling(image: Frame, far: float) -> Frame:
+    """The image under a lamp low beside its left edge: the light falls to `far` of it at the right edge
+    (evenly in log, a little bluer where dimmer), over several cells of the light grid."""
+    width = image.shape[1]
+    steps = numpy.linspace(0.0, 1.0, width, dtype=numpy.float32)[None, :, None]
+    light = numpy.exp(steps * numpy.log(far) * numpy.array([0.9, 1.0, 1.1], numpy.float32))
+    return numpy.clip(image.astype(numpy.float32) * light, 0, 255).astype(numpy.uint8)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "dark-wood", "gingham", "noise"))
+def test_light_falling_to_a_third_across_the_empty_table_is_light(kind: str) -> None:
+    # The light grid follows the fall-off from cell to cell, deeper than twice its band from the plane's
+    # light: no table is left in the plane.
+    rng = numpy.random.default_rng(21)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    view = reference.look(falling(empty, 0.35))
+    assert not view.refused, (kind, view.reason)
+    assert foreground_share(view) < 0.02, (kind, foreground_share(view))
+
+
+def test_pieces_in_falling_light_still_differ() -> None:
+    rng = numpy.random.default_rng(22)
+    empty = table("light-wood", rng)
+    reference = learned(empty)
+    view = reference.look(falling(with_pieces(empty, PIECES), 0.35))
+    assert not view.refused, view.reason
+    for cx, cy in PIECES:
+        assert view.foreground[mask_box(cx - 8, cy - 8, cx + 8, cy + 8)].all(), (cx, cy)
+
+
+def test_the_cameras_noise_does_not_dim_with_the_light() -> None:
+    # A dark felt's red and blue are near black: dimmed to a third, the camera's noise is as large as in
+    # the lamp's full light, not a third as large.
+    rng = numpy.random.default_rng(23)
+    width, height = round(PLANE_MM[0] * PLANE_PX_PER_MM), round(PLANE_MM[1] * PLANE_PX_PER_MM)
+    felt = numpy.full((height, width, 3), (30.0, 80.0, 32.0), numpy.float32)
+    reference = learned(numpy.clip(felt + rng.normal(0.0, 10.0, felt.shape), 0, 255).astype(numpy.uint8))
+    dim = numpy.clip(felt * 0.3 + rng.normal(0.0, 10.0, felt.shape), 0, 255).astype(numpy.uint8)
+    view = reference.look(dim)
+    assert not view.refused, view.reason
+    assert foreground_share(view) < 0.03, foreground_share(view)
+
+
+def surround_setup(kind: str, seed: int) -> tuple[TableReference, Frame, Frame]:
+    """A reference of a plane whose items reach its edge, learned with the table around it; the empty
+    frame and the frame with pieces in it."""
+    rng = numpy.random.default_rng(seed)
+    tray = edge_to_edge_layout()
+    plane = table(kind, rng)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    reference = TableReference(tray)
+    reference.learn([plane], [TableReference.surround_of(tray, frame, IDENTITY_SHIFTED)])
+    return reference, frame, in_frame(frame, with_pieces(plane, PIECES))
+
+
+def looked(reference: TableReference, shot: Frame) -> tuple[bool, str]:
+    view = reference.look(
+        shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX],
+        reference.surround_of(reference.layout, shot, IDENTITY_SHIFTED),
+    )
+    return view.hand, view.reason
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "dark-wood", "gingham"))
+def test_a_player_shadow_a_quarter_lit_across_the_edge_is_no_hand(kind: str) -> None:
+    # Band shadows count from a fifth of the light (BAND_SHADOW_MIN): a head over a low lamp leaves the
+    # table beside the player a quarter lit, deepest in the band nearest them.
+    reference, _, with_row = surround_setup(kind, 24)
+    for rows, columns in (((-1.0, 0.2), (0.2, 0.8)), ((0.7, 2.0), (-1.0, 0.5)), ((0.1, 0.9), (-1.0, 0.15))):
+        hand, reason = looked(reference, shaded(with_row, 0.25, rows, columns))
+        assert not hand and not reason, (kind, rows, columns, reason)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "dark-wood", "gingham"))
+def test_a_shadow_over_the_plane_that_spares_the_band_is_no_hand(kind: str) -> None:
+    # The plane shaded right to its edge, where a row of pieces lies, and the band beside it in the lamp's
+    # full light: the band, lit brighter than the plane's light there, is no arm reaching the pieces.
+    reference, frame, _ = surround_setup(kind, 25)
+    plane = frame[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX]
+    row = {(60.0 + 31.0 * n, PLANE_MM[1] - 17.0): (60, 150, 45) for n in range(9)}
+    height, width = frame.shape[:2]
+    shot = in_frame(frame, with_pieces(plane, row))
+    rows, columns = (0.5, 1.0 - BORDER_PX / height), (BORDER_PX / width, 1.0 - BORDER_PX / width)
+    hand, reason = looked(reference, shaded(shot, 0.5, rows, columns, 3.0))
+    assert not hand and not reason, (kind, reason)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "dark-wood"))
+def test_an_arm_in_falling_light_is_still_a_hand(kind: str) -> None:
+    reference, _, with_row = surround_setup(kind, 26)
+    rng = numpy.random.default_rng(27)
+    missed = []
+    for edge in ("top", "right"):
+        for colour in (SKINS_BGR[0], SKINS_BGR[3], (60, 60, 60)):
+            hand, _ = looked(reference, falling(with_arm(with_row, edge, colour, rng), 0.35))
+            if not hand:
+                missed.append((edge, colour))
+    assert not missed, (kind, missed)
