@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy
+import pytest
 
 from companion.games.asterion.tiles import DESIGN_INDEX
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.asterion import draw_cell
-from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
+from companion.vision.recognisers.asterion import LEAST_LIKENESS, TILE_MM, AsterionRecogniser, asterion_layout
 from companion.vision.reference import NEUTRAL_BGR
 
 LAYOUT = asterion_layout(3, 1)
@@ -40,3 +43,21 @@ def test_a_frame_colour_washed_towards_another_by_glare_is_not_taught() -> None:
     clear = recogniser.teach(_shot("green", 0.0), LAYOUT, {"cell:1,0": "green:corridor@0"}, built_in)
     assert "green" in clear.params["taught_colours"]
     assert clear.colours["green"] != built_in.colours["green"]
+
+
+def test_clear_frame_corners_inside_like_no_design_are_no_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Where the reference keeps a green felt or a checked cloth, a cell's corners show a frame colour
+    # clearly and its inside some spread of grey: it was read as whichever design was nearest, however
+    # little the cell was like any.
+    from companion.vision.recognisers._asterion_match import Templates
+
+    recogniser = AsterionRecogniser()
+    plane = _shot("green", 0.0)
+    real = Templates.match
+    for likeness, read in ((LEAST_LIKENESS - 0.05, "empty"), (LEAST_LIKENESS + 0.05, "green:corridor@0")):
+
+        def match(self: Templates, *args: Any, likeness: float = likeness) -> tuple[Any, ...]:
+            return (*real(self, *args)[:4], likeness)
+
+        monkeypatch.setattr(Templates, "match", match)
+        assert recogniser.read(plane, LAYOUT, None).items["cell:1,0"] == read

@@ -257,9 +257,10 @@ class Templates:
         colour: str,
         windows: list[Window],
         lined: tuple[FloatArray, tuple[int, int]] | None = None,
-    ) -> tuple[int, int, float, tuple[int, int]]:
+    ) -> tuple[int, int, float, tuple[int, int], float]:
         """(design, rotation, margin over the best other look, where the tile lies: its shift from the
-        window's centre in template pixels) of the template the cell shows.
+        window's centre in template pixels, the best correlation of any look) of the template the cell
+        shows.
 
         `windows` are the cell at template scale (`_asterion_grid.cell_windows`; the first as it lies).
         The cell as it lies picks the best template; the shift that matches it best lines the
@@ -272,8 +273,8 @@ class Templates:
         labels = self._labels[colour]
         view, shift = lined or self.lined_up(colour, windows)
         scores = matrix @ _features(view)
-        best = float(scores.max())
-        close = numpy.flatnonzero(scores >= best - CLOSE_CALL)
+        top = float(scores.max())
+        close = numpy.flatnonzero(scores >= top - CLOSE_CALL)
         # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
         # at either end) crowded a plainer design out, whose learned picture correlates a little less.
         order: list[int] = []
@@ -288,7 +289,7 @@ class Templates:
         label = labels[champion]
         margin = 1.0
         if len(order) == 1:
-            return looks[champion][0], looks[champion][1], margin, shift
+            return looks[champion][0], looks[champion][1], margin, shift, top
         seen = channels(view).ravel()
 
         def lead(look: int, other: int) -> float:
@@ -314,7 +315,7 @@ class Templates:
                 mine, label = theirs, other
             champion = best
             margin = min(margin, abs(best_lead))
-        return looks[champion][0], looks[champion][1], margin, shift
+        return looks[champion][0], looks[champion][1], margin, shift, top
 
     def _alike(self, colour: str, look: int) -> list[int]:
         """The drawn looks of the same label as `look` (a wing corridor and its half turn), one of
