@@ -91,9 +91,9 @@ def best_match(
     classes: list[str],
     slack: int = GLYPH_SLACK_PX,
     blurred: GlyphTemplates | None = None,
-) -> tuple[str, float, tuple[float, float]]:
+) -> tuple[str, float, tuple[float, float], float]:
     """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
-    its confidence, and where the piece's centre is by that match.
+    its confidence, where the piece's centre is by that match, and that match's likeness.
 
     Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
     confidence grows with the lead of the best class over the next. With `blurred` (templates blurred by
@@ -129,7 +129,7 @@ def best_match(
     ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
     margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
     found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
-    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found
+    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found, float(best_score)
 
 
 STRAIGHTEN_TURNS_DEG = tuple(float(a) for a in numpy.arange(-9.0, 9.01, 1.5))

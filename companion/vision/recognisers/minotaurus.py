@@ -100,9 +100,14 @@ LIGHT_MARK = 40.0
 EMPTY_COVER = 0.5
 """On a normalised plane, a cell whose middle is less than this share foreign (not the neutral table) is
 empty: a piece covers all of it, even laid askew and off its place."""
-BACK_POLARITY = 0.15
+HORN_SEEN = 0.3
+"""Least likeness of the horn to the built-in one (or a taught one) where a face lies: every edition's
+faces show one above 0.33 even when their ink hardly differs from them; bare table, even textured, below."""
+BACK_POLARITY = 0.12
 """A piece whose ink_polarity is at least this is a back (its marks lighter than it), whatever its colour;
-one at most FACE_POLARITY a face (its marks darker); between, its colour and pattern decide."""
+one at most FACE_POLARITY a face (its marks darker); between, its colour and pattern decide. (Generated
+hard sessions, every edition: faces up to 0.12 under a glare, backs down to 0.1 where a glare washes their
+emblem out, or a dim light leaves the built-in ring faint.)"""
 FACE_POLARITY = -0.1
 POLARITY_MIN_PIXELS = 20
 """Pixels of a piece a cell's middle must show for its polarity to be its own (else all are counted)."""
@@ -607,10 +612,16 @@ class MinotaurusRecogniser:
                 x, y = locate_piece(small, cells.centres[n], tables[n])
                 grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
                 # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
-                horn, horn_sure, at = best_match(
+                horn, horn_sure, at, likeness = best_match(
                     grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
                 )
-                value, value_sure, _ = best_match(
+                if likeness < HORN_SEEN and cells.covered is not None:
+                    # No horn where a face would show one: the table showing through a normalisation
+                    # that missed it (a glare, a shadow), or a back; whichever of those is nearer.
+                    kinds, sures = prototypes.classify(features[[n]], barred=COLOURS)
+                    items[item], confidence[item] = kinds[0], sures[0]
+                    continue
+                value, value_sure, _, _ = best_match(
                     grey,
                     at,
                     VALUE_BOX_MM,
