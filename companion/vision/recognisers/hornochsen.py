@@ -53,6 +53,7 @@ from companion.vision.recognisers._hornochsen_digits import (
     tile_glyphs,
     to_png,
 )
+from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     NORMALISED_TILE_SHARE,
     face_up_tile,
@@ -142,6 +143,23 @@ def hornochsen_layout(players: int) -> Layout:
     return Layout((width, slots_y + SLOT_PITCH_MM / 2 + MARGIN_MM), items)
 
 
+def board_lines(layout: Layout) -> list[list[str]]:
+    """The layout's items in lines, in order: each row's squares, each block's rows' first squares (top
+    to bottom) and the played slots (left to right); nothing lies a step beyond a line's ends."""
+    rows: dict[int, list[tuple[int, str]]] = {}
+    for item_id in layout.items:
+        square = parse_square(item_id)
+        if square is not None:
+            rows.setdefault(square[0], []).append((square[1], item_id))
+    lines = [[item_id for _, item_id in sorted(squares)] for squares in rows.values()]
+    for side in ("left", "right"):
+        firsts = [f"row:{row.index}:square:0" for row in BOARD.rows if row.side == side]
+        lines.append([item_id for item_id in firsts if item_id in layout.items])
+    slots = [item_id for item_id in layout.items if parse_square(item_id) is None]
+    lines.append(sorted(slots, key=lambda item_id: layout.items[item_id].centre_mm[0]))
+    return lines
+
+
 def board_box_mm(layout: Layout) -> tuple[float, float, float, float]:
     """The printed board's outline (x0, y0, x1, y1): the squares with a small border."""
     squares = [r for item_id, r in layout.items.items() if parse_square(item_id)]
@@ -214,6 +232,8 @@ class HornochsenRecogniser:
         table = table_mask(plane)
         if table is None:
             plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        else:
+            layout = fitted_layout(plane, table, layout, board_lines(layout))
         palette = self._palette(profile)
         # On a normalised plane the camera classifier reads other editions' typefaces better than
         # templates taught from one sitting (seeds 5 and 7: 98-100% of items against 96-99%), so it
@@ -261,6 +281,8 @@ class HornochsenRecogniser:
         table = table_mask(plane)
         if table is None:
             plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
+        else:
+            layout = fitted_layout(plane, table, layout, board_lines(layout))
         colours = base.colours
         taught = list(base.params.get("taught_colours", []))
         taught_digits = [int(n) for n in base.params.get("taught_digits", [0] * 10)]

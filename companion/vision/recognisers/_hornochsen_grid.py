@@ -1,0 +1,191 @@
+"""Tanz der Hornochsen: where the board's squares and the played slots really lie on a normalised plane.
+
+The plane is cut out by the corner markers, and the markers lie where the user laid their sheets: by the
+black square's edge as the sheet asks, or by the paper's cut edge (each marker then sits a sheet margin
+further in, turned by hand), so the plane shows the board stretched (up to 18 % on dev seeds 5-9, not
+evenly) and shifted: read at the layout's places, a tile at the board's side is read beside its square,
+or as its neighbour's. On a normalised plane the empty play area is one neutral grey, so the tiles show by
+themselves; the layout's centres are moved by the affine map that puts the most of the tiles' numbers'
+ink under number-sized boxes about them. The ink, not the whole tile: tiles in a row touch, so a face
+fills a box a few millimetres off as well as the right one. Empty squares add nothing to a fit; a step
+beyond each row's ends counts against it (nothing lies there), which tells a fit a whole square off
+from the right one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+
+FloatArray = numpy.typing.NDArray[numpy.float64]
+
+STRETCHES = numpy.round(numpy.arange(0.95, 1.2301, 0.02), 3)
+"""Stretches tried along each axis in the first, coarse fit (seen: up to 1.18 with sheets laid by their
+cut edge; a camera's residual error a little either way)."""
+SHIFT_MM = 20
+SHIFT_STEP_MM = 4
+"""Shifts tried along each axis in the coarse fit, either way, and the step between them (mm); the
+refinement takes up the rest."""
+BOX_MM = (16.0, 12.0)
+"""The box about an item that its tile's number fills when the fit is right (two digits, 9 mm high)."""
+INK_SHARE = 0.75
+"""Ink is darker than this share of the lightest face within FACE_REACH of it."""
+FACE_LEVEL = 150
+"""...and that face is lighter than this (faces are 160 and more on a normalised plane; a board's print the
+reference left in view, darker, has its own dark marks, which would pull the fit onto the print)."""
+_FACE_REACH = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
+"""(mm) a digit's strokes are at most 2 mm wide: 3 mm off them is the face."""
+STEPS = (2.0, 0.01, 0.004)
+"""The refinement's first steps: shift (mm), stretch and shear (share)."""
+LEAST_STEP_MM = 0.25
+"""The refinement stops when its shift step is below this."""
+LIMITS = (24.0, 0.24, 0.06)
+"""How far the refinement may go from the nominal layout: shift (mm), stretch off 1 and shear (share);
+beyond this a hand or stray object, not the board, would be what the boxes cover."""
+NOMINAL_BONUS = 0.1
+"""A share by which the nominal layout wins a near tie: on a plane with hardly a tile, or tiles of an
+edition whose ink is faint, every fit scores alike (at 0.02, a square-edge travel frame was fitted 5 mm
+off; dev seeds 5 and 8 cached planes: items 6265 -> 6269 of 6390 at 0.1)."""
+
+OUTSIDE_WEIGHT = 1.0
+"""How much ink a step beyond a row's ends costs (see _points)."""
+
+Affine = FloatArray
+"""Six numbers: x shift, y shift (mm), x and y stretch, x's shear by y and y's by x, about the plane's
+middle."""
+
+
+def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
+    """The summed-area table of a tile's number's ink, at one pixel a millimetre: darker than the face
+    round it, whatever the edition's colours. It lies in the tile's middle, apart from a neighbour's, where a
+    tile's whole face would fill a box a few millimetres off as well (tiles in a row touch)."""
+    height, width = table.shape[:2]
+    size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
+    grey = cv2.resize(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), size, interpolation=cv2.INTER_AREA)
+    empty = cv2.resize(table, size, interpolation=cv2.INTER_AREA)
+    face = cv2.dilate(grey, _FACE_REACH)
+    # A tile's rim, blended with the empty area round it, is as dark as ink: only ink well inside counts.
+    inner = cv2.erode(numpy.asarray(empty < 128, numpy.uint8), _FACE_REACH)
+    ink = (grey.astype(numpy.float32) < INK_SHARE * face) & (face > FACE_LEVEL) & (inner > 0)
+    return numpy.asarray(cv2.integral(ink.astype(numpy.uint8)), numpy.float64)
+
+
+def _box_sums(summed: FloatArray, xs: FloatArray, ys: FloatArray, weights: FloatArray) -> FloatArray:
+    """The ink under a BOX_MM box about each point (mm), weighted and summed over the last axis."""
+    height, width = summed.shape[0] - 1, summed.shape[1] - 1
+    half_x, half_y = BOX_MM[0] / 2, BOX_MM[1] / 2
+    x0 = numpy.clip(numpy.rint(xs - half_x), 0, width).astype(numpy.intp)
+    x1 = numpy.clip(numpy.rint(xs + half_x), 0, width).astype(numpy.intp)
+    y0 = numpy.clip(numpy.rint(ys - half_y), 0, height).astype(numpy.intp)
+    y1 = numpy.clip(numpy.rint(ys + half_y), 0, height).astype(numpy.intp)
+    inside = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]
+    return numpy.asarray((inside * weights).sum(axis=-1), numpy.float64)
+
+
+def _moved(
+    params: FloatArray, dx: FloatArray, dy: FloatArray, middle: tuple[float, float]
+) -> tuple[FloatArray, FloatArray]:
+    """Points (offsets dx, dy from the plane's middle) under each affine map of `params` (..., 6)."""
+    p = params[..., None]
+    xs = middle[0] + p[..., 0, :] + p[..., 2, :] * dx + p[..., 4, :] * dy
+    ys = middle[1] + p[..., 1, :] + p[..., 3, :] * dy + p[..., 5, :] * dx
+    return xs, ys
+
+
+@dataclasses.dataclass(frozen=True)
+class _Points:
+    """The points a fit is scored at (offsets from the plane's middle, mm) and their weights."""
+
+    dx: FloatArray
+    dy: FloatArray
+    weights: FloatArray
+    middle: tuple[float, float]
+
+    def scores(self, summed: FloatArray, params: FloatArray) -> FloatArray:
+        return _box_sums(summed, *_moved(params, self.dx, self.dy, self.middle), self.weights)
+
+
+def _points(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
+    """Every item, weighing 1, and a step before and after each line of items (a row's squares in order),
+    weighing -OUTSIDE_WEIGHT: nothing lies there, so a fit a whole square off, which would put every row's
+    tiles under the boxes of the next squares as well as the right one does, loses."""
+    centres = [region.centre_mm for region in layout.items.values()]
+    weights = [1.0] * len(centres)
+    for line in lines:
+        if len(line) < 2:
+            continue
+        first, second = layout.items[line[0]].centre_mm, layout.items[line[1]].centre_mm
+        last, before = layout.items[line[-1]].centre_mm, layout.items[line[-2]].centre_mm
+        centres.append((2 * first[0] - second[0], 2 * first[1] - second[1]))
+        centres.append((2 * last[0] - before[0], 2 * last[1] - before[1]))
+        weights += [-OUTSIDE_WEIGHT, -OUTSIDE_WEIGHT]
+    at = numpy.array(centres, numpy.float64)
+    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    return _Points(at[:, 0] - middle[0], at[:, 1] - middle[1], numpy.array(weights), middle)
+
+
+def _coarse_axis(summed: FloatArray, params: FloatArray, axis: int, points: _Points) -> FloatArray:
+    """`params` with the shift and stretch along `axis` (0: x, 1: y) that score best, the other axis's
+    kept: every item's box on the plane, not a projection, so that rows of different lengths and the
+    two blocks keep their own places."""
+    shifts = numpy.arange(-SHIFT_MM, SHIFT_MM + 1, SHIFT_STEP_MM, dtype=numpy.float64)
+    tried = numpy.repeat(params[None, :], len(STRETCHES) * len(shifts), axis=0)
+    tried[:, axis] = numpy.tile(shifts, len(STRETCHES))
+    tried[:, 2 + axis] = numpy.repeat(STRETCHES, len(shifts))
+    return numpy.asarray(tried[int(points.scores(summed, tried).argmax())], numpy.float64)
+
+
+NOMINAL = numpy.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0])
+
+
+def fit_affine(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], layout: Layout, lines: Sequence[Sequence[str]]
+) -> Affine:
+    """The affine map (about the plane's middle, in mm) that puts the layout's items where the tiles on a
+    normalised plane (`table`: its empty area, 255) show their numbers; NOMINAL where no better fit shows.
+    `lines`: rows of items in order (see _points)."""
+    summed = _ink(plane, table)
+    points = _points(layout, lines)
+    best = NOMINAL
+    for axis in (1, 0, 1):
+        best = _coarse_axis(summed, best, axis, points)
+    best_score = float(points.scores(summed, best))
+    steps = numpy.array([STEPS[0], STEPS[0], STEPS[1], STEPS[1], STEPS[2], STEPS[2]])
+    limits = numpy.array([LIMITS[0], LIMITS[0], LIMITS[1], LIMITS[1], LIMITS[2], LIMITS[2]])
+    moves = numpy.concatenate([numpy.eye(6), -numpy.eye(6)])
+    while steps[0] >= LEAST_STEP_MM:
+        tried = best[None, :] + moves * steps[None, :]
+        tried = tried[(numpy.abs(tried - NOMINAL) <= limits).all(axis=1)]
+        scores = points.scores(summed, tried) if len(tried) else numpy.zeros(0)
+        if len(scores) and scores.max() > best_score:
+            best, best_score = tried[int(scores.argmax())], float(scores.max())
+        else:
+            steps = steps / 2
+    nominal_score = float(points.scores(summed, NOMINAL))
+    if best_score <= nominal_score + NOMINAL_BONUS * abs(nominal_score):
+        return NOMINAL
+    return best
+
+
+def fitted_layout(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], layout: Layout, lines: Sequence[Sequence[str]]
+) -> Layout:
+    """The layout with its items moved to where the tiles on the normalised plane show the board lies."""
+    params = fit_affine(plane, table, layout, lines)
+    if params is NOMINAL:
+        return layout
+    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    ids = list(layout.items)
+    centres = numpy.array([layout.items[i].centre_mm for i in ids], numpy.float64)
+    xs, ys = _moved(params, centres[:, 0] - middle[0], centres[:, 1] - middle[1], middle)
+    items = {
+        item_id: dataclasses.replace(layout.items[item_id], centre_mm=(float(x), float(y)))
+        for item_id, x, y in zip(ids, xs, ys, strict=True)
+    }
+    return Layout(layout.plane_mm, items, layout.raised_mm)

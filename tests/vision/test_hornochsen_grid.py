@@ -1,0 +1,122 @@
+"""Tanz der Hornochsen: the board's squares fitted to where the tiles lie on a normalised plane.
+
+Marker sheets laid by their paper's cut edge show the board stretched and shifted on the plane; the planes
+here are the generator's flat drawings, normalised by the real reference, then stretched and shifted by a
+known amount, as such sheets would.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import PLANE_PX_PER_MM, Layout, recogniser_for
+from companion.vision.generate.hornochsen import render_on
+from companion.vision.recognisers import _hornochsen_grid, hornochsen
+from companion.vision.recognisers._hornochsen_tiles import table_mask
+from companion.vision.reference import NEUTRAL_BGR, normalised_plane
+
+TABLE_BGR = (200, 215, 225)
+STRETCH = (1.07, 1.1)
+SHIFT_MM = (5.0, -4.0)
+
+
+def _layout() -> Layout:
+    return recogniser_for("hornochsen").layout({"players": 4})
+
+
+def _labels(layout: Layout) -> dict[str, str]:
+    labels = dict.fromkeys(layout.items, "empty")
+    rows = {
+        0: ["7", "23", "58", "91"],
+        1: ["12", "40"],
+        5: ["3", "35", "66"],
+        8: ["18", "29", "50", "77", "85"],
+    }
+    for row, numbers in rows.items():
+        labels |= {f"row:{row}:square:{square}": number for square, number in enumerate(numbers)}
+    return labels | {
+        "row:3:square:0": "down",
+        "played:seat0": "44",
+        "played:seat1": "down",
+        "played:seat3": "60",
+    }
+
+
+def _plane(layout: Layout, labels: dict[str, str], seed: int) -> numpy.typing.NDArray[numpy.uint8]:
+    width, height = layout.plane_size_px()
+    table = numpy.empty((height, width, 3), numpy.uint8)
+    table[:] = TABLE_BGR
+    plane = render_on(labels, layout, numpy.random.default_rng(seed), background=table, edition="default")
+    return numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 0.8), numpy.uint8)
+
+
+def _stretched(plane: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+    """The plane stretched about its middle and shifted (STRETCH, SHIFT_MM)."""
+    height, width = plane.shape[:2]
+    sx, sy = STRETCH
+    tx = width / 2 * (1 - sx) + SHIFT_MM[0] * PLANE_PX_PER_MM
+    ty = height / 2 * (1 - sy) + SHIFT_MM[1] * PLANE_PX_PER_MM
+    warp = numpy.array([[sx, 0, tx], [0, sy, ty]], numpy.float32)
+    return numpy.asarray(
+        cv2.warpAffine(plane, warp, (width, height), borderValue=tuple(float(v) for v in NEUTRAL_BGR)),
+        numpy.uint8,
+    )
+
+
+@pytest.fixture(scope="module")
+def planes() -> tuple[numpy.typing.NDArray[numpy.uint8], numpy.typing.NDArray[numpy.uint8]]:
+    layout = _layout()
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), 1)
+    plane = normalised_plane([empty], _plane(layout, _labels(layout), 2), layout)
+    return plane, _stretched(plane)
+
+
+def _fitted(plane: numpy.typing.NDArray[numpy.uint8], layout: Layout) -> Layout:
+    table = table_mask(plane)
+    assert table is not None, "the plane should be taken for a normalised one"
+    return _hornochsen_grid.fitted_layout(plane, table, layout, hornochsen.board_lines(layout))
+
+
+def test_the_squares_are_fitted_to_a_stretched_and_shifted_board(
+    planes: tuple[numpy.typing.NDArray[numpy.uint8], ...],
+) -> None:
+    layout = _layout()
+    fitted = _fitted(planes[1], layout)
+    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    for item_id, region in layout.items.items():
+        x, y = region.centre_mm
+        truth = (
+            middle[0] + (x - middle[0]) * STRETCH[0] + SHIFT_MM[0],
+            middle[1] + (y - middle[1]) * STRETCH[1] + SHIFT_MM[1],
+        )
+        found = fitted.items[item_id].centre_mm
+        assert abs(found[0] - truth[0]) < 2.5 and abs(found[1] - truth[1]) < 2.5, item_id
+
+
+def test_a_board_where_the_layout_puts_it_keeps_its_squares(
+    planes: tuple[numpy.typing.NDArray[numpy.uint8], ...],
+) -> None:
+    layout = _layout()
+    fitted = _fitted(planes[0], layout)
+    for item_id, region in layout.items.items():
+        found = fitted.items[item_id].centre_mm
+        assert abs(found[0] - region.centre_mm[0]) < 1.5 and abs(found[1] - region.centre_mm[1]) < 1.5, (
+            item_id
+        )
+
+
+def test_tiles_on_a_stretched_board_are_read_at_their_own_squares(
+    planes: tuple[numpy.typing.NDArray[numpy.uint8], ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read with the fit, every square is right; at the layout's nominal places, the tiles at the board's
+    sides are a square off or lost."""
+    layout = _layout()
+    labels = _labels(layout)
+    _, stretched = planes
+    reading = recogniser_for("hornochsen").read(stretched, layout, None)
+    assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
+    monkeypatch.setattr(hornochsen, "fitted_layout", lambda plane, table, layout, lines: layout)
+    reading = recogniser_for("hornochsen").read(stretched, layout, None)
+    assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} != {}
