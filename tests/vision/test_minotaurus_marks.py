@@ -105,3 +105,11 @@ def test_a_table_the_reference_left_unnormalised_is_no_face_for_want_of_a_horn()
     reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
     assert reading.items["cell:2"] == "yellow-3-left"
     assert reading.items["cell:12"] in ("empty", "down")
+
+
+def test_a_pale_face_washed_by_a_glare_reads_its_hue_not_white() -> None:
+    """Its colour is its hue: a glare lightens a face and its ink alike, towards the white face's look."""
+    face = piece_face("green-3-right", PLANE_PX_PER_MM, edition="second-print").astype(numpy.float32)
+    washed = numpy.clip(face + 0.45 * (255.0 - face), 0, 255).astype(numpy.uint8)
+    reading = MinotaurusRecogniser().read(_plane({"cell:7": washed}), LAYOUT, None)
+    assert reading.items["cell:7"] == "green-3-right"

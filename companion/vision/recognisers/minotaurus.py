@@ -87,8 +87,9 @@ SLACK_MM = 7
 """How far off the cell's centre (and the plane's warp) a piece is looked for."""
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
-COLOUR_FEATURES = 6
-"""The first features are the cell's colour (L, a, b and their differences from the table's)."""
+COLOUR_FEATURES = [1, 2, 4, 5]
+"""The features that are the cell's hue (a, b and their differences from the table's): a face's lightness
+is the light's and the edition's as much as its colour's (a glare washes a pale green towards white)."""
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0, 1000.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back, share of light marks) in distances: lightness varies with the light far more than hue; the
@@ -356,11 +357,11 @@ class Prototypes:
 
     @functools.cached_property
     def colours(self) -> Prototypes:
-        """The face-up labels' prototypes, their colour features only (COLOUR_FEATURES)."""
+        """The face-up labels' prototypes, their hue features only (COLOUR_FEATURES)."""
         faces = numpy.isin(
             self.owner, [n for n, label in enumerate(self.labels) if label not in ("empty", "down")]
         )
-        return _colour_prototypes(self.labels, self.owner[faces], self.vectors[faces, :COLOUR_FEATURES])
+        return _colour_prototypes(self.labels, self.owner[faces], self.vectors[faces][:, COLOUR_FEATURES])
 
     @staticmethod
     def of(table: Mapping[str, list[list[float]]]) -> Prototypes:
@@ -596,9 +597,9 @@ class MinotaurusRecogniser:
         ]
         up = [n for n, label in enumerate(classes) if label not in ("empty", "down")]
         if up:
-            # A face's colour is its hue and lightness: its pattern (how dark its ink, how much of its
-            # middle) is the edition's and would pull a light green face of another print to the white.
-            hues, sure = prototypes.colours.classify(features[up, :COLOUR_FEATURES])
+            # A face's colour is its hue: its pattern (how dark its ink, how much of its middle) and its
+            # lightness are the edition's and the light's, and would pull a pale green face to the white.
+            hues, sure = prototypes.colours.classify(features[up][:, COLOUR_FEATURES])
             for n, label, certainty in zip(up, hues, sure, strict=True):
                 classes[n], confidences[n] = label, min(confidences[n], certainty)
         items = dict(zip(ids, classes, strict=True))
