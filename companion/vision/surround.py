@@ -42,6 +42,9 @@ SHADE_LIFT = 2.5
 """The band may be brighter than its light says by this factor: that light is measured over cells as
 wide as a lamp's fall-off, so the lit side of a shadow's edge within a cell is brighter than it (an arm
 on a dark table is brighter still, or of another hue)."""
+BAND_LIGHT_CELL_MM = 50.0
+"""Side of a cell of the band's light grid: wider than the plane's (no piece lies in the band to tell a
+hotspot's edge from; a coarser grid costs less)."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -108,7 +111,7 @@ class Surround:
         weight = numpy.full((self.size[1], self.size[0]), 4.0, numpy.float32)
         weight[self.margin : -self.margin, self.margin : -self.margin] = 1.0
         surround_mm = (self.size[0] / self.scale[0], self.size[1] / self.scale[1])
-        self._light = LightGrid(surround_mm, self.size, weight, light_band)
+        self._light = LightGrid(surround_mm, self.size, weight, light_band, BAND_LIGHT_CELL_MM)
         image = numpy.median(numpy.stack([s.astype(numpy.float32) for s in surrounds]), axis=0)
         image = numpy.asarray(image, numpy.float32)
         kernel = numpy.ones((3, 3), numpy.uint8)

@@ -24,8 +24,9 @@ Mask = numpy.typing.NDArray[numpy.bool_]
 
 LIGHT_PX_PER_MM = 0.2
 """Resolution at which the light is measured: it varies over centimetres."""
-LIGHT_CELL_MM = 50.0
-"""Side of a cell of the light grid: a lamp's gradient or a head's shadow is larger, a piece smaller."""
+LIGHT_CELL_MM = 35.0
+"""Side of a cell of the light grid: a lamp's hotspot (15 cm across) or a head's shadow is larger, a
+piece is smaller; at 5 cm the edge of a lamp's hotspot that moved or dimmed fell within a cell."""
 SATURATED = 248.0
 """A channel this bright may be clipped: it matches any table the light makes at least as bright."""
 TOO_DARK = 20.0
@@ -62,13 +63,21 @@ def log_level(image: Floats) -> Floats:
 class LightGrid:
     """Measures, for planes of one play area, the light's gain since its reference was learned."""
 
-    def __init__(self, plane_mm: tuple[float, float], size: tuple[int, int], weight: Floats, band: float):
+    def __init__(
+        self,
+        plane_mm: tuple[float, float],
+        size: tuple[int, int],
+        weight: Floats,
+        band: float,
+        cell_mm: float = LIGHT_CELL_MM,
+    ):
         """`size`: the masks' (width, height); `weight` (at that size): how much each pixel counts for the
         whole plane's light; `band`: how far (log) from the light of the cells beside it a pixel may be
-        to count for the grid (an arm's sharp side is no step the grid takes; the light's soft slope is)."""
+        to count for the grid (an arm's sharp side is no step the grid takes; the light's soft slope is);
+        `cell_mm`: the side of the grid's cells."""
         width, height = plane_mm
         self.size = size
-        self.grid = (max(2, round(width / LIGHT_CELL_MM)), max(2, round(height / LIGHT_CELL_MM)))
+        self.grid = (max(2, round(width / cell_mm)), max(2, round(height / cell_mm)))
         self.coarse = (max(4, round(width * LIGHT_PX_PER_MM)), max(4, round(height * LIGHT_PX_PER_MM)))
         self.weight = numpy.asarray(
             cv2.resize(weight, self.coarse, interpolation=cv2.INTER_AREA), numpy.float32
