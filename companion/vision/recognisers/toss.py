@@ -81,10 +81,16 @@ RING_HOLE_MM = 30.0
 RING_OFF_AXIS_MM = RING_HOLE_MM - HORN_RADIUS_MM
 """How far from the horn's axis the centre of a ring lying round it can be (18 mm: the horn is 12 mm
 at its base)."""
-CIRCLE_RADII_MM = (29.0, 31.0, 32.5, 34.0, 36.0)
+CIRCLE_RADII_MM = (30.5, 32.5, 34.5)
 """Where a ring lying on the collar plate shows its cord around its centre: on the plane the pipeline
-reads (the plate's own), a ring resting on it is seen at its true size from any camera pose; a mm of
-slack either side for the calibration and the lens."""
+reads (the plate's own), a ring resting on it is seen at its true size from any camera pose, so its
+5 mm cord spans 30-35 mm; an error of the calibration or the lens shifts the ring, which the circles'
+centres follow, but hardly scales it. (Sampled out to 29-36 mm, a ring leaning on the horn with its
+shadow beside it filled more of a circle, and no ring round a horn did.)"""
+HOLE_MM = 22.0
+"""Inside a ring lying round a horn, this far from its centre, is its hole: the plate and the horn,
+which a normalised plane no longer shows. A rope is a thin line; a ring leaning on the horn seen with
+its shadow on a plate of its shade, or the shadow alone, is a broad blob that reaches in there too."""
 CIRCLE_STEP_MM = 2.0
 CIRCLE_ANGLES = 72
 MIN_CIRCLE = 0.9
@@ -95,8 +101,12 @@ horn stands up and is seen as a narrow ellipse, and one beside it is off centre,
 shadows they fill 85% at most but for two rings either side of it."""
 MIN_CIRCLE_NORMALISED = 0.8
 """The same on a plane normalised against the empty figure: the horn is gone from it, and so is the
-cord it hides, so a ring round it fills 85-100% of the circle (less where a light rope crosses a light
-horn), leaners and rings beside it 80% at most (a ring's shadow on the plate can fill a circle)."""
+cord it hides, so a ring round it fills 80-100% of the circle (less where a light rope crosses a light
+horn, or where a camera tilted 20-25 degrees sees the tall horn hide a quarter of the ring). There the
+circle must be filled by rope of one hue that leaves the ring's hole free (`HOLE_MM`): leaners, rings
+beside the horn and their shadows then fill 75% at most in generated hard sessions (90% and more
+without those tests). A ring held up on a horn's tip or on the other rings can still look like one
+lying round it."""
 HUE_GROUPS = 3
 """On a normalised plane the cord around a horn is split into this many hues (k-means on Lab's a and b):
 the rope, and the shadows on the plate, of a colour or two."""
@@ -247,14 +257,16 @@ CIRCLE_REACH_MM = round(RING_OFF_AXIS_MM + max(CIRCLE_RADII_MM) + 6)
 
 
 @functools.cache
-def _circle_samples() -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
+def _circle_samples(
+    radii_mm: tuple[float, ...] = CIRCLE_RADII_MM,
+) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
     """(x, y) in the square around a horn's base of every circle's samples: (centres, angles, radii)."""
     reach = RING_OFF_AXIS_MM
     steps = numpy.arange(-reach, reach + 1e-6, CIRCLE_STEP_MM)
     cx, cy = numpy.meshgrid(steps, steps)
     inside = numpy.hypot(cx, cy) <= reach
     angles = numpy.linspace(0.0, 2 * numpy.pi, CIRCLE_ANGLES, endpoint=False)[None, :, None]
-    radii = numpy.array(CIRCLE_RADII_MM)[None, None, :]
+    radii = numpy.array(radii_mm)[None, None, :]
     xs = cx[inside][:, None, None] + numpy.cos(angles) * radii + CIRCLE_REACH_MM
     ys = cy[inside][:, None, None] + numpy.sin(angles) * radii + CIRCLE_REACH_MM
     return numpy.round(xs).astype(numpy.intp), numpy.round(ys).astype(numpy.intp)
@@ -286,8 +298,9 @@ def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool
     """The largest share of directions in which a circle of the ring's size, centred where a ring
     around the horn can lie, meets cord (what stands out from the square's median colour, the plate's;
     with a palette, what also looks like the taught rope). `one_colour`: the circle must be filled by
-    cord of one hue (`one_hue_groups`), looked at only where cord of any hue would make a ring (one hue
-    fills less, so below that the answer is clear either way, and the k-means is spared)."""
+    cord of one hue (`one_hue_groups`) that leaves the ring's hole free (`thin_circle`), looked at only
+    where cord of any hue would make a ring (those fill less, so below that the answer is clear either
+    way, and the k-means is spared)."""
     # Converted as the square it is: OpenCV splits a one-pixel-wide column of 12k rows over threads,
     # which costs more than the conversion on a busy machine.
     lab = numpy.asarray(cv2.cvtColor(square, cv2.COLOR_BGR2LAB), numpy.float32)
@@ -297,7 +310,16 @@ def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool
     filled = float(cord[ys, xs].any(axis=2).mean(axis=1).max())
     if not one_colour or filled < MIN_CIRCLE_NORMALISED:
         return filled
-    return max(float(group[ys, xs].any(axis=2).mean(axis=1).max()) for group in one_hue_groups(lab, cord))
+    return max(thin_circle(group) for group in one_hue_groups(lab, cord))
+
+
+def thin_circle(cord: BoolArray) -> float:
+    """The largest share of directions in which a circle of the ring's size meets this cord while the
+    ring's hole does not (`HOLE_MM`, same centre, same direction): a rope, not a blob."""
+    xs, ys = _circle_samples()
+    hole_xs, hole_ys = _circle_samples((HOLE_MM,))
+    line = cord[ys, xs].any(axis=2) & ~cord[hole_ys, hole_xs][:, :, 0]
+    return float(line.mean(axis=1).max())
 
 
 def one_hue_groups(lab: FloatArray, cord: numpy.typing.NDArray[numpy.bool_]) -> list[BoolArray]:
