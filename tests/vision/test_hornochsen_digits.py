@@ -282,3 +282,14 @@ def test_a_digit_joined_to_the_tiles_edge_is_still_a_digit(monkeypatch: pytest.M
     assert len(digits.tile_glyphs(tile)) == 2
     monkeypatch.setattr(digits, "LINE_SHARE", 99.0)
     assert len(digits.tile_glyphs(tile)) == 1, "without the cut, the second 9 touches the side"
+
+
+def test_the_teach_plan_shows_each_digit_in_each_place_and_a_zero_more_than_once() -> None:
+    """Every digit is taught as a tens and as a units digit (0 only as a units digit), and a 0 in more than
+    one shot: learned from one shot, a taught edition's 0 moved little from the built-in one."""
+    from companion.vision.teach import HORNOCHSEN_LESSONS
+
+    tens = {str(tile)[0] for tile in HORNOCHSEN_LESSONS if tile >= 10}
+    units = {str(tile)[-1] for tile in HORNOCHSEN_LESSONS if tile >= 10}
+    assert tens == set("123456789") and units == set("0123456789")
+    assert sum(str(tile).count("0") for tile in HORNOCHSEN_LESSONS) >= 4
