@@ -370,18 +370,14 @@ class TableReference:
         table_share = float(numpy.count_nonzero(matches)) / matches.size
         joined = _joined(different, _square(HAND_JOIN_MM))
         if surround is not None and self._surround.learned:
-            band, darker, outline = self._surround.changed(
-                surround, BAND_SHADOW_MIN, _px(HAND_BLUR_MM), settings.hand_level * BAND_LEVEL
-            )
-            # Something foreign crossing the band is an arm. Something only darker there (a shadow, or
-            # an arm of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline:
-            # a head's shadow fades softly.
-            # A marker's square tells nothing (see above): an arm crossing the band beside it may go on
-            # over it (a hand over a corner).
-            inside = joined | self._markers.astype(numpy.uint8)
-            width = settings.hand_min_edge_mm
-            hand = self._surround.crossing(band, inside, width) or self._surround.crossing(
-                darker, inside, width, outline
+            # Under the plane's light carried outward, most frames' band changes nowhere near as much as
+            # an arm crossing it would; where it may, the band's own light (a shadow or a hotspot over
+            # the band alone is light) decides, as measuring it costs more.
+            level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
+            _, carried, _ = self._surround.changed(surround, BAND_SHADOW_MIN, blur, level, log_light)
+            crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM
+            hand = bool(numpy.count_nonzero(carried) >= crossing) and self._crossed(
+                self._surround.changed(surround, BAND_SHADOW_MIN, blur, level), joined
             )
         else:
             hand = self._hand(joined)
@@ -404,6 +400,21 @@ class TableReference:
             )
         correction = numpy.exp(self._log_white - log_light).astype(numpy.float32)
         return TableView(foreground > 0, correction, matches, table_share, hand, reason)
+
+    def _crossed(self, changes: tuple[Mask, Mask, Mask], joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+        """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
+        `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed)."""
+        band, darker, outline = changes
+        # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
+        # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
+        # shadow fades softly.
+        # A marker's square tells nothing (see above): an arm crossing the band beside it may go on over
+        # it (a hand over a corner).
+        inside = joined | self._markers.astype(numpy.uint8)
+        width = self.settings.hand_min_edge_mm
+        return self._surround.crossing(band, inside, width) or self._surround.crossing(
+            darker, inside, width, outline
+        )
 
     def _texture_lost(self, corrected: Floats) -> Mask:
         """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an

@@ -147,11 +147,15 @@ class Surround:
         lost = ((reference_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
         return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
 
-    def changed(self, surround: Frame, shadow_min: float, blur: int, level: float) -> tuple[Mask, Mask, Mask]:
+    def changed(
+        self, surround: Frame, shadow_min: float, blur: int, level: float, log_light: Floats | None = None
+    ) -> tuple[Mask, Mask, Mask]:
         """Where the band differs from its reference beyond light and shadow; where it differs at all
         (shadows too: a grey sleeve on a grey cloth darkens it alike in every channel); and where its
         darkening changes sharply (an arm's outline, not a soft shadow's). The plane's
-        own pixels are left False: the plane's comparison has them."""
+        own pixels are left False: the plane's comparison has them. Under the band's own light, or
+        with `log_light` (the plane's, at the masks' size) under that carried on outward: cheaper, and
+        enough to tell that nothing crosses the band."""
         if (
             self._low is None
             or self._high is None
@@ -164,8 +168,11 @@ class Surround:
             return nothing, nothing, nothing
         m, pad = self.margin, STRIP_PAD
         height, width = self.size[1], self.size[0]
-        current = numpy.asarray(surround, numpy.float32)
-        light = self._light.measure(log_level(current) - self._log_image, current, self._image)
+        if log_light is not None:
+            light = cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE)
+        else:
+            current = numpy.asarray(surround, numpy.float32)
+            light = self._light.measure(log_level(current) - self._log_image, current, self._image)
         gain = numpy.asarray(cv2.exp(light), numpy.float32)
         changed, any_change, outline = (numpy.zeros((height, width), bool) for _ in range(3))
         # Only the band is compared, strip by strip (the plane inside has its own, finer comparison),

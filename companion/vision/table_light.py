@@ -177,7 +177,13 @@ class LightGrid:
     def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
         """The grid spread smoothly over an image of `size`, carrying its slope on out to the edges (a
         lamp's gradient does not stop half a cell short of the plane's edge)."""
-        padded = numpy.pad(cells, ((1, 1), (1, 1), (0, 0)), mode="reflect", reflect_type="odd")
+        # The grid carried one cell on at each side along its slope (numpy.pad's odd reflection, by hand:
+        # numpy.pad's generality costs more than the rest of the spread).
+        height, width = cells.shape[:2]
+        padded = numpy.empty((height + 2, width + 2, cells.shape[2]), numpy.float32)
+        padded[1:-1, 1:-1] = cells
+        padded[0, 1:-1], padded[-1, 1:-1] = 2 * cells[0] - cells[1], 2 * cells[-1] - cells[-2]
+        padded[:, 0], padded[:, -1] = 2 * padded[:, 1] - padded[:, 2], 2 * padded[:, -2] - padded[:, -3]
         scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
         # Pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
         to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
