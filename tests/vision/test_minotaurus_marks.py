@@ -9,13 +9,14 @@ from __future__ import annotations
 import cv2
 import numpy
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, decode_template
+from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, decode_template, encode_template
 from companion.vision.generate.minotaurus import EDITIONS, paste, piece_face
 from companion.vision.recognisers.minotaurus import (
     BACK_POLARITY,
     FACE_POLARITY,
     MinotaurusRecogniser,
     _cell_colours,
+    _templates,
     matrix_layout,
 )
 from companion.vision.reference import NEUTRAL_BGR
@@ -113,3 +114,24 @@ def test_a_pale_face_washed_by_a_glare_reads_its_hue_not_white() -> None:
     washed = numpy.clip(face + 0.45 * (255.0 - face), 0, 255).astype(numpy.uint8)
     reading = MinotaurusRecogniser().read(_plane({"cell:7": washed}), LAYOUT, None)
     assert reading.items["cell:7"] == "green-3-right"
+
+
+def _taught(faces: dict[str, Frame]) -> Profile:
+    grey = {name: cv2.cvtColor(face, cv2.COLOR_BGR2GRAY) for name, face in faces.items()}
+    return Profile("minotaurus", "test", templates={name: encode_template(g) for name, g in grey.items()})
+
+
+def test_a_taught_look_reads_values_only_when_it_shows_every_value_clearly() -> None:
+    """A look's style (ring pips) fits its own pieces better than the built-in look does, so a taught look
+    lacking a value would draw pieces of that value to its others: values are read look by look, and a
+    look counts only with every value in it, each clear enough to see (not a flat patch of dark ink on a
+    dark face)."""
+    clear = {
+        f"{value}-left": piece_face(f"white-{value}-left", PLANE_PX_PER_MM, edition="travel")
+        for value in range(1, 6)
+    }
+    assert len(_templates(_taught(clear)).values) == 2
+    faint = dict(clear, **{"1-left": piece_face("blue-1-left", PLANE_PX_PER_MM, colour_bgr=(90, 40, 20))})
+    assert len(_templates(_taught(faint)).values) == 1
+    partial = {name: face for name, face in clear.items() if name != "2-left"}
+    assert len(_templates(_taught(partial)).values) == 1

@@ -426,8 +426,11 @@ class Glyphs:
     """Templates of the horn's side (upper part of a face) and of the value (its lower part)."""
 
     horns: GlyphTemplates
-    values: GlyphTemplates
-    blurred_values: GlyphTemplates
+    values: tuple[GlyphTemplates, ...]
+    """One set per look (the built-in one, a taught one that shows every value): a value is read by
+    the look that fits the piece best, so that one look's style (ring pips) does not draw a piece to
+    whichever values it has over the other look's."""
+    blurred_values: tuple[GlyphTemplates, ...]
 
 
 def profile_back(profile: Profile | None) -> GreyImage:
@@ -435,6 +438,28 @@ def profile_back(profile: Profile | None) -> GreyImage:
     if profile is None or BACK_TEMPLATE not in profile.templates:
         return default_back()
     return _back_template(decode_template(profile.templates[BACK_TEMPLATE]), PLANE_PX_PER_MM)
+
+
+GLYPH_SEEN = 9.0
+"""Least standard deviation (grey levels) of a taught face's glyph box for the glyph to be learned from it:
+a glyph the camera shows scores 11 and more (a single pip), a flat face about 5 (its noise)."""
+
+
+def _add_clearest(
+    templates: dict[str, list[GreyImage]],
+    name: str,
+    faces: list[tuple[Frame, float]],
+    box_mm: tuple[float, float, float, float],
+) -> None:
+    """The box of whichever face shows it clearest, turned each of TURNS_DEG, if it shows at all."""
+    crops = [glyph_crop(face, scale, 0.0, box_mm) for face, scale in faces]
+    if not crops:
+        return
+    best = max(range(len(crops)), key=lambda n: float(crops[n].std()))
+    if float(crops[best].std()) < GLYPH_SEEN:
+        return
+    face, scale = faces[best]
+    templates.setdefault(name, []).extend(glyph_crop(face, scale, turn, box_mm) for turn in TURNS_DEG)
 
 
 def _templates(profile: Profile | None) -> Glyphs:
@@ -451,24 +476,24 @@ def _templates(profile: Profile | None) -> Glyphs:
         }
         sources.append(taught)
     horns: dict[str, list[GreyImage]] = {}
-    values: dict[str, list[GreyImage]] = {}
+    looks: list[GlyphTemplates] = []
     # Each value from one face of each source and each horn likewise: the lower part is the same whatever
-    # the horn, the upper part whatever the value (and fewer templates match faster).
+    # the horn, the upper part whatever the value (and fewer templates match faster). A taught glyph the
+    # shot hardly shows (dark ink on a dark face, beyond what the camera resolves) is a flat patch that
+    # would match any such face best: the clearest face of each is taken, and none that is too faint.
+    needed = {str(value) for value in SETUPS[max(SETUPS)]["values"]}
     for faces in sources:
+        values: dict[str, list[GreyImage]] = {}
         for value in sorted({name.partition("-")[0] for name in faces}):
-            face, scale = faces[next(n for n in sorted(faces) if n.startswith(f"{value}-"))]
-            values.setdefault(value, []).extend(
-                glyph_crop(face, scale, turn, VALUE_BOX_MM) for turn in TURNS_DEG
-            )
+            named = [faces[n] for n in sorted(faces) if n.startswith(f"{value}-")]
+            _add_clearest(values, value, named, VALUE_BOX_MM)
+        if needed <= set(values):
+            looks.append(GlyphTemplates.of(values))
         for horn in HORNS:
-            with_horn = next((n for n in sorted(faces) if n.endswith(f"-{horn}")), None)
-            if with_horn is not None:
-                face, scale = faces[with_horn]
-                horns.setdefault(horn, []).extend(
-                    glyph_crop(face, scale, turn, HORN_BOX_MM) for turn in TURNS_DEG
-                )
-    value_templates = GlyphTemplates.of(values)
-    return Glyphs(GlyphTemplates.of(horns), value_templates, value_templates.blurred())
+            _add_clearest(
+                horns, horn, [faces[n] for n in sorted(faces) if n.endswith(f"-{horn}")], HORN_BOX_MM
+            )
+    return Glyphs(GlyphTemplates.of(horns), tuple(looks), tuple(look.blurred() for look in looks))
 
 
 def locate_piece(
@@ -622,13 +647,19 @@ class MinotaurusRecogniser:
                     kinds, sures = prototypes.classify(features[[n]], barred=COLOURS)
                     items[item], confidence[item] = kinds[0], sures[0]
                     continue
-                value, value_sure, _, _ = best_match(
-                    grey,
-                    at,
-                    VALUE_BOX_MM,
-                    templates.values,
-                    [str(v) for v in values],
-                    blurred=templates.blurred_values,
+                value, value_sure, _, _ = max(
+                    (
+                        best_match(
+                            grey,
+                            at,
+                            VALUE_BOX_MM,
+                            look,
+                            [str(v) for v in values],
+                            blurred=blurred,
+                        )
+                        for look, blurred in zip(templates.values, templates.blurred_values, strict=True)
+                    ),
+                    key=lambda match: match[3],
                 )
                 items[item] = f"{items[item]}-{value}-{horn}"
                 confidence[item] = min(confidence[item], horn_sure, value_sure)
