@@ -17,11 +17,12 @@ import cv2
 import numpy
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._asterion_match import SHIFT_PX, TEMPLATE_PX, Window
 from companion.vision.recognisers._lab import FloatArray, to_lab
 
-CELL_MM = 44.0
-TILE_MM = 41.0
+CELL_MM = dimension_mm("asterion", "cell")
+TILE_MM = dimension_mm("asterion", "tile")
 MARGIN_MM = 36.0
 """Clear of the 30 mm corner markers."""
 CORNER_INSET_MM = 3.5

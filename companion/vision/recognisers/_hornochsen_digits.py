@@ -26,6 +26,7 @@ import numpy.typing
 
 from companion.games.hornochsen.board import BOARD
 from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._lab import FloatArray
 from companion.vision.recognisers._shipped import (
     ShippedDataError,
@@ -37,7 +38,7 @@ from companion.vision.recognisers._shipped import (
 
 GAME = "hornochsen"
 
-TILE_MM = 26.0
+TILE_MM = dimension_mm("hornochsen", "tile")
 """A tile's side: where its number lies on a straightened tile."""
 GLYPH_SIZE = (16, 24)
 """(width, height) a digit is scaled to before it is compared with the templates."""

@@ -25,13 +25,15 @@ import numpy.typing
 from cv2.typing import MatLike
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.components import dimension_mm, minos_tray_mm
 from companion.vision.reference import NEUTRAL_BGR
 
 GreyImage = numpy.typing.NDArray[numpy.uint8]
 Mask = numpy.typing.NDArray[numpy.bool_]
 
-DIE_MM = 18.0
-TRAY_MM = (40.0, 20.0, 240.0, 160.0)
+DIE_MM = dimension_mm("minos", "die")
+PLANE_MM = (280.0, 180.0)
+TRAY_MM = minos_tray_mm(PLANE_MM)
 """The tray's inside (x0, y0, x1, y1), clear of the corner markers: the dice lie in it."""
 DICE = 6
 COARSE_PX_PER_MM = 1.0

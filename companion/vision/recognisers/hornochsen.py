@@ -42,6 +42,7 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._hornochsen_digits import (
     GAME,
     TILES_FILE,
@@ -77,12 +78,12 @@ from companion.vision.recognisers._shipped import shipped_colours
 EMPTY = "empty"
 DOWN = "down"
 
-SQUARE_PITCH_MM = 30.0
-ROW_PITCH_MM = 34.0
+SQUARE_PITCH_MM = dimension_mm("hornochsen", "square_pitch")
+ROW_PITCH_MM = dimension_mm("hornochsen", "row_pitch")
 SLOT_PITCH_MM = 36.0
 MARGIN_MM = 40.0
 """Clear of the 30 mm corner markers."""
-BLOCK_GAP_MM = 24.0
+BLOCK_GAP_MM = dimension_mm("hornochsen", "block_gap")
 SLOTS_GAP_MM = 14.0
 SLOTS_SIDE_MM = 10.0
 """Least room between the slots' row and the plane's sides: the row lies above the bottom corner markers."""

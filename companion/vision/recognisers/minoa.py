@@ -40,6 +40,7 @@ from companion.vision.base import (
     Reading,
     register_recogniser,
 )
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._lab import (
     FloatArray,
     Palette,
@@ -58,12 +59,12 @@ EMPTY = "empty"
 STICK = "stick"
 BOARD_PRINT, TABLE = "board", "table"
 
-UNIT_MM = 36.0
+UNIT_MM = dimension_mm("minoa", "unit")
 """Length of one line of the lattice."""
 MARGIN_MM = 25.0
 ROW_MM = UNIT_MM * math.sqrt(3) / 2
-STICK_WIDTH_MM = 4.0
-PIECE_WIDTH_MM = 9.0
+STICK_WIDTH_MM = dimension_mm("minoa", "stick_width")
+PIECE_WIDTH_MM = dimension_mm("minoa", "piece_width")
 
 ALONG = numpy.linspace(-0.3, 0.3, 13)
 """Where along a line (share of its length from the middle) it is sampled: clear of the vertices."""

@@ -41,6 +41,7 @@ from companion.vision.base import (
 from companion.vision.recognisers._minos_dice import (
     DICE,
     DIE_MM,
+    PLANE_MM,
     TRAY_MM,
     FoundDie,
     GreyImage,
@@ -62,7 +63,6 @@ from companion.vision.recognisers._shipped import (
 
 GAME = "minos"
 SYMBOLS: tuple[str, ...] = tuple(load_seed("minos")["dice"]["faces"])
-PLANE_MM = (280.0, 180.0)
 FloatArray = numpy.typing.NDArray[numpy.float32]
 __all__ = ["DICE", "DIE_MM", "SYMBOLS", "TRAY_MM", "UNSEEN", "FoundDie", "MinosRecogniser", "find_dice"]
 SYMBOL_MM = 14.0
