@@ -3,24 +3,27 @@
 Each cell is read in two steps. First what lies there: the median colour of the cell's middle, seen
 relative to the table around it, how patterned the middle is, how well it matches a piece's back and
 how much of it is lighter marks (a back's emblem) go to the nearest learned prototype of "empty",
-"down" or one of the colours. Then, for a face-up piece, its glyph: the horn template, turned a little
-either way, finds the piece and its side (a horn looks like itself only where it is), and the row of
-pips below it, matched there (sharp and blurred), gives the value.
+"down" or one of the colours; which way the middle's marks lie from it (ink_polarity: a back's emblem
+lighter, a face's ink darker, in every edition) overrules that where it is clear, and a face's colour is
+its hue. Then, for a face-up piece, its glyph: the horn template, turned a little either way, finds the
+piece and its side (a horn looks like itself only where it is; a cell with no horn is no face), and the
+row of pips below it, matched there blurred (round, square or ring pips alike), gives the value.
 
 Most planes come normalised against the empty play area (companion.vision.reference): the table one
 neutral grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is
 found where its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is
-empty when its middle is mostly the neutral table, a coloured piece with light marks is a back of any
-edition, and the prototypes are those learned on normalised planes (minotaurus_normalised.json).
-A plane without a reference is read as before, with prototypes learned on planes as the camera sees
-them (minotaurus_prototypes.json).
+empty when its middle is mostly the neutral table, and the prototypes are those learned on normalised
+planes (minotaurus_normalised.json). A plane without a reference is read as before, with prototypes
+learned on planes as the camera sees them (minotaurus_prototypes.json).
 
 The built-in edition is data shipped beside this module, learned offline from the generator
 (`python -m companion.vision.training minotaurus` writes it): the prototypes above and the pieces'
 faces and back (minotaurus_faces.json). `teach` learns a user's shot: each label's prototypes (from the
-shot seen under a few made-up lights as well), a face-down cell's back, and a face-up piece's glyph as
-the template of its value and horn (so numerals do as well as pips). Taught on a normalised plane, an
-edition carries to other tables.
+shot seen under a few made-up lights as well), read beside the built-in ones; a face-down cell's back;
+and a face-up piece's glyph, laid straight and centred by its horn, as the template of its value and
+horn (so numerals do as well as pips). A taught look reads values when it shows every value clearly;
+the look that fits a piece best gives its value. Taught on a normalised plane, an edition carries to
+other tables.
 """
 
 from __future__ import annotations
