@@ -273,10 +273,6 @@ def _cell_colours(
     both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
     lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
     body, table = lab[: len(ids)], lab[len(ids) :]
-    backs = _back_likeness(small, cx, cy, default_back() if back is None else back)
-    features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
-        FEATURE_WEIGHTS, numpy.float32
-    )
     covered = None
     piece = numpy.ones(grey.shape, numpy.bool_)
     if normalised:
@@ -286,6 +282,15 @@ def _cell_colours(
         piece = away > FOREGROUND_LEVEL
         covered = piece.mean(axis=1).astype(numpy.float32)
     polarity = ink_polarity(grey, piece)
+    matched = None
+    if covered is not None:
+        # On a normalised plane the back's likeness is wanted only where the prototypes decide: not in a
+        # cell read empty for its bare middle, nor where the marks' polarity already tells back or face.
+        matched = (covered >= EMPTY_COVER) & (polarity > FACE_POLARITY) & (polarity < BACK_POLARITY)
+    backs = _back_likeness(small, cx, cy, default_back() if back is None else back, matched)
+    features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
+        FEATURE_WEIGHTS, numpy.float32
+    )
     return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered, polarity)
 
 
@@ -307,17 +312,24 @@ def ink_polarity(grey: FloatArray, piece: numpy.typing.NDArray[numpy.bool_]) -> 
 
 
 def _back_likeness(
-    small: Frame, cx: numpy.typing.NDArray[numpy.intp], cy: numpy.typing.NDArray[numpy.intp], back: GreyImage
+    small: Frame,
+    cx: numpy.typing.NDArray[numpy.intp],
+    cy: numpy.typing.NDArray[numpy.intp],
+    back: GreyImage,
+    matched: numpy.typing.NDArray[numpy.bool_] | None = None,
 ) -> FloatArray:
     """Per cell, how well the middle matches a piece's back (normalised cross-correlation, best within a few
-    mm): a pattern's likeness survives glare and shadow, which wash out its colours."""
+    mm): a pattern's likeness survives glare and shadow, which wash out its colours. Cells not `matched`
+    score 0, as a bare table does."""
     grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     reach = back.shape[0] // 2 + round(BACK_SLACK_MM * COARSE_PX_PER_MM)
     padded = cv2.copyMakeBorder(grey, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
     scores = numpy.empty((len(cx), 1), numpy.float32)
     for n, (x, y) in enumerate(zip(cx.tolist(), cy.tolist(), strict=True)):
         window = padded[y : y + 2 * reach, x : x + 2 * reach]
-        if window.min() == window.max():  # flat (a normalised plane's bare table): nothing to match
+        if (
+            matched is not None and not matched[n]
+        ) or window.min() == window.max():  # flat (a normalised plane's bare table): nothing to match
             scores[n, 0] = 0.0
             continue
         scores[n, 0] = float(cv2.matchTemplate(window, back, cv2.TM_CCOEFF_NORMED).max())
