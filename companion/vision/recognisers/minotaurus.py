@@ -284,9 +284,10 @@ def _cell_colours(
     polarity = ink_polarity(grey, piece)
     matched = None
     if covered is not None:
-        # On a normalised plane the back's likeness is wanted only where the prototypes decide: not in a
-        # cell read empty for its bare middle, nor where the marks' polarity already tells back or face.
-        matched = (covered >= EMPTY_COVER) & (polarity > FACE_POLARITY) & (polarity < BACK_POLARITY)
+        # On a normalised plane the back's likeness is wanted only where the prototypes may decide: not
+        # in a cell read empty for its bare middle, nor where the marks' polarity already tells a back
+        # (a face's may yet show no horn: a back whose dark body the reference took for a dark table).
+        matched = (covered >= EMPTY_COVER) & (polarity < BACK_POLARITY)
     backs = _back_likeness(small, cx, cy, default_back() if back is None else back, matched)
     features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
