@@ -19,7 +19,8 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
 
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
-`CANONICAL_WHITE`) and every table pixel replaced by `NEUTRAL_BGR`: they and the
+`CANONICAL_WHITE`, and so does a hotspot's table that the empty area showed whiter than that, so
+nothing clips) and every table pixel replaced by `NEUTRAL_BGR`: they and the
 profiles taught on them never see the tablecloth.
 """
 
@@ -91,6 +92,9 @@ BRIDGE_MM = 9.0
 KEEP_LEVEL = 80
 """Where the foreground mask, spread smoothly to the plane's pixels, exceeds this (of 255), the plane's
 own pixel is kept in a normalised plane."""
+HOTSPOT_MM = 35.0
+"""Width over which the table's excess over the markers' white is taken as the light's (a lamp's hotspot
+is wider than the print on a board)."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
 EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
@@ -246,8 +250,21 @@ class TableReference:
             self._log_white = corner_field(
                 numpy.log(CANONICAL_WHITE / corners).astype(numpy.float32), self.size
             )
+            self._log_white -= self._hotspot(small)
         else:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
+
+    def _hotspot(self, image: Floats) -> Floats:
+        """How much (log) the reference `image`, white-balanced by the corners, shows brighter than the
+        markers' white around each pixel (0 where it does not). Nothing on a table is whiter than white
+        paper: that is a lamp's hotspot the corners do not see. Brought down by as much, a board's paper
+        there lands at canonical white, and what lies on it does not clip (a grey outline on white)."""
+        white = numpy.exp(self._log_white)
+        level = cv2.blur(max3(image * white), (_px(FAINT_MM), _px(FAINT_MM)))
+        # Over a hotspot's width, no less than its brightest paper nearby: the light, not the print.
+        level = cv2.blur(cv2.dilate(level, _square(HOTSPOT_MM)), (_px(HOTSPOT_MM), _px(HOTSPOT_MM)))
+        excess = numpy.log(numpy.maximum(level, CANONICAL_WHITE) / CANONICAL_WHITE)
+        return numpy.asarray(excess, numpy.float32)[:, :, None]
 
     @property
     def learned(self) -> bool:

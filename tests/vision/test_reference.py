@@ -244,6 +244,33 @@ def test_normalising_brings_the_markers_paper_to_canonical_white() -> None:
     assert numpy.all(numpy.abs(numpy.median(paper.reshape(-1, 3), axis=0) - CANONICAL_WHITE * 240 / 255) < 12)
 
 
+def test_a_lamps_hotspot_brighter_than_the_markers_paper_does_not_clip_what_lies_in_it() -> None:
+    rng = numpy.random.default_rng(5)
+    board = table("light-wood", rng)
+    board[120:400, 200:600] = 240  # a board of white card in the middle, as white as the markers' paper
+    height, width = board.shape[:2]
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    # The lamp over the middle: the corners (the markers) get 0.65 of its light.
+    light = 0.65 + 0.35 * numpy.exp(-(((x - width / 2) / 220.0) ** 2 + ((y - height / 2) / 160.0) ** 2))
+
+    def under_lamp(plane: Frame) -> Frame:
+        return numpy.clip(plane.astype(numpy.float32) * light[..., None], 0, 255).astype(numpy.uint8)
+
+    with_piece = board.copy()
+    with_piece[220:300, 360:440] = 200  # a pale piece...
+    with_piece[255:265, 360:440] = 160  # ...with a grey stripe across it
+    reference = learned(under_lamp(board))
+    view = reference.look(under_lamp(with_piece))
+    normalised = reference.normalise(under_lamp(with_piece), view).astype(numpy.int16)
+    face, stripe = normalised[225:250, 370:430], normalised[258:262, 370:430]
+    assert numpy.median(face) <= 235  # the board's card is no whiter than the markers': the face below
+    assert numpy.median(face) - numpy.median(stripe) >= 20  # not both clipped to 255
+    # Away from the hotspot the markers' paper is still canonical white.
+    corrected = under_lamp(board) * cv2.resize(view.correction, (width, height))
+    paper = numpy.median(corrected[62:66, 20:50], axis=(0, 1))
+    assert numpy.all(numpy.abs(paper - CANONICAL_WHITE * 240 / 255) < 3)
+
+
 # ---------------------------------------------------------------- hands
 
 
