@@ -15,7 +15,7 @@ import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, VisionError, recogniser_for
 from companion.vision.generate.minotaurus import paste, piece_face
-from companion.vision.recognisers import minotaurus
+from companion.vision.recognisers import _minotaurus_prototypes, minotaurus
 from companion.vision.recognisers.minotaurus import (
     COLOURS,
     HORNS,
@@ -130,7 +130,7 @@ def test_an_edition_taught_on_one_plane_reads_on_another() -> None:
 def test_the_shipped_normalised_prototypes_are_those_the_training_names() -> None:
     """Learning them afresh takes minutes (each session drawn by the generator's world): here, that the
     file is the training's (its sessions, frames and seeds) and holds every label the cells read."""
-    document = json.loads(minotaurus.NORMALISED_FILE.read_text())
+    document = json.loads(_minotaurus_prototypes.NORMALISED_FILE.read_text())
     assert document["sessions"] == training.TRAINING_SESSIONS
     assert document["frames_per_session"] == training.TRAINING_FRAMES
     assert (
@@ -138,7 +138,7 @@ def test_the_shipped_normalised_prototypes_are_those_the_training_names() -> Non
         and training.FIRST_SEED + training.TRAINING_SESSIONS < 1000
     )
     assert set(document["prototypes"]) == {"empty", "down", *COLOURS}
-    assert minotaurus.normalised_prototypes.__wrapped__() == document["prototypes"]
+    assert _minotaurus_prototypes.normalised_prototypes.__wrapped__() == document["prototypes"]
 
 
 @pytest.mark.parametrize("inset_mm", [0.0, CUT_EDGE_MM])
@@ -154,9 +154,9 @@ def test_a_normalised_plane_of_the_built_in_edition_reads_right(inset_mm: float)
 def test_without_the_normalised_prototypes_the_recogniser_names_the_file_and_its_rewrite(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(minotaurus, "NORMALISED_FILE", tmp_path / "gone.json")
+    monkeypatch.setattr(_minotaurus_prototypes, "NORMALISED_FILE", tmp_path / "gone.json")
     with pytest.raises(VisionError, match=r"gone\.json is missing.*companion\.vision\.training minotaurus"):
-        minotaurus.normalised_prototypes.__wrapped__()
+        _minotaurus_prototypes.normalised_prototypes.__wrapped__()
 
 
 @pytest.mark.parametrize("edition", ["second-print", "travel"])

@@ -16,7 +16,7 @@ import numpy
 import pytest
 
 from companion.vision.base import VisionError
-from companion.vision.recognisers import minotaurus, toss
+from companion.vision.recognisers import _minotaurus_prototypes, toss
 from companion.vision.training import minotaurus as train_minotaurus
 from companion.vision.training import toss as train_toss
 
@@ -46,7 +46,7 @@ class Shipped:
 
 SHIPPED = {
     "minotaurus": Shipped(
-        minotaurus,
+        _minotaurus_prototypes,
         "PROTOTYPES_FILE",
         "prototypes",
         "default_prototypes",

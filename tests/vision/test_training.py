@@ -20,7 +20,14 @@ import numpy
 import pytest
 
 from companion.vision import training
-from companion.vision.recognisers import _asterion_match, _hornochsen_digits, minoa, minos, minotaurus
+from companion.vision.recognisers import (
+    _asterion_match,
+    _hornochsen_digits,
+    _minotaurus_prototypes,
+    minoa,
+    minos,
+    minotaurus,
+)
 from companion.vision.recognisers._shipped import SHIPPED_DIR, ShippedDataError, rewrite_command
 from companion.vision.training import __main__ as training_cli
 
@@ -79,9 +86,9 @@ def test_the_command_rewrites_one_file(tmp_path: Path, monkeypatch: pytest.Monke
 MISSING: dict[str, tuple[Any, str, Callable[[], object]]] = {
     "minotaurus faces": (minotaurus, "FACES_FILE", lambda: minotaurus._shipped_faces.__wrapped__()),
     "minotaurus prototypes": (
-        minotaurus,
+        _minotaurus_prototypes,
         "PROTOTYPES_FILE",
-        lambda: minotaurus.default_prototypes.__wrapped__(),
+        lambda: _minotaurus_prototypes.default_prototypes.__wrapped__(),
     ),
     "minos faces": (minos, "FACES_FILE", lambda: minos.default_faces.__wrapped__()),
     "asterion tiles": (

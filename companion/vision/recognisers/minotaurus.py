@@ -50,6 +50,7 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._minotaurus_glyphs import (
     HORN_BOX_MM,
     HORN_SLACK_PX,
@@ -64,6 +65,13 @@ from companion.vision.recognisers._minotaurus_glyphs import (
 )
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL, fit_grid, foreground
 from companion.vision.recognisers._minotaurus_light import neutral_pixels, under_made_up_light
+from companion.vision.recognisers._minotaurus_prototypes import (
+    COLOUR_FEATURES,
+    Prototypes,
+    cluster_prototypes,
+    default_prototypes,
+    normalised_prototypes,
+)
 from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
@@ -78,8 +86,8 @@ COLOURS: tuple[str, ...] = tuple(c["name"] for c in _SEED["colours"])
 HORNS: tuple[str, ...] = tuple(_SEED["horns"]["names"])
 SETUPS: dict[int, dict[str, Any]] = {s["players"]: s for s in _SEED["setup"]}
 
-TILE_MM = 30.0
-PITCH_MM = 40.0
+TILE_MM = dimension_mm("minotaurus", "piece")
+PITCH_MM = dimension_mm("minotaurus", "pitch")
 MARGIN_MM = 36.0
 """Border of bare table around the matrix: room for the corner markers (30 mm) and then some."""
 MIDDLE_MM = 20.0
@@ -90,9 +98,6 @@ SLACK_MM = 7
 """How far off the cell's centre (and the plane's warp) a piece is looked for."""
 COARSE_PX_PER_MM = 1.0
 """Cells' colours are read, and pieces found, on the plane shrunk to this (less noise, fewer pixels)."""
-COLOUR_FEATURES = [1, 2, 4, 5]
-"""The features that are the cell's hue (a, b and their differences from the table's): a face's lightness
-is the light's and the edition's as much as its colour's (a glare washes a pale green towards white)."""
 FEATURE_WEIGHTS = (0.5, 1.0, 1.0, 1.0, 2.0, 2.0, 1.5, 60.0, 1000.0)
 """Weights of the cell features (L, a, b, their differences from the table's, texture, likeness to a
 piece's back, share of light marks) in distances: lightness varies with the light far more than hue; the
@@ -365,58 +370,6 @@ def _back_template(face: Frame, px_per_mm: float) -> GreyImage:
     return numpy.asarray(cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
 
 
-@dataclasses.dataclass(frozen=True)
-class Prototypes:
-    labels: tuple[str, ...]
-    owner: numpy.typing.NDArray[numpy.intp]
-    vectors: numpy.typing.NDArray[numpy.float32]
-
-    @functools.cached_property
-    def colours(self) -> Prototypes:
-        """The face-up labels' prototypes, their hue features only (COLOUR_FEATURES)."""
-        faces = numpy.isin(
-            self.owner, [n for n, label in enumerate(self.labels) if label not in ("empty", "down")]
-        )
-        return _colour_prototypes(self.labels, self.owner[faces], self.vectors[faces][:, COLOUR_FEATURES])
-
-    @staticmethod
-    def of(table: Mapping[str, list[list[float]]]) -> Prototypes:
-        labels = tuple(sorted(table))
-        owner = [labels.index(label) for label in labels for _ in table[label]]
-        vectors = [vector for label in labels for vector in table[label]]
-        return Prototypes(labels, numpy.array(owner, numpy.intp), numpy.array(vectors, numpy.float32))
-
-    def classify(
-        self, features: numpy.typing.NDArray[numpy.float32], barred: tuple[str, ...] | str = ()
-    ) -> tuple[list[str], list[float]]:
-        """Nearest prototype's label per row (never `barred`), with a confidence from how much nearer it is
-        than the next."""
-        distances = numpy.sqrt(((features[:, None, :] - self.vectors[None, :, :]) ** 2).sum(axis=2))
-        # Nearest prototype of each label (prototypes are grouped by label, in label order).
-        starts = numpy.flatnonzero(numpy.r_[True, self.owner[1:] != self.owner[:-1]])
-        per_label = numpy.minimum.reduceat(distances, starts, axis=1)
-        for label in (barred,) if isinstance(barred, str) else barred:
-            if label in self.labels:
-                per_label[:, self.labels.index(label)] = numpy.inf
-        if per_label.shape[1] == 1:
-            return [self.labels[int(self.owner[0])]] * len(features), [1.0] * len(features)
-        nearest_two = numpy.partition(per_label, 1, axis=1)[:, :2]
-        best = per_label.argmin(axis=1)
-        confidence = nearest_two[:, 1] / (nearest_two.sum(axis=1) + 1e-6)
-        return [self.labels[int(self.owner[starts[b]])] for b in best.tolist()], confidence.tolist()
-
-
-def _colour_prototypes(
-    labels: tuple[str, ...],
-    owner: numpy.typing.NDArray[numpy.intp],
-    vectors: numpy.typing.NDArray[numpy.float32],
-) -> Prototypes:
-    kept = sorted(set(owner.tolist()))
-    renumber = {old: new for new, old in enumerate(kept)}
-    owned = numpy.array([renumber[o] for o in owner.tolist()], numpy.intp)
-    return Prototypes(tuple(labels[o] for o in kept), owned, vectors)
-
-
 # ---------------------------------------------------------------- glyphs
 
 
@@ -531,49 +484,6 @@ def locate_piece(
         return float(cx), float(cy)
     chosen = int(numpy.bincount(middle).argmax())
     return float(centroids[chosen][0] + x0), float(centroids[chosen][1] + y0)
-
-
-# ---------------------------------------------------------------- prototypes
-
-
-def cluster_prototypes(
-    samples: Mapping[str, list[numpy.typing.NDArray[numpy.float32]]], per_label: int
-) -> dict[str, list[list[float]]]:
-    """Each label's feature rows shrunk to at most `per_label` prototypes (k-means centres, fixed seed)."""
-    table: dict[str, list[list[float]]] = {}
-    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 0.1)
-    for label, rows in samples.items():
-        data = numpy.array(rows, numpy.float32)
-        if len(data) > per_label:
-            cv2.setRNGSeed(1)
-            _, _, centres = cv2.kmeans(data, per_label, None, criteria, 3, cv2.KMEANS_PP_CENTERS)  # type: ignore[call-overload]
-            data = numpy.asarray(centres, numpy.float32)
-        table[label] = [[round(float(v), 2) for v in row] for row in data]
-    return table
-
-
-PROTOTYPES_FILE = shipped_path("minotaurus_prototypes")
-"""The built-in cell prototypes, learned offline from generated planes (companion.vision.training.minotaurus):
-learning them takes seconds of CPU (more on a Pi), too long to do when a game starts."""
-
-
-@functools.cache
-def default_prototypes() -> dict[str, list[list[float]]]:
-    """The built-in cell prototypes for planes as the camera sees them (no reference), as shipped."""
-    shipped: dict[str, list[list[float]]] = load_shipped(PROTOTYPES_FILE, GAME, ("prototypes",))["prototypes"]
-    return shipped
-
-
-NORMALISED_FILE = shipped_path("minotaurus_normalised")
-"""The built-in cell prototypes for normalised planes (table pixels neutral, light canonical), learned
-offline from generated sessions on every table kind, each normalised against its empty area."""
-
-
-@functools.cache
-def normalised_prototypes() -> dict[str, list[list[float]]]:
-    """The built-in cell prototypes for normalised planes, as shipped."""
-    shipped: dict[str, list[list[float]]] = load_shipped(NORMALISED_FILE, GAME, ("prototypes",))["prototypes"]
-    return shipped
 
 
 NORMALISED_SHARE = 0.2

@@ -20,6 +20,13 @@ import numpy.typing
 
 from companion.vision.base import Frame, encode_template
 from companion.vision.recognisers import minotaurus as recogniser
+from companion.vision.recognisers._minotaurus_prototypes import (
+    NORMALISED_FILE,
+    PROTOTYPES_FILE,
+    cluster_prototypes,
+    default_prototypes,
+    normalised_prototypes,
+)
 from companion.vision.recognisers.minotaurus import (
     BACK_TEMPLATE,
     COLOURS,
@@ -27,11 +34,8 @@ from companion.vision.recognisers.minotaurus import (
     FACES_PX_PER_MM,
     GAME,
     HORNS,
-    NORMALISED_FILE,
-    PROTOTYPES_FILE,
     SETUPS,
     cell_features,
-    cluster_prototypes,
     colour_class,
     face_names,
     matrix_layout,
@@ -142,7 +146,7 @@ def write_prototypes(path: Path = PROTOTYPES_FILE) -> Path:
     fields = {"planes": TRAINING_PLANES, "seed": PROTOTYPES_SEED, "prototypes": learn_prototypes()}
     what = "Minotaurus cell prototypes learned from generated hard planes"
     written = write_document(path, GAME, what, fields)
-    recogniser.default_prototypes.cache_clear()
+    default_prototypes.cache_clear()
     return written
 
 
@@ -157,7 +161,7 @@ def write_normalised(path: Path = NORMALISED_FILE) -> Path:
     }
     what = "Minotaurus cell prototypes learned from normalised planes of generated hard sessions"
     written = write_document(path, GAME, what, fields)
-    recogniser.normalised_prototypes.cache_clear()
+    normalised_prototypes.cache_clear()
     return written
 
 
