@@ -215,6 +215,7 @@ class TableReference:
         self._log_white: Floats = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
         self._low: Floats | None = None
         self._high: Floats | None = None
+        self._spread: Floats = numpy.zeros(0, numpy.float32)
         self._grey: Floats | None = None
         self._grey_mean: Floats | None = None
         self._grey_deviation: Floats | None = None
@@ -282,6 +283,10 @@ class TableReference:
         # Each pixel's neighbourhood range: the camera settling a millimetre off keeps texture table.
         self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
         self._high = numpy.asarray(cv2.dilate(image, kernel), numpy.float32)
+        # A thin line's pixels: the darkest (or lightest) of their neighbourhood, by more than noise.
+        spread = self._high - self._low
+        line = ((image <= self._low) | (image >= self._high)) & (spread > self.settings.tolerance)
+        self._spread = numpy.where(line, spread, 0.0).astype(numpy.float32)
         self._remember_texture(image)
         settings = self.settings
         self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(numpy.float32)
@@ -358,7 +363,12 @@ class TableReference:
         # A piece close to the table's colour (a dark back on dark wood) differs by little in each pixel,
         # but alike over its whole face: averaged over a few millimetres that stands out of the noise.
         distance = sum3(outside / tolerance)
-        beyond = numpy.where(matches, distance, 0.0).astype(numpy.float32)
+        # A print's line thinner than a mask pixel is up to twice as deep in one pixel as split between
+        # two: the plane settling half a millimetre off makes it darker than its neighbourhood ever was,
+        # alike all along the line. On the line, faintness is counted beyond that (a piece beside it
+        # covers the plain paper too).
+        unshifted = numpy.maximum(outside - self._spread * gain, 0.0)
+        beyond = numpy.where(matches, sum3(unshifted / tolerance), 0.0).astype(numpy.float32)
         faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
         foreign = ~matches & ~shadow_like

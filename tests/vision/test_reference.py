@@ -187,6 +187,34 @@ def test_the_empty_table_is_all_table_under_changed_light(kind: str) -> None:
         assert foreground_share(view) < 0.01, (kind, gain, foreground_share(view))
 
 
+def test_a_board_s_thin_print_a_millimetre_off_stays_table() -> None:
+    rng = numpy.random.default_rng(6)
+    board = table("light-wood", rng)
+    board[100:430, 160:640] = 225  # a board of card...
+    printed = board.copy()
+    # ...printed with 1 mm lines astride the mask's 2 mm pixels
+    for mm in range(90, 310, 24):
+        printed[100:430, 2 * mm + 3 : 2 * mm + 5] = (150, 155, 165)
+    for mm in range(60, 210, 20):
+        printed[2 * mm + 3 : 2 * mm + 5, 160:640] = (150, 155, 165)
+    reference = learned(printed)
+    # The calibration settles the plane half a millimetre off: each line falls within one pixel.
+    shifted = numpy.roll(printed, (1, 1), axis=(0, 1))
+    shifted[:100], shifted[430:], shifted[:, :160], shifted[:, 640:] = (
+        printed[:100],
+        printed[430:],
+        printed[:, :160],
+        printed[:, 640:],
+    )
+    view = reference.look(shifted)
+    assert foreground_share(view) < 0.01, foreground_share(view)
+    # A piece nearly as light as the card, over a line, differs from it faintly but over its whole face:
+    # still piece.
+    faint = shifted.copy()
+    faint[250:300, 400:460] = 205
+    assert reference.look(faint).foreground[mask_box(205, 130, 225, 145)].mean() > 0.9
+
+
 @pytest.mark.parametrize("kind", TABLES)
 def test_pieces_differ_and_their_shadows_stay_table(kind: str) -> None:
     rng = numpy.random.default_rng(2)
