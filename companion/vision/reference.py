@@ -436,11 +436,11 @@ class TableReference:
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
         # shadow fades softly.
         # A marker's square tells nothing (see above): an arm crossing the band beside it may go on over
-        # it (a hand over a corner).
-        inside = joined | self._markers.astype(numpy.uint8)
-        width = self.settings.hand_min_edge_mm
-        return self._surround.crossing(band, inside, width) or self._surround.crossing(
-            darker, inside, width, outline
+        # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
+        # player's shadow lying over the band by a marker is joined to its square too.
+        markers, width = self._markers, self.settings.hand_min_edge_mm
+        return self._surround.crossing(band, joined, width, bridges=markers) or self._surround.crossing(
+            darker, joined, width, outline, markers
         )
 
     def _texture_lost(self, corrected: Floats) -> Mask:

@@ -48,6 +48,9 @@ hotspot's edge from; a coarser grid costs less)."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
+BRIDGED_ARM_MM2 = 2500.0
+"""An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
+
 
 Strip = tuple[slice, slice]
 
@@ -236,14 +239,18 @@ class Surround:
         inside: numpy.typing.NDArray[numpy.uint8],
         min_width_mm: float,
         outline: Mask | None = None,
+        bridges: Mask | None = None,
     ) -> bool:
         """Whether a changed region runs from the band's outer edge across it and on into the plane
         (`band`: the band's changes; `inside`: the plane's, at the masks' size), at least
         `min_width_mm` wide at the band's outer edge and at the plane's edge (and with `outline`, with
-        at least as many of its pixels as the band is wide)."""
+        at least as many of its pixels as the band is wide). `bridges` (the plane's) join what lies on
+        either side of them but do not count as the plane's changes."""
         m = self.margin
         joined = band.astype(numpy.uint8)
         joined[m:-m, m:-m] = inside
+        if bridges is not None:
+            joined[m:-m, m:-m][bridges] = 1
         count, found = cv2.connectedComponents(joined, connectivity=8)
         if count <= 1:
             return False
@@ -256,6 +263,15 @@ class Surround:
         edge_count = numpy.bincount(at_edge, minlength=count)
         in_count = numpy.bincount(further_in, minlength=count)
         wide = (outer_count >= width) & (edge_count >= width) & (in_count >= width / 2)
+        if bridges is not None:
+            # Come in by a bridge (over a marker), an arm goes on over the plane, a hand's area of it; a
+            # ring or a shadow lying beside the marker does not.
+            unbridged = labels.copy()
+            unbridged[m:-m, m:-m][bridges] = 0
+            by_itself = numpy.bincount(ring(unbridged, m), minlength=count) >= width
+            area = numpy.bincount(unbridged[m:-m, m:-m].ravel(), minlength=count)
+            far_in = area >= BRIDGED_ARM_MM2 * self.px_per_mm**2
+            wide &= by_itself | far_in
         if outline is not None:
             # An outline across the band at least: one side of the arm.
             sharp = numpy.bincount(labels[outline], minlength=count)

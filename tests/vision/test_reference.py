@@ -532,3 +532,28 @@ def test_a_head_shadow_across_the_edge_is_no_hand(kind: str) -> None:
             reference.surround_of(tray, shot, IDENTITY_SHIFTED),
         )
         assert not view.hand, (kind, centre)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "gingham", "noise"))
+def test_a_ring_over_the_band_by_a_marker_is_no_hand_an_arm_over_the_corner_is(kind: str) -> None:
+    rng = numpy.random.default_rng(11)
+    plane = table(kind, rng)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    reference = TableReference(layout())
+    reference.learn([plane], [TableReference.surround_of(layout(), frame, IDENTITY_SHIFTED)])
+    height = frame.shape[0]
+
+    def seen(shot: Frame) -> TableView:
+        inner = shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX]
+        return reference.look(inner, reference.surround_of(layout(), shot, IDENTITY_SHIFTED))
+
+    # A toss's ring (66 mm across, a 4 mm cord) landed over the bottom-left marker, from the band's outer
+    # edge onto the plane: it crosses the band, but comes into the plane only over the marker.
+    ring_shot = frame.copy()
+    centre = (BORDER_PX + 4, height - BORDER_PX - 40)
+    cv2.circle(ring_shot, centre, 66, (40, 40, 200), 8)
+    assert not seen(ring_shot).hand, kind
+    # A hand reaching in over the same corner, over the marker and on into the plane.
+    arm_shot = frame.copy()
+    cv2.line(arm_shot, (0, height), (frame.shape[1] // 2, height // 2), SKINS_BGR[2], 100)
+    assert seen(arm_shot).hand, kind
