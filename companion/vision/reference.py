@@ -34,7 +34,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.surround import Surround, ring
+from companion.vision.surround import BandChanges, Surround, ring
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -401,7 +401,7 @@ class TableReference:
             # an arm crossing it would; where it may, the band's own light (a shadow or a hotspot over
             # the band alone is light) decides, as measuring it costs more.
             level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
-            _, carried, _ = self._surround.changed(surround, BAND_SHADOW_MIN, blur, level, log_light)
+            _, carried, _, _ = self._surround.changed(surround, BAND_SHADOW_MIN, blur, level, log_light)
             crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM
             hand = bool(numpy.count_nonzero(carried) >= crossing) and self._crossed(
                 self._surround.changed(surround, BAND_SHADOW_MIN, blur, level), joined
@@ -428,10 +428,10 @@ class TableReference:
         correction = numpy.exp(self._log_white - log_light).astype(numpy.float32)
         return TableView(foreground > 0, correction, matches, table_share, hand, reason)
 
-    def _crossed(self, changes: tuple[Mask, Mask, Mask], joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+    def _crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
         `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed)."""
-        band, darker, outline = changes
+        band, darker, outline, texture = changes
         # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
         # shadow fades softly.
@@ -439,9 +439,9 @@ class TableReference:
         # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
         # player's shadow lying over the band by a marker is joined to its square too.
         markers, width = self._markers, self.settings.hand_min_edge_mm
-        return self._surround.crossing(band, joined, width, bridges=markers) or self._surround.crossing(
-            darker, joined, width, outline, markers
-        )
+        return self._surround.crossing(
+            band, joined, width, None, markers, texture
+        ) or self._surround.crossing(darker, joined, width, outline, markers, texture)
 
     def _texture_lost(self, corrected: Floats) -> Mask:
         """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an

@@ -48,11 +48,28 @@ hotspot's edge from; a coarser grid costs less)."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
+KEPT_TEXTURE = 0.4
+"""A region crossing the band whose texture (relative to its neighbourhood's level) agrees this well
+with the reference's is the table under a shadow, however deep: a sharp-edged player's shadow keeps the
+wood's grain, an arm replaces it."""
+KEPT_TEXTURE_PX = 100
+"""Textured mask pixels of a region, away from its edges, that the texture's agreement is judged on (on
+a plain cloth there is no texture to keep: the region's depth and hue decide alone)."""
+KEPT_DISTANCE = 3.0
+"""Only pixels that differ from the reference this much (in tolerances) tell whether a region keeps its
+texture."""
+KEPT_UNLIKE = 0.1
+"""Share of a shaded region's differing pixels that may be of another hue than a shadow's (noise)."""
+KEPT_DEPTH_SPREAD = 0.2
+"""Deviation of the log darkening within a shaded region (a player's shadow is as deep all over, some
+0.1; an arm and its shadow joined differ by more, even a grey sleeve of the shadow's hue)."""
 BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
 
 
 Strip = tuple[slice, slice]
+BandChanges = tuple[Mask, Mask, Mask, Floats]
+"""`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`)."""
 
 
 class Surround:
@@ -79,6 +96,7 @@ class Surround:
         self._grey: Floats | None = None
         self._grey_mean: Floats | None = None
         self._grey_deviation: Floats | None = None
+        self._relative: Floats = numpy.zeros(0, numpy.float32)
         self._light: LightGrid | None = None
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
@@ -134,6 +152,9 @@ class Surround:
         self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
         self._shadow_hue = self._chroma + SHADOW_HUE
         self._plain = self._grey_deviation < PLAIN
+        self._relative = numpy.where(self._grey_deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0).astype(
+            numpy.float32
+        )
 
     def _texture_lost(self, corrected: Floats, side: int, strip: Strip) -> Mask:
         """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
@@ -152,13 +173,14 @@ class Surround:
 
     def changed(
         self, surround: Frame, shadow_min: float, blur: int, level: float, log_light: Floats | None = None
-    ) -> tuple[Mask, Mask, Mask]:
+    ) -> BandChanges:
         """Where the band differs from its reference beyond light and shadow; where it differs at all
         (shadows too: a grey sleeve on a grey cloth darkens it alike in every channel); and where its
         darkening changes sharply (an arm's outline, not a soft shadow's). The plane's
         own pixels are left False: the plane's comparison has them. Under the band's own light, or
         with `log_light` (the plane's, at the masks' size) under that carried on outward: cheaper, and
-        enough to tell that nothing crosses the band."""
+        enough to tell that nothing crosses the band. Last, the texture's agreement (`_kept_texture`;
+        zeros under the plane's light)."""
         if (
             self._low is None
             or self._high is None
@@ -168,7 +190,7 @@ class Surround:
             or self._light is None
         ):
             nothing = numpy.zeros((self.size[1], self.size[0]), bool)
-            return nothing, nothing, nothing
+            return nothing, nothing, nothing, numpy.zeros((*nothing.shape, 7), numpy.float32)
         m, pad = self.margin, STRIP_PAD
         height, width = self.size[1], self.size[0]
         if log_light is not None:
@@ -178,6 +200,7 @@ class Surround:
             light = self._light.measure(log_level(current) - self._log_image, current, self._image)
         gain = numpy.asarray(cv2.exp(light), numpy.float32)
         changed, any_change, outline = (numpy.zeros((height, width), bool) for _ in range(3))
+        texture = numpy.zeros((height, width, 7), numpy.float32)
         # Only the band is compared, strip by strip (the plane inside has its own, finer comparison),
         # each strip a few pixels wider than the part of it kept, for the windows at its inner side.
         strips = (
@@ -187,15 +210,24 @@ class Surround:
             ((slice(None), slice(width - m - pad, width)), (slice(m, height - m), slice(pad, None))),
         )
         for strip, kept in strips:
-            masks = self._strip_changes(strip, surround[strip], gain[strip], shadow_min, blur, level)
-            for whole, part in zip((changed, any_change, outline), masks, strict=True):
+            masks = self._strip_changes(
+                strip, surround[strip], gain[strip], shadow_min, blur, level, log_light is None
+            )
+            for whole, part in zip((changed, any_change, outline, texture), masks, strict=True):
                 whole[strip][kept] = part[kept]
-        return changed, any_change, outline
+        return changed, any_change, outline, texture
 
     def _strip_changes(
-        self, strip: Strip, surround: Frame, gain: Floats, shadow_min: float, blur: int, level: float
-    ) -> tuple[Mask, Mask, Mask]:
-        """`changed`'s masks for one strip of the band."""
+        self,
+        strip: Strip,
+        surround: Frame,
+        gain: Floats,
+        shadow_min: float,
+        blur: int,
+        level: float,
+        with_texture: bool,
+    ) -> BandChanges:
+        """`changed`'s masks for one strip of the band (its texture's agreement `with_texture` only)."""
         assert self._low is not None and self._high is not None and self._tolerance is not None
         # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
         current = numpy.asarray(surround, numpy.float32)
@@ -230,8 +262,58 @@ class Surround:
         rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
         rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
         # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-        outline = (cv2.magnitude(rise_x, rise_y) > SHARP_STEP) & self._plain[strip]
-        return numpy.asarray(changed, bool), numpy.asarray(any_change, bool), numpy.asarray(outline, bool)
+        steep = cv2.magnitude(rise_x, rise_y) > SHARP_STEP
+        outline = steep & self._plain[strip]
+        if with_texture:
+            texture = self._kept_texture(
+                corrected, strip, steep, distance, hue & (darkening <= SHADE_LIFT), darkening
+            )
+        else:
+            texture = numpy.zeros((*steep.shape, 7), numpy.float32)
+        return (
+            numpy.asarray(changed, bool),
+            numpy.asarray(any_change, bool),
+            numpy.asarray(outline, bool),
+            texture,
+        )
+
+    def _kept_texture(
+        self,
+        corrected: Floats,
+        strip: Strip,
+        steep: Mask,
+        distance: Floats,
+        shadow_hue: Mask,
+        darkening: Floats,
+    ) -> Floats:
+        """Per pixel, what `_shaded` sums over a region: for the correlation of the band's texture with
+        the reference's (each relative to its neighbourhood's level, so a shadow's gain drops out) the
+        cross product and the two energies, where the reference is textured, the pixel differs and no
+        steep edge is near (a shadow's is no texture of the table; the table around an arm that the
+        band's changes take in keeps its texture); then whether the pixel is of no shadow's hue, whether
+        it counts, and its log darkening and that squared."""
+        differing = distance >= KEPT_DISTANCE
+        grey = sum3(corrected) / 3.0
+        window = (TEXTURE_PX, TEXTURE_PX)
+        relative = grey / (cv2.blur(grey, window) + 2.0) - 1.0
+        left_out = (steep | ~differing).astype(numpy.uint8)
+        edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
+        reference = numpy.where(edge, 0.0, self._relative[strip])
+        # What differs yet is no shadow's darkening (another hue, or brighter): an arm's, not the table's.
+        unlike = differing & ~shadow_hue
+        # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
+        counted = differing & ~steep
+        inner = numpy.where(counted, numpy.log(numpy.maximum(darkening, 0.01)), 0.0)
+        planes = (
+            relative * reference,
+            numpy.where(reference != 0.0, relative * relative, 0.0),
+            reference**2,
+            unlike,
+            counted,
+            inner,
+            inner**2,
+        )
+        return numpy.asarray(numpy.dstack([numpy.asarray(p, numpy.float32) for p in planes]), numpy.float32)
 
     def crossing(
         self,
@@ -240,12 +322,14 @@ class Surround:
         min_width_mm: float,
         outline: Mask | None = None,
         bridges: Mask | None = None,
+        texture: Floats | None = None,
     ) -> bool:
         """Whether a changed region runs from the band's outer edge across it and on into the plane
         (`band`: the band's changes; `inside`: the plane's, at the masks' size), at least
         `min_width_mm` wide at the band's outer edge and at the plane's edge (and with `outline`, with
         at least as many of its pixels as the band is wide). `bridges` (the plane's) join what lies on
-        either side of them but do not count as the plane's changes."""
+        either side of them but do not count as the plane's changes. With `texture` (`changed`'s), a
+        region whose texture in the band agrees with the reference's is a shadow."""
         m = self.margin
         joined = band.astype(numpy.uint8)
         joined[m:-m, m:-m] = inside
@@ -277,7 +361,29 @@ class Surround:
             sharp = numpy.bincount(labels[outline], minlength=count)
             wide &= sharp >= m
         wide[0] = False
+        if texture is not None and numpy.any(wide):
+            wide &= ~self._shaded(labels, count, texture, width)
         return bool(numpy.any(wide))
+
+    def _shaded(
+        self, labels: numpy.typing.NDArray[numpy.int32], count: int, texture: Floats, width: float
+    ) -> Mask:
+        """Per region, whether its part in the band keeps the reference's texture under one gain
+        (`width`: an arm's least, in mask pixels)."""
+        m = self.margin
+        band = labels.copy()
+        band[m:-m, m:-m] = 0
+        flat = band.ravel()
+        sums = [numpy.bincount(flat, texture[:, :, k].ravel(), minlength=count) for k in range(7)]
+        textured = numpy.bincount(flat[texture[:, :, 2].ravel() > 0.0], minlength=count)
+        correlation = sums[0] / numpy.sqrt(sums[1] * sums[2] + 1e-12)
+        # An arm beside its own shadow: the shadow keeps the texture, the arm's other hue tells it.
+        # However large the shadow it lies in, a quarter of a wrist's crossing of the band is an arm.
+        alike = sums[3] <= numpy.minimum(KEPT_UNLIKE * sums[4], width * m / 4.0)
+        inner = numpy.maximum(sums[4], 1.0)
+        spread = numpy.sqrt(numpy.maximum(sums[6] / inner - (sums[5] / inner) ** 2, 0.0))
+        alike &= spread <= KEPT_DEPTH_SPREAD
+        return numpy.asarray((textured >= KEPT_TEXTURE_PX) & (correlation > KEPT_TEXTURE) & alike, bool)
 
 
 def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:

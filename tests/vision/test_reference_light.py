@@ -144,3 +144,29 @@ def test_an_arm_in_falling_light_is_still_a_hand(kind: str) -> None:
             if not hand:
                 missed.append((edge, colour))
     assert not missed, (kind, missed)
+
+
+@pytest.mark.parametrize("kind", ("gingham", "stripes", "noise"))
+def test_a_sharp_shadow_deeper_than_a_fifth_that_keeps_the_texture_is_no_hand(kind: str) -> None:
+    # A player's sharp-edged shadow under a low lamp, deeper than any depth test would take for a
+    # shadow, crosses the band and goes on over the plane: the table's texture is still there under it.
+    # (These woods' grain is too smooth for 2 mm pixels to see: their shadows stay refused.)
+    reference, _, with_row = surround_setup(kind, 28)
+    for rows, columns in (((-1.0, 0.3), (0.05, 0.45)), ((0.6, 2.0), (0.5, 0.9)), ((0.2, 0.7), (-1.0, 0.2))):
+        hand, reason = looked(reference, shaded(with_row, 0.15, rows, columns, 0.5))
+        assert not hand and not reason, (kind, rows, columns, reason)
+
+
+@pytest.mark.parametrize("kind", ("light-wood", "gingham", "stripes", "noise"))
+def test_an_arm_beside_its_sharp_deep_shadow_is_a_hand(kind: str) -> None:
+    # The shadow keeps the texture, the arm joined to it does not, and lies at another depth (a grey
+    # sleeve on a print is of the shadow's hue).
+    reference, _, with_row = surround_setup(kind, 29)
+    rng = numpy.random.default_rng(30)
+    missed = []
+    for colour in (SKINS_BGR[0], SKINS_BGR[2], SKINS_BGR[4], (60, 60, 60)):
+        dark = shaded(with_row, 0.15, (-1.0, 0.45), (0.3, 0.6), 0.5)
+        hand, _ = looked(reference, with_arm(dark, "top", colour, rng))
+        if not hand:
+            missed.append(colour)
+    assert not missed, (kind, missed)
