@@ -29,8 +29,10 @@ LIGHT_CELL_MM = 35.0
 piece is smaller; at 5 cm the edge of a lamp's hotspot that moved or dimmed fell within a cell."""
 SATURATED = 248.0
 """A channel this bright may be clipped: it matches any table the light makes at least as bright."""
-TOO_DARK = 20.0
-"""A reference channel this dark (the markers' black) is too dark to measure a gain on."""
+TOO_DARK = 5.0
+"""A reference channel this dark is too dark to measure a gain on. A navy board learned under a dim lamp
+has its green and red at 8-15 (the reference averages their noise away): at 20 the grid could not follow
+a warm lamp switched on over it in those channels, and the hotspot was taken for something foreign."""
 WALK_PASSES = 8
 """Passes in which the grid follows the light from cell to cell at the full band's width: a player's
 soft shadow deepens over several cells, and each pass takes the grid one band's depth further into it."""

@@ -170,3 +170,34 @@ def test_an_arm_beside_its_sharp_deep_shadow_is_a_hand(kind: str) -> None:
         if not hand:
             missed.append(colour)
     assert not missed, (kind, missed)
+
+
+def hotspot(
+    image: Frame, peak: tuple[float, float, float], centre: tuple[float, float], radius_mm: float
+) -> Frame:
+    """The image under a lamp switched on over it: each channel's light rises to `peak` at `centre` (a
+    fraction of the width and height), falling off softly over `radius_mm`."""
+    height, width = image.shape[:2]
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    cx, cy = centre[0] * width, centre[1] * height
+    fall = numpy.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * (radius_mm * PLANE_PX_PER_MM) ** 2))[..., None]
+    light = 1.0 + fall * (numpy.array(peak, numpy.float32) - 1.0)
+    return numpy.clip(image.astype(numpy.float32) * light, 0, 255).astype(numpy.uint8)
+
+
+def test_a_warm_hotspot_on_a_navy_board_learned_in_dim_light_is_light() -> None:
+    # Learned under a dim lamp, a navy board's green and red lie near black (a dozen grey levels): the
+    # light is still measured on them (the reference averages the noise away), so a warm lamp switched
+    # on over the board, doubling its red, is light, and a piece in the hotspot still differs.
+    rng = numpy.random.default_rng(31)
+    width, height = round(PLANE_MM[0] * PLANE_PX_PER_MM), round(PLANE_MM[1] * PLANE_PX_PER_MM)
+    navy = numpy.full((height, width, 3), (32.0, 15.0, 9.0), numpy.float32)
+    empty = numpy.clip(navy + rng.normal(0.0, 1.5, navy.shape), 0, 255).astype(numpy.uint8)
+    reference = learned(empty)
+    lamp = ((1.6, 2.0, 2.4), (0.55, 0.25), 60.0)
+    view = reference.look(hotspot(empty, *lamp))
+    assert not view.refused, view.reason
+    assert foreground_share(view) < 0.03, foreground_share(view)
+    cx, cy = 0.55 * PLANE_MM[0], 0.3 * PLANE_MM[1]
+    view = reference.look(hotspot(with_pieces(empty, {(cx, cy): (120, 100, 90)}), *lamp))
+    assert view.foreground[mask_box(cx - 8, cy - 8, cx + 8, cy + 8)].all()
