@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import re
+import select
 import struct
 import subprocess
 import threading
@@ -24,6 +25,8 @@ from .node_fixtures import FIRMWARE, node_binary
 RAW_PROMPT = b"raw REPL; CTRL-B to exit\r\n"
 WINDOW = 128
 """Raw-paste window: small, so the flow control is exercised too."""
+ANSWER_SECONDS = 60.0
+"""Longest a request may wait for MicroPython's answer (a run takes well under a second)."""
 
 
 class FakePico:
@@ -38,6 +41,7 @@ class FakePico:
             text=True,
         )
         self.log: list[str] = []
+        self._pipe = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, name="fake-pico", daemon=True)
         self._thread.start()
@@ -45,10 +49,18 @@ class FakePico:
     # ------------------------------------------------------------ the MicroPython behind it
 
     def request(self, **request: Any) -> dict[str, Any]:
+        """One request to the MicroPython behind the REPL and its answer. The REPL thread (running what
+        mpremote sends) and the test (reading files back) share one pipe: a lock keeps each answer with
+        its request (one line each), and a deadline turns a MicroPython that never answers into a
+        failure instead of a hung suite."""
         assert self._server.stdin is not None and self._server.stdout is not None
-        self._server.stdin.write(json.dumps(request) + "\n")
-        self._server.stdin.flush()
-        answer: dict[str, Any] = json.loads(self._server.stdout.readline())
+        with self._pipe:
+            self._server.stdin.write(json.dumps(request) + "\n")
+            self._server.stdin.flush()
+            ready = select.select([self._server.stdout], [], [], ANSWER_SECONDS)[0]
+            if not ready:
+                raise TimeoutError(f"the MicroPython behind the fake Pico did not answer {request!r}")
+            answer: dict[str, Any] = json.loads(self._server.stdout.readline())
         return answer
 
     def run(self, code: str) -> tuple[bytes, bytes]:
