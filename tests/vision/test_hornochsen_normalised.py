@@ -75,7 +75,7 @@ def test_a_tile_laid_off_its_square_is_found_beyond_it(monkeypatch: pytest.Monke
     """A plane a few millimetres off (markers laid by their cut edge) moves every tile off its square: the
     tile is looked for beyond the square, and read; looked for within the square only, it is not (the
     board's fit to the tiles, _hornochsen_grid.py, left out: it would put the squares back on them)."""
-    monkeypatch.setattr(hornochsen, "fitted_layout", lambda plane, table, layout, lines: layout)
+    monkeypatch.setattr(hornochsen, "fitted_layout", lambda plane, table, layout, lines, loose=(): layout)
     layout = _layout()
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
@@ -99,8 +99,7 @@ def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
 
 def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Faces under a dim lamp the reference did not even out are as dark as backs: a face showing two
-    digits side by side is read, a dim back still reads as one; without the look at the digits, the face
-    is taken for a back."""
+    digits side by side is read, a dim back still reads as one (by its mark: without it, it does not)."""
     layout = _layout()
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
@@ -119,8 +118,8 @@ def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatc
         "58",
         "down",
     ]
-    monkeypatch.setattr(hornochsen, "read_number", lambda *_: (None, 0.0, []))
-    assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:0:square:1"] == "down"
+    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:2:square:0"] != "down"
 
 
 def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
@@ -149,4 +148,34 @@ def test_a_plain_dark_patch_the_reference_left_is_no_back(monkeypatch: pytest.Mo
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert (reading.items["row:1:square:0"], reading.items["row:2:square:0"]) == ("empty", "down")
     monkeypatch.setattr(hornochsen, "PLAIN_SHARE", 99.0)
+    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 1.0)
     assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:1:square:0"] == "down"
+
+
+def test_the_boards_print_the_reference_left_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the reference left the board's print in view (its squares, a bull's head: dark and textured,
+    as a back is), nothing shows a back's mark (a ring round a disc), so the squares are empty; backs of
+    another edition, and one shown a fifth larger (a plane stretched by markers laid by their cut edge),
+    are still backs. Told by darkness alone, the print is taken for backs."""
+    layout = _layout()
+    labels = _labels(layout)
+    shown = _plane(layout, labels, "travel", 2)
+    plane = normalised_plane(
+        [_plane(layout, dict.fromkeys(layout.items, "empty"), "travel", 1)], shown, layout
+    )
+    board = [f"row:{row}:square:{square}" for row in (3, 4) for square in range(5)]
+    for item_id in board:
+        x0, y0, x1, y1 = layout.items[item_id].box_px()
+        plane[y0:y1, x0:x1] = shown[y0:y1, x0:x1]
+    x0, y0, x1, y1 = layout.items["played:seat0"].box_px()
+    cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+    wide = plane[cy - 36 : cy + 36, cx - 36 : cx + 36].copy()
+    plane[cy - 36 : cy + 36, cx - 36 : cx + 36] = cv2.resize(wide, None, fx=1.2, fy=1.2)[7:79, 7:79]
+    downs = [item_id for item_id, label in labels.items() if label == "down"]
+    reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert {item_id: reading.items[item_id] for item_id in board + downs} == dict.fromkeys(board, "empty") | (
+        dict.fromkeys(downs, "down")
+    )
+    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 1.0)
+    reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
+    assert any(reading.items[item_id] == "down" for item_id in board)

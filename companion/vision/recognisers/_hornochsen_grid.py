@@ -41,6 +41,10 @@ FACE_LEVEL = 150
 reference left in view, darker, has its own dark marks, which would pull the fit onto the print)."""
 _FACE_REACH = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 """(mm) a digit's strokes are at most 2 mm wide: 3 mm off them is the face."""
+_SEAM = cv2.getStructuringElement(cv2.MORPH_RECT, (1, 15))
+"""(mm) an upright run of ink this long is a seam between tiles: a digit is 10 to 12 mm high."""
+_SEAM_WIDTH = cv2.getStructuringElement(cv2.MORPH_RECT, (3, 1))
+"""(mm) ...and so is the ink either side of it (a seam's blurred edges are shorter runs)."""
 STEPS = (2.0, 0.01, 0.004)
 """The refinement's first steps: shift (mm), stretch and shear (share)."""
 LEAST_STEP_MM = 0.5
@@ -73,8 +77,15 @@ def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
     face = cv2.dilate(grey, _FACE_REACH)
     # A tile's rim, blended with the empty area round it, is as dark as ink: only ink well inside counts.
     inner = cv2.erode(numpy.asarray(empty < 128, numpy.uint8), _FACE_REACH)
-    ink = (grey.astype(numpy.float32) < INK_SHARE * face) & (face > FACE_LEVEL) & (inner > 0)
-    return numpy.asarray(cv2.integral(ink.astype(numpy.uint8)), numpy.float64)
+    ink = ((grey.astype(numpy.float32) < INK_SHARE * face) & (face > FACE_LEVEL) & (inner > 0)).astype(
+        numpy.uint8
+    )
+    # The dark seam between two touching tiles of a row runs the tiles' whole height, a digit's ink 12 mm at
+    # most: taken for ink, seams pull the fit half a square sideways (laminate, seed 21: the slots' row
+    # then read a tile's neighbour). Runs longer than a digit are no ink.
+    seams = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _SEAM)
+    ink[cv2.dilate(seams, _SEAM_WIDTH) > 0] = 0
+    return numpy.asarray(cv2.integral(ink), numpy.float64)
 
 
 def _box_sums(summed: FloatArray, xs: FloatArray, ys: FloatArray, weights: FloatArray) -> FloatArray:
@@ -174,17 +185,64 @@ def fit_affine(
     return best
 
 
+LOOSE_MM = 10
+"""How far (mm, either way along each axis) a played slot may lie from where the board's fit puts it: the
+board's fit, extrapolated below it, puts the slots up to 11 mm off on a plane stretched unevenly by markers
+laid by their cut edge (dark wood, seed 8), more towards the plane's corners."""
+LOOSE_BOX_MM = 26.0
+"""The box about a slot that its tile covers when the slot lies on it: a tile's size, so that the cover
+peaks there (slots are 36 mm apart: a box moved by LOOSE_MM just reaches a neighbour's tile)."""
+
+LOOSE_COVER = 0.6
+"""...and that it covers this share of at least (a tile 10 mm off its slot still covers 0.6 of the box)."""
+
+
+def _loose_shifts(
+    table: numpy.typing.NDArray[numpy.uint8], xs: FloatArray, ys: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """The shift (mm) of each loose item (a played slot, laid on the table below the board) that puts the
+    most tile, whatever its side up, under a tile-sized box about it: unlike the board's rows, slots lie
+    apart, so a tile's whole area shows where it lies (a back has no ink to fit by)."""
+    height, width = table.shape[:2]
+    size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
+    occupied = cv2.resize(numpy.asarray(table < 128, numpy.uint8), size, interpolation=cv2.INTER_AREA)
+    summed = numpy.asarray(cv2.integral(occupied), numpy.float64)
+    steps = numpy.arange(-LOOSE_MM, LOOSE_MM + 1, dtype=numpy.float64)
+    dx, dy = (grid.ravel() for grid in numpy.meshgrid(steps, steps))
+    half = LOOSE_BOX_MM / 2
+    shifted_x, shifted_y = xs[None, :] + dx[:, None], ys[None, :] + dy[:, None]
+    x0 = numpy.clip(numpy.rint(shifted_x - half), 0, size[0]).astype(numpy.intp)
+    x1 = numpy.clip(numpy.rint(shifted_x + half), 0, size[0]).astype(numpy.intp)
+    y0 = numpy.clip(numpy.rint(shifted_y - half), 0, size[1]).astype(numpy.intp)
+    y1 = numpy.clip(numpy.rint(shifted_y + half), 0, size[1]).astype(numpy.intp)
+    scores = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]  # (shifts, items)
+    # The least shift among the best; a slot whose best box is not mostly tile stays put (an empty slot
+    # beside a tile would otherwise move onto the tile's rim or the shadow the reference left round it).
+    pick = numpy.argmax(scores - 1e-3 * numpy.hypot(dx, dy)[:, None], axis=0)
+    covered = scores[pick, numpy.arange(len(xs))] >= LOOSE_COVER * LOOSE_BOX_MM**2
+    return numpy.where(covered, dx[pick], 0.0), numpy.where(covered, dy[pick], 0.0)
+
+
 def fitted_layout(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], layout: Layout, lines: Sequence[Sequence[str]]
+    plane: Frame,
+    table: numpy.typing.NDArray[numpy.uint8],
+    layout: Layout,
+    lines: Sequence[Sequence[str]],
+    loose: Sequence[str] = (),
 ) -> Layout:
-    """The layout with its items moved to where the tiles on the normalised plane show the board lies."""
+    """The layout with its items moved to where the tiles on the normalised plane show the board lies;
+    `loose` items (the played slots) then each moved to where its tile shows it lies."""
     params = fit_affine(plane, table, layout, lines)
-    if params is NOMINAL:
-        return layout
     middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
     ids = list(layout.items)
     centres = numpy.array([layout.items[i].centre_mm for i in ids], numpy.float64)
     xs, ys = _moved(params, centres[:, 0] - middle[0], centres[:, 1] - middle[1], middle)
+    xs, ys = numpy.asarray(xs, numpy.float64).ravel(), numpy.asarray(ys, numpy.float64).ravel()
+    if loose:
+        at = numpy.array([i in set(loose) for i in ids])
+        shift = _loose_shifts(table, xs[at], ys[at])
+        xs[at] += shift[0]
+        ys[at] += shift[1]
     items = {
         item_id: dataclasses.replace(layout.items[item_id], centre_mm=(float(x), float(y)))
         for item_id, x, y in zip(ids, xs, ys, strict=True)

@@ -57,6 +57,7 @@ from companion.vision.recognisers._hornochsen_digits import (
 from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     NORMALISED_TILE_SHARE,
+    back_mark,
     face_up_tile,
     middle_of,
     normalised_tile,
@@ -161,6 +162,11 @@ def board_lines(layout: Layout) -> list[list[str]]:
     return lines
 
 
+def played_slots(layout: Layout) -> list[str]:
+    """The layout's played slots: laid on the table below the board, not on its squares."""
+    return [item_id for item_id in layout.items if parse_square(item_id) is None]
+
+
 def board_box_mm(layout: Layout) -> tuple[float, float, float, float]:
     """The printed board's outline (x0, y0, x1, y1): the squares with a small border."""
     squares = [r for item_id, r in layout.items.items() if parse_square(item_id)]
@@ -234,7 +240,7 @@ class HornochsenRecogniser:
         if table is None:
             plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         else:
-            layout = fitted_layout(plane, table, layout, board_lines(layout))
+            layout = fitted_layout(plane, table, layout, board_lines(layout), played_slots(layout))
         palette = self._palette(profile)
         # On a normalised plane the camera classifier reads other editions' typefaces better than
         # templates taught from one sitting (seeds 5 and 7: 98-100% of items against 96-99%), so it
@@ -283,7 +289,7 @@ class HornochsenRecogniser:
         if table is None:
             plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         else:
-            layout = fitted_layout(plane, table, layout, board_lines(layout))
+            layout = fitted_layout(plane, table, layout, board_lines(layout), played_slots(layout))
         colours = base.colours
         taught = list(base.params.get("taught_colours", []))
         taught_digits = [int(n) for n in base.params.get("taught_digits", [0] * 10)]
@@ -387,6 +393,8 @@ BACK_SHARE = 0.7
 overexposed on a light cloth lifts its median above BACK_LEVEL, up to 0.68 of its brightest on seeds 5-9),
 unless it shows two digits: a face's median is its card, near its brightest, but in a lamp's fall-off
 0.63 of it."""
+BACK_MARK = 0.5
+"""A tile showing its back's mark this well (see back_mark) is face down."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp): darker is
 a back, without looking for digits."""
@@ -408,15 +416,16 @@ def _read_normalised(
         # Dark and even all over, without a back's light mark: the empty area the reference did not take
         # for it (a board or cloth under a lamp changed since it was learned).
         return EMPTY, 0.3, []
-    if median < FACE_LEAST:
-        return DOWN, float(min(1.0, tile)), []
+    dim = median < BACK_LEVEL or median < BACK_SHARE * light_level
+    if dim or median < FACE_LEAST:
+        # A back is told by its mark, not by being dark: the board's print or a shadow the reference left
+        # in view is dark and textured too (light wood, seed 5: a row of the board's squares read "down").
+        if back_mark(plane, region) >= BACK_MARK:
+            return DOWN, float(min(1.0, tile)), []
+        if median < FACE_LEAST:
+            return EMPTY, 0.3, []
     straight = normalised_tile(plane, table, region, light_level)
     number, margin, alternatives = read_number(straight, templates) if straight is not None else (None, 0, [])
-    if (median < BACK_LEVEL or median < BACK_SHARE * light_level) and (number is None or number < 10):
-        # Dark, but a face showing two digits side by side (under a dim lamp the reference did not even
-        # out, or in a lamp's fall-off) is no back: a back's mark, a ring round a disc, may pass for one
-        # digit but not for two.
-        return DOWN, float(min(1.0, tile)), []
     if straight is None:
         return EMPTY, 0.2, []
     if number is None or number < 10:
