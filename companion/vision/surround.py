@@ -12,7 +12,9 @@ darken the table alike in every channel: they are no change.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy
@@ -67,9 +69,31 @@ BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
 
 
-Strip = tuple[slice, slice]
 BandChanges = tuple[Mask, Mask, Mask, Floats]
 """`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class _Side:
+    """The reference's arrays over one side of the band (`Surround._gather`)."""
+
+    low: Floats
+    high: Floats
+    tolerance: Floats
+    """The share of the level that the light scales (the noise is added unscaled)."""
+    mean_2: Floats
+    shadow_hue: Floats
+    plain: Mask
+    grey: Floats
+    grey_mean: Floats
+    grey_deviation: Floats
+    textured: Mask
+    relative: Floats
+
+
+def _typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:
+    """Contiguous, and float32 unless a mask."""
+    return numpy.ascontiguousarray(values, bool if values.dtype == bool else numpy.float32)
 
 
 class Surround:
@@ -83,21 +107,12 @@ class Surround:
         self.scale = (size[0] / plane_mm[0], size[1] / plane_mm[1])
         self.plane_mm = plane_mm
         self._low: Floats | None = None
-        self._high: Floats | None = None
         self._log_image: Floats | None = None
-        self._tolerance: Floats | None = None
-        """The share of the level (the reference's) that the light scales; `_noise` is added unscaled."""
         self._noise = numpy.float32(0.0)
-        self._chroma: Floats | None = None
         self._image: Floats = numpy.zeros(0, numpy.float32)
-        self._mean_2: Floats = numpy.zeros(0, numpy.float32)
-        self._shadow_hue: Floats = numpy.zeros(0, numpy.float32)
-        self._plain: Mask = numpy.zeros(0, bool)
-        self._grey: Floats | None = None
-        self._grey_mean: Floats | None = None
-        self._grey_deviation: Floats | None = None
-        self._relative: Floats = numpy.zeros(0, numpy.float32)
         self._light: LightGrid | None = None
+        self._sides: tuple[_Side, ...] = ()
+        """The reference's arrays, gathered into the band's two sides (`_gather`)."""
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
         """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
@@ -125,6 +140,7 @@ class Surround:
         (`light_band`: the plane's `LightGrid` band)."""
         if not surrounds:
             self._low = None
+            self._sides = ()
             return
         # The band measures its own light, a smooth ratio to its reference: the plane's carried outward
         # misses a shadow or a lamp's hotspot over the band alone, or one the band is spared. The band
@@ -137,39 +153,53 @@ class Surround:
         image = numpy.asarray(image, numpy.float32)
         kernel = numpy.ones((3, 3), numpy.uint8)
         self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
-        self._high = numpy.asarray(cv2.dilate(image, kernel), numpy.float32)
         self._log_image = log_level(image)
-        self._tolerance = (relative * image).astype(numpy.float32)
         self._noise = numpy.float32(tolerance)
-        self._chroma = (chroma + 5.0 / (sum3(image) / 3.0 + 2.0)).astype(numpy.float32)
         self._image = image
-        self._mean_2 = numpy.asarray(cv2.blur(image, (TEXTURE_PX, TEXTURE_PX)) + 2.0, numpy.float32)
         window = (TEXTURE_PX, TEXTURE_PX)
         grey = sum3(image) / 3.0
         mean = cv2.blur(grey, window)
-        self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
         variance = cv2.blur(grey * grey, window) - mean * mean
-        self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
-        self._shadow_hue = self._chroma + SHADOW_HUE
-        self._plain = self._grey_deviation < PLAIN
-        self._relative = numpy.where(self._grey_deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0).astype(
-            numpy.float32
+        deviation = numpy.sqrt(numpy.maximum(variance, 0.0))
+        chroma_of = chroma + 5.0 / (grey + 2.0)
+        reference = {
+            "low": self._low,
+            "high": cv2.dilate(image, kernel),
+            "tolerance": relative * image,
+            "mean_2": cv2.blur(image, window) + 2.0,
+            "shadow_hue": chroma_of + SHADOW_HUE,
+            "plain": deviation < PLAIN,
+            "grey": grey,
+            "grey_mean": mean,
+            "grey_deviation": deviation,
+            "textured": deviation > TEXTURED,
+            "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
+        }
+        gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
+        self._sides = tuple(
+            _Side(**{name: _typed(pair[n]) for name, pair in gathered.items()}) for n in range(2)
         )
 
-    def _texture_lost(self, corrected: Floats, side: int, strip: Strip) -> Mask:
-        """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
-        arm of the very colour of the table hides it, a shadow keeps it."""
-        if self._grey is None or self._grey_mean is None or self._grey_deviation is None:
-            return numpy.zeros(corrected.shape[:2], bool)
-        window = (side, side)
-        grey = sum3(corrected) / 3.0
-        mean = cv2.blur(grey, window)
-        deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, window) - mean * mean, 0.0))
-        reference_deviation = self._grey_deviation[strip]
-        covariance = cv2.blur(grey * self._grey[strip], window) - mean * self._grey_mean[strip]
-        correlation = covariance / (deviation * reference_deviation + 1.0)
-        lost = ((reference_deviation > TEXTURED) & (correlation < 0.3)).astype(numpy.float32)
-        return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
+    def _gather(self, image: numpy.typing.NDArray[Any]) -> tuple[numpy.typing.NDArray[Any], ...]:
+        """The band's two sides of strips, each strip a few pixels wider than the part of it kept, for
+        the windows at its inner side: the top strip over the bottom one, the left beside the right. Their
+        inner sides meet, `2 * STRIP_PAD` pixels from what is kept: no window reaches across (so each
+        part kept is as computed on the whole image), and half as many calls as four strips cost."""
+        m = self.margin + STRIP_PAD
+        height, width = image.shape[:2]
+        across = numpy.concatenate((image[:m], image[height - m :]), axis=0)
+        down = numpy.concatenate((image[:, :m], image[:, width - m :]), axis=1)
+        return across, down
+
+    def _scatter(self, whole: numpy.typing.NDArray[Any], sides: Sequence[numpy.typing.NDArray[Any]]) -> None:
+        """Puts the kept parts of the two sides (`_gather`'s) into the whole band's image."""
+        m = self.margin
+        height, width = whole.shape[:2]
+        across, down = sides
+        whole[:m] = across[:m]
+        whole[height - m :] = across[across.shape[0] - m :]
+        whole[m : height - m, :m] = down[m : height - m, :m]
+        whole[m : height - m, width - m :] = down[m : height - m, down.shape[1] - m :]
 
     def changed(
         self, surround: Frame, shadow_min: float, blur: int, level: float, log_light: Floats | None = None
@@ -177,110 +207,110 @@ class Surround:
         """Where the band differs from its reference beyond light and shadow; where it differs at all
         (shadows too: a grey sleeve on a grey cloth darkens it alike in every channel); and where its
         darkening changes sharply (an arm's outline, not a soft shadow's). The plane's
-        own pixels are left False: the plane's comparison has them. Under the band's own light, or
-        with `log_light` (the plane's, at the masks' size) under that carried on outward: cheaper, and
-        enough to tell that nothing crosses the band. Last, the texture's agreement (`_kept_texture`;
-        zeros under the plane's light)."""
-        if (
-            self._low is None
-            or self._high is None
-            or self._tolerance is None
-            or self._chroma is None
-            or self._log_image is None
-            or self._light is None
-        ):
-            nothing = numpy.zeros((self.size[1], self.size[0]), bool)
-            return nothing, nothing, nothing, numpy.zeros((*nothing.shape, 7), numpy.float32)
-        m, pad = self.margin, STRIP_PAD
+        own pixels are left False: the plane's comparison has them. Under the band's own light; last,
+        the texture's agreement (`_kept_texture`). With `log_light` (the plane's, at the masks' size),
+        under that light carried on outward, only where the band differs at all (the other masks empty,
+        the texture zeros): cheaper, and enough to tell that nothing crosses the band."""
         height, width = self.size[1], self.size[0]
+        nothing = numpy.zeros((height, width), bool)
+        if self._low is None or self._log_image is None or self._light is None or not self._sides:
+            return nothing, nothing, nothing, numpy.zeros((*nothing.shape, 7), numpy.float32)
+        m = self.margin
         if log_light is not None:
-            light = cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE)
+            gains = [
+                numpy.asarray(cv2.exp(side), numpy.float32)
+                for side in self._gather(cv2.copyMakeBorder(log_light, m, m, m, m, cv2.BORDER_REPLICATE))
+            ]
         else:
             current = numpy.asarray(surround, numpy.float32)
             light = self._light.measure(log_level(current) - self._log_image, current, self._image)
-        gain = numpy.asarray(cv2.exp(light), numpy.float32)
-        changed, any_change, outline = (numpy.zeros((height, width), bool) for _ in range(3))
+            gains = list(self._gather(numpy.asarray(cv2.exp(light), numpy.float32)))
+        # Only the band is compared, side by side (the plane inside has its own, finer comparison).
+        found = [
+            self._side_changes(side, frame, gain, shadow_min, blur, level, log_light is None)
+            for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
+        ]
+        changed, any_change, outline = nothing, nothing.copy(), nothing
         texture = numpy.zeros((height, width, 7), numpy.float32)
-        # Only the band is compared, strip by strip (the plane inside has its own, finer comparison),
-        # each strip a few pixels wider than the part of it kept, for the windows at its inner side.
-        strips = (
-            ((slice(0, m + pad), slice(None)), (slice(0, m), slice(None))),
-            ((slice(height - m - pad, height), slice(None)), (slice(pad, None), slice(None))),
-            ((slice(None), slice(0, m + pad)), (slice(m, height - m), slice(0, m))),
-            ((slice(None), slice(width - m - pad, width)), (slice(m, height - m), slice(pad, None))),
-        )
-        for strip, kept in strips:
-            masks = self._strip_changes(
-                strip, surround[strip], gain[strip], shadow_min, blur, level, log_light is None
-            )
-            for whole, part in zip((changed, any_change, outline, texture), masks, strict=True):
-                whole[strip][kept] = part[kept]
+        self._scatter(any_change, [masks[1] for masks in found])
+        if log_light is None:
+            changed, outline = nothing.copy(), nothing.copy()
+            self._scatter(changed, [masks[0] for masks in found])
+            self._scatter(outline, [masks[2] for masks in found])
+            self._scatter(texture, [masks[3] for masks in found])
         return changed, any_change, outline, texture
 
-    def _strip_changes(
+    def _side_changes(
         self,
-        strip: Strip,
+        side: _Side,
         surround: Frame,
         gain: Floats,
         shadow_min: float,
         blur: int,
         level: float,
-        with_texture: bool,
+        whole: bool,
     ) -> BandChanges:
-        """`changed`'s masks for one strip of the band (its texture's agreement `with_texture` only)."""
-        assert self._low is not None and self._high is not None and self._tolerance is not None
+        """`changed`'s masks for one side of the band (`_gather`'s); unless `whole`, only the second
+        (where it differs at all), the others left empty."""
         # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
         current = numpy.asarray(surround, numpy.float32)
-        low = numpy.minimum(cv2.multiply(self._low[strip], gain), numpy.float32(SATURATED))
-        over, under = cv2.subtract(current, cv2.multiply(self._high[strip], gain)), cv2.subtract(low, current)
+        low = numpy.minimum(cv2.multiply(side.low, gain), numpy.float32(SATURATED))
+        over, under = cv2.subtract(current, cv2.multiply(side.high, gain)), cv2.subtract(low, current)
         outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
         # A clipped channel could be any table brighter than white.
         unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
         scaled = cv2.divide(
-            cv2.multiply(outside, unclipped), cv2.multiply(self._tolerance[strip], gain) + self._noise
+            cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + self._noise
         )
         distance = sum3(numpy.asarray(scaled, numpy.float32))
         corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
+        lost = self._texture_lost(corrected, side)
+        # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
+        any_change = (cv2.blur(distance, (blur, blur)) > level) | lost
+        if not whole:
+            empty = numpy.zeros(0, bool)
+            return empty, any_change, empty, numpy.zeros(0, numpy.float32)
         # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off
         # their reference ones, differ in hue even in a shadow.
         window = (TEXTURE_PX, TEXTURE_PX)
         blurred = cv2.blur(corrected, window) + numpy.float32(2.0)
-        ratio = numpy.asarray(cv2.divide(blurred, self._mean_2[strip]), numpy.float32)
+        ratio = numpy.asarray(cv2.divide(blurred, side.mean_2), numpy.float32)
         darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
         # Where the plane is shaded and the band is not, the plane's light carried outward is too dim
         # there: the band is brighter than its reference by as much, alike in every channel.
-        hue = cv2.subtract(max3(ratio), min3(ratio)) <= self._shadow_hue[strip] * numpy.maximum(
-            darkening, 1.0
-        )
+        hue = cv2.subtract(max3(ratio), min3(ratio)) <= side.shadow_hue * numpy.maximum(darkening, 1.0)
         shadow = (darkening >= shadow_min) & (darkening <= SHADE_LIFT) & hue
         excess = numpy.where(shadow, numpy.float32(0.0), distance)
-        lost = self._texture_lost(corrected, TEXTURE_PX, strip)
         changed = (cv2.blur(excess, (blur, blur)) > level) | lost
-        any_change = changed | (cv2.blur(distance, (blur, blur)) > level)
         # An arm's sides are sharp where they cross the band; a head's shadow fades over centimetres.
         rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
         rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
         # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
         steep = cv2.magnitude(rise_x, rise_y) > SHARP_STEP
-        outline = steep & self._plain[strip]
-        if with_texture:
-            texture = self._kept_texture(
-                corrected, strip, steep, distance, hue & (darkening <= SHADE_LIFT), darkening
-            )
-        else:
-            texture = numpy.zeros((*steep.shape, 7), numpy.float32)
-        return (
-            numpy.asarray(changed, bool),
-            numpy.asarray(any_change, bool),
-            numpy.asarray(outline, bool),
-            texture,
+        outline = steep & side.plain
+        texture = self._kept_texture(
+            corrected, side, steep, distance, hue & (darkening <= SHADE_LIFT), darkening
         )
+        return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
+
+    @staticmethod
+    def _texture_lost(corrected: Floats, side: _Side) -> Mask:
+        """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
+        arm of the very colour of the table hides it, a shadow keeps it."""
+        window = (TEXTURE_PX, TEXTURE_PX)
+        grey = sum3(corrected) / 3.0
+        mean = cv2.blur(grey, window)
+        deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, window) - mean * mean, 0.0))
+        covariance = cv2.blur(grey * side.grey, window) - mean * side.grey_mean
+        correlation = covariance / (deviation * side.grey_deviation + 1.0)
+        lost = (side.textured & (correlation < 0.3)).astype(numpy.float32)
+        return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
 
     def _kept_texture(
         self,
         corrected: Floats,
-        strip: Strip,
+        side: _Side,
         steep: Mask,
         distance: Floats,
         shadow_hue: Mask,
@@ -298,7 +328,7 @@ class Surround:
         relative = grey / (cv2.blur(grey, window) + 2.0) - 1.0
         left_out = (steep | ~differing).astype(numpy.uint8)
         edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
-        reference = numpy.where(edge, 0.0, self._relative[strip])
+        reference = numpy.where(edge, 0.0, side.relative)
         # What differs yet is no shadow's darkening (another hue, or brighter): an arm's, not the table's.
         unlike = differing & ~shadow_hue
         # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.

@@ -1,0 +1,88 @@
+"""The band around the plane (surround.py) on its own: drawn tables, arms and lights, no generator."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import Frame
+from companion.vision.surround import STRIP_PAD, Surround
+
+PLANE_MM = (300.0, 200.0)
+PX_PER_MM = 0.5
+BLUR, LEVEL, SHADOW_MIN = 5, 0.5, 0.2
+"""The reference's settings for the band (reference.py: HAND_BLUR_MM, BAND_LEVEL, BAND_SHADOW_MIN)."""
+
+
+def surround() -> Surround:
+    return Surround(PLANE_MM, (round(PLANE_MM[0] * PX_PER_MM), round(PLANE_MM[1] * PX_PER_MM)), PX_PER_MM)
+
+
+def wood(band: Surround, seed: int = 3) -> Frame:
+    """A grained mid-brown table at the surround's size, with a little noise."""
+    width, height = band.size
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    grain = numpy.sin(y / 2.0 + numpy.sin(x / 20.0))[..., None]
+    image = numpy.array([70, 100, 140], numpy.float32) * (1.0 + 0.12 * grain)
+    noise = numpy.random.default_rng(seed).normal(0, 1.5, image.shape)
+    return numpy.clip(image + noise, 0, 255).astype(numpy.uint8)
+
+
+def learned(band: Surround) -> tuple[Surround, Frame]:
+    empty = wood(band)
+    band.learn([empty, wood(band, 4)], 14.0, 0.07, 0.05, 0.25)
+    return band, empty
+
+
+ARMS = {
+    "top": (slice(0, 40), slice(60, 80)),
+    "bottom": (slice(90, 130), slice(100, 120)),
+    "left": (slice(50, 65), slice(0, 40)),
+    "right": (slice(60, 75), slice(140, 180)),
+}
+"""An arm's box in the surround's pixels (180 x 130) from each edge across the 15 px band into the plane."""
+
+
+@pytest.mark.parametrize("edge", sorted(ARMS))
+def test_an_arm_is_found_in_the_band_where_it_lies_and_the_plane_is_left_out(edge: str) -> None:
+    band, empty = learned(surround())
+    frame = empty.copy()
+    box = ARMS[edge]
+    frame[box] = (95, 125, 180)  # a skin
+    changed, any_change, outline, _texture = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)
+    m = band.margin
+    drawn = numpy.zeros(changed.shape, bool)
+    drawn[box] = True
+    in_band = drawn.copy()
+    in_band[m:-m, m:-m] = False
+    # The arm's part in the band differs (much of it beyond light and shadow: a skin this near the wood's
+    # hue is partly like its lit side), nothing far from it does, and nothing in the plane.
+    assert numpy.count_nonzero(any_change & in_band) >= 0.9 * numpy.count_nonzero(in_band), edge
+    assert numpy.count_nonzero(changed & in_band) >= 0.3 * numpy.count_nonzero(in_band), edge
+    far = cv2.dilate(drawn.astype(numpy.uint8), numpy.ones((9, 9), numpy.uint8)) == 0
+    assert not numpy.any(any_change & far), edge
+    for mask in (changed, any_change, outline):
+        assert not numpy.any(mask[m:-m, m:-m]), edge
+    # Under the plane's light carried outward (no change of light), the arm differs there too.
+    light = numpy.zeros((changed.shape[0] - 2 * m, changed.shape[1] - 2 * m, 3), numpy.float32)
+    carried = band.changed(frame, SHADOW_MIN, BLUR, LEVEL, light)[1]
+    assert numpy.count_nonzero(carried & in_band) >= 0.9 * numpy.count_nonzero(in_band), edge
+    assert not numpy.any(carried & far), edge
+
+
+def test_the_plane_beyond_the_strips_windows_changes_nothing_in_the_band() -> None:
+    band, empty = learned(surround())
+    frame = empty.copy()
+    frame[ARMS["top"]] = (95, 125, 180)
+    reach = band.margin + STRIP_PAD
+    other = frame.copy()
+    # Pieces all over the plane's middle, up to the strips' inner side.
+    other[reach:-reach, reach:-reach] = numpy.random.default_rng(5).integers(
+        0, 255, other[reach:-reach, reach:-reach].shape, numpy.uint8
+    )
+    light = numpy.zeros((band.size[1] - 2 * band.margin, band.size[0] - 2 * band.margin, 3), numpy.float32)
+    first = band.changed(frame, SHADOW_MIN, BLUR, LEVEL, light)
+    second = band.changed(other, SHADOW_MIN, BLUR, LEVEL, light)
+    for a, b in zip(first, second, strict=True):
+        assert numpy.array_equal(a, b)
