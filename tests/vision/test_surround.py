@@ -26,7 +26,7 @@ def wood(band: Surround, seed: int = 3) -> Frame:
     grain = numpy.sin(y / 2.0 + numpy.sin(x / 20.0))[..., None]
     image = numpy.array([70, 100, 140], numpy.float32) * (1.0 + 0.12 * grain)
     noise = numpy.random.default_rng(seed).normal(0, 1.5, image.shape)
-    return numpy.clip(image + noise, 0, 255).astype(numpy.uint8)
+    return numpy.asarray(numpy.clip(image + noise, 0, 255), numpy.uint8)
 
 
 def learned(band: Surround) -> tuple[Surround, Frame]:
