@@ -127,7 +127,6 @@ def test_a_tile_lying_further_off_its_cell_than_the_search_is_found_where_it_lie
     # matched short of where it lay, its chest or wing outside where two looks are compared, and the
     # grid was fitted short of it.
     from companion.vision.recognisers._asterion_grid import _SMALL_PER_PX, SmallPlane
-    from companion.vision.recognisers.asterion import _ELSEWHERE
 
     recogniser = AsterionRecogniser()
     layout = asterion_layout(3, 1)
@@ -145,16 +144,13 @@ def test_a_tile_lying_further_off_its_cell_than_the_search_is_found_where_it_lie
         y0, x0 = cy - tile // 2 + dy, cx - tile // 2 + dx
         plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
         blurred = numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 1.2), numpy.uint8)
-        label, _, shift = recogniser._read_cell(
+        [(label, _, shift)] = recogniser._read_ring(
             blurred,
             SmallPlane.of(blurred),
-            region,
-            (0, 0),
-            rows[2],
-            cols[2],
-            prepared.palettes[False],
-            prepared.templates,
-            _ELSEWHERE,
+            [(2, "cell:1,0", region)],
+            [(0, 0)],
+            (rows, cols),
+            prepared,
         )
         assert label == tile_label("blue", DESIGN_INDEX[name], 0)
         assert shift == (round(dx * _SMALL_PER_PX), round(dy * _SMALL_PER_PX))

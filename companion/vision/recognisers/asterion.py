@@ -51,6 +51,7 @@ from companion.vision.base import (
 )
 from companion.vision.recognisers._asterion_grid import (
     _SMALL_PER_PX,
+    ROUGH_INSET_PX,
     TEACHING_TURNS_DEG,
     GridFit,
     SmallPlane,
@@ -144,10 +145,8 @@ def asterion_layout(columns: int, rows: int) -> Layout:
 # ---------------------------------------------------------------- a cell's window
 
 
-def _contrast(window: Window) -> float:
-    """The spread (standard deviation) of grey inside a cell's window, away from its edges."""
-    inside = numpy.ascontiguousarray(window.grey[8:-8, 8:-8])
-    return float(cv2.meanStdDev(inside)[1][0, 0])
+CONTRAST_INSET_PX = 8
+"""The spread of grey inside a cell (TILE_CONTRAST) is measured this far inside its window."""
 
 
 # ---------------------------------------------------------------- the recogniser
@@ -302,7 +301,6 @@ class AsterionRecogniser:
         small = SmallPlane.of(plane)
         rows, cols = self._corner_pixels(layout)
         prepared = self._prepared_for(profile)
-        templates, palettes = prepared.templates, prepared.palettes
         grid = GridFit(layout)
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
@@ -310,61 +308,89 @@ class AsterionRecogniser:
         # From the middle outwards, each ring of cells where the tiles of the rings inside it put the
         # grid: markers laid by their paper's cut edge stretch the plane by 5 %, 8 mm at the rim.
         for ring in grid.rings():
-            for index, item_id in ring:
-                region = layout.items[item_id]
-                offset = offsets[item_id] = grid.offset(region)
-                # The Minotaur tile is (0, 0) by the game's own coordinates, and no other cell's tile.
-                frames = _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE
-                label, sure, shift = self._read_cell(
-                    plane,
-                    small,
-                    region,
-                    offset,
-                    rows[index],
-                    cols[index],
-                    palettes[item_id == ORIGIN],
-                    templates,
-                    frames,
-                )
+            cells = [(index, item_id, layout.items[item_id]) for index, item_id in ring]
+            placed = [grid.offset(region) for _, _, region in cells]
+            read = self._read_ring(plane, small, cells, placed, (rows, cols), prepared)
+            for (_, item_id, region), offset, (label, sure, shift) in zip(cells, placed, read, strict=True):
+                offsets[item_id] = offset
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
                     grid.found(region, offset, shift)
             grid.refit()
         return Reading(items, confidence), offsets
 
-    def _read_cell(
+    def _read_ring(
         self,
         plane: Frame,
         small: SmallPlane,
-        region: ItemRegion,
-        offset: tuple[int, int],
-        rows: numpy.typing.NDArray[numpy.intp],
-        cols: numpy.typing.NDArray[numpy.intp],
+        cells: list[tuple[int, str, ItemRegion]],
+        placed: list[tuple[int, int]],
+        corner_pixels: tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]],
+        prepared: _Prepared,
+    ) -> list[tuple[str, float, tuple[int, int] | None]]:
+        """Each cell's label, confidence and where its tile lay (as `_read_cell`), for cells (index in
+        the layout, id, region) placed `placed` template pixels off their places. What needs no template
+        is done for all of them at once (a numpy call per cell cost more than its work): the spread of
+        grey inside them, and their corners' colours. `corner_pixels`: `_corner_pixels` of the layout."""
+        height, width = plane.shape[:2]
+        indices = numpy.array([index for index, _, _ in cells], numpy.intp)
+        centres = numpy.array(
+            [small.centre(region, o) for (_, _, region), o in zip(cells, placed, strict=True)]
+        )
+        # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
+        busy = numpy.flatnonzero(small.spreads(centres, ROUGH_INSET_PX) >= ROUGH_CONTRAST)
+        contrasts = small.spreads(centres[busy], CONTRAST_INSET_PX)
+        moved = numpy.array([[round(v / _SMALL_PER_PX) for v in placed[k]] for k in busy], numpy.intp)
+        moved = moved.reshape(-1, 2)
+        rows, cols = corner_pixels
+        at_rows = numpy.clip(rows[indices[busy]] + moved[:, 1:2], 0, height - 1)
+        at_cols = numpy.clip(cols[indices[busy]] + moved[:, 0:1], 0, width - 1)
+        corners = plane[at_rows, at_cols]
+        # The Minotaur tile is (0, 0) by the game's own coordinates, and no other cell's tile.
+        origin = numpy.array([cells[k][1] == ORIGIN for k in busy], bool)
+        owners = numpy.empty(at_rows.shape, numpy.intp)
+        for at_origin, palettes in prepared.palettes.items():
+            if (origin == at_origin).any():
+                owners[origin == at_origin] = palettes.every_map[
+                    palettes.every.classify_bgr(corners[origin == at_origin])
+                ]
+        read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
+        for j, k in enumerate(busy.tolist()):
+            _, item_id, region = cells[k]
+            read[k] = self._read_cell(
+                small.window(region, placed[k]),
+                float(contrasts[j]),
+                corners[j],
+                owners[j],
+                prepared.palettes[item_id == ORIGIN],
+                prepared.templates,
+                _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
+                (small, region, placed[k]),
+            )
+        return read
+
+    def _read_cell(
+        self,
+        window: Window,
+        contrast: float,
+        corner_pixels: Frame,
+        owners: numpy.typing.NDArray[numpy.intp],
         palettes: _CellPalettes,
         templates: Templates,
         frames_here: numpy.typing.NDArray[numpy.bool_],
+        placed: tuple[SmallPlane, ItemRegion, tuple[int, int]],
     ) -> tuple[str, float, tuple[int, int] | None]:
-        """A cell's label and confidence, and where its tile lay (shift from `offset`, template pixels;
-        None: no tile, or one too doubtful to place the grid by). `palettes`: of every surface, of the
-        frame colours, and the frame colour nearest to the path's."""
-        if small.rough_contrast(region, offset) < ROUGH_CONTRAST:
-            # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
-            return EMPTY, 1.0, None
+        """A cell's label and confidence, and where its tile lay (shift from its window's centre,
+        template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
+        spread of grey inside it, its corners' pixels (BGR) and their labels' indices in FRAME_LABELS
+        then OTHER_LABELS. `palettes`: of every surface, of the frame colours, and the frame colour
+        nearest to the path's; `placed`: the shrunk plane, the cell and its offset (to move its window)."""
         labels = (*FRAME_LABELS, *OTHER_LABELS)
-        dx, dy = (round(v / _SMALL_PER_PX) for v in offset)
-        height, width = plane.shape[:2]
-        at_rows, at_cols = rows + dy, cols + dx
-        # Clipped only off the plane: numpy's clip costs more than the lookup.
-        if at_rows.min() < 0 or at_rows.max() >= height or at_cols.min() < 0 or at_cols.max() >= width:
-            at_rows, at_cols = numpy.clip(at_rows, 0, height - 1), numpy.clip(at_cols, 0, width - 1)
-        corner_pixels = plane[at_rows, at_cols]
-        owners = palettes.every_map[palettes.every.classify_bgr(corner_pixels)]
         votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners) * frames_here
         colour_index = int(votes.argmax())
         share = float(votes[colour_index])
         doubtful = share < TILE_VOTE
-        windows = [small.window(region, offset)]
-        contrast = _contrast(windows[0])
+        windows = [window]
         if doubtful:
             # Corners not clearly of a tile's colour: a yellow frame under glare reads as a
             # path, a red one in shadow as a wall or the table. A tile when its inside is like
@@ -404,6 +430,7 @@ class AsterionRecogniser:
             # Lined up at the edge of the search: the tile may lie further off (a sixth of the tiles on
             # hard generated frames, seeds 6-8), and matched short of it a chest or a wing falls outside
             # where two looks are compared. Matched in a window where it was found.
+            small, region, offset = placed
             windows, lined = [small.window(region, (offset[0] + found[0], offset[1] + found[1]))], None
         else:
             found = (0, 0)
