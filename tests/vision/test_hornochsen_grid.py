@@ -163,7 +163,7 @@ def test_seams_between_tiles_are_no_ink(
     )
 
     def ink() -> numpy.typing.NDArray[numpy.float64]:
-        return numpy.diff(numpy.diff(_hornochsen_grid._ink(seamed, table), axis=0), axis=1)
+        return numpy.asarray(_hornochsen_grid._ink(seamed, table), numpy.float64)
 
     found = ink()
     assert seams.sum() > 100 and found[seams].sum() < 0.02 * seams.sum()

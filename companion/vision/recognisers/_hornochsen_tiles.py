@@ -9,6 +9,7 @@ straightens it the same way. hornochsen.py reads what these find.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import cv2
@@ -56,21 +57,41 @@ def _wide_box(region: ItemRegion, shape: tuple[int, ...]) -> tuple[int, int, int
     return max(0, x0 - wide), max(0, y0 - wide), min(shape[1], x1 + wide), min(shape[0], y1 + wide)
 
 
-def square_levels(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> tuple[float, tuple[float, float, float]]:
+@dataclasses.dataclass(frozen=True)
+class Seen:
+    """A normalised plane as its squares are read: made grey, and its empty area summed, once a frame (a
+    grey crop and a count for each square cost more, most squares being empty)."""
+
+    plane: Frame
+    table: numpy.typing.NDArray[numpy.uint8]
+    """The empty play area (255), see table_mask."""
+    grey: numpy.typing.NDArray[numpy.uint8]
+    empty_sums: numpy.typing.NDArray[numpy.int32]
+    """The summed-area table of the empty area (255 a pixel)."""
+
+    @classmethod
+    def of(cls, plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> Seen:
+        grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
+        return cls(plane, table, grey, numpy.asarray(cv2.integral(table, sdepth=cv2.CV_32S), numpy.int32))
+
+
+def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, float, float]]:
     """The share of a square's middle that is no empty play area, and that part's median and brightest
     tenth of lightness (zeros when it is too little for a tile)."""
     x0, y0, x1, y1 = region.box_px()
-    x0, y0 = max(0, x0), max(0, y0)
-    crop, square = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
-    middle = middle_of(square, 0.6)
-    if middle.size == 0:
+    height, width = seen.table.shape[:2]
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+    # The middle 0.6 of the square (middle_of's rounding), its empty area counted from the sums.
+    dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
+    y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
+    if y1 <= y0 or x1 <= x0:
         return 0.0, (0.0, 0.0, 0.0)
-    tile = 1.0 - cv2.countNonZero(middle) / middle.size
+    sums = seen.empty_sums
+    empty = int(sums[y1, x1]) - int(sums[y0, x1]) - int(sums[y1, x0]) + int(sums[y0, x0])
+    tile = 1.0 - empty / 255 / ((y1 - y0) * (x1 - x0))
     if tile < NORMALISED_TILE_SHARE:
         return tile, (0.0, 0.0, 0.0)
-    grey = cv2.cvtColor(middle_of(crop, 0.6), cv2.COLOR_BGR2GRAY)[middle == 0]
+    grey = seen.grey[y0:y1, x0:x1][seen.table[y0:y1, x0:x1] == 0]
     size = grey.size
     dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
         [size // 10, size // 2, size * 9 // 10]
@@ -105,15 +126,14 @@ def _back_template(scale: float) -> FloatArray:
 _BACK_TEMPLATES = [_back_template(scale) for scale in BACK_SCALES]
 
 
-def back_mark(plane: Frame, region: ItemRegion) -> float:
+def back_mark(seen: Seen, region: ItemRegion) -> float:
     """How much a square shows a tile's back: the best correlation of its lightness with the back's mark
     (a ring round a disc) about its centre. Backs score 0.57 and more on dev seeds 5, 8, 13, 21 and 34,
     faces and the board's print or a shadow the reference left in view 0.41 and less."""
     cx, cy = round(region.centre_px()[0]), round(region.centre_px()[1])
     reach = _BACK_TEMPLATES[-1].shape[0] // 2 + round(BACK_REACH_MM * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - reach), max(0, cy - reach)
-    crop = plane[y0 : cy + reach + 1, x0 : cx + reach + 1]
-    grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.float32)
+    grey = numpy.asarray(seen.grey[y0 : cy + reach + 1, x0 : cx + reach + 1], numpy.float32)
     best = 0.0
     for template in _BACK_TEMPLATES:
         if min(grey.shape[:2]) >= template.shape[0]:
@@ -121,29 +141,23 @@ def back_mark(plane: Frame, region: ItemRegion) -> float:
     return best
 
 
-def face_up_tile(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion
-) -> FloatArray | None:
+def face_up_tile(seen: Seen, region: ItemRegion) -> FloatArray | None:
     """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
-    tile, (_, light, _) = square_levels(plane, table, region)
-    return normalised_tile(plane, table, region, light) if tile >= NORMALISED_TILE_SHARE else None
+    tile, (_, light, _) = square_levels(seen, region)
+    return normalised_tile(seen, region, light) if tile >= NORMALISED_TILE_SHARE else None
 
 
 def normalised_tile(
-    plane: Frame,
-    table: numpy.typing.NDArray[numpy.uint8],
-    region: ItemRegion,
-    face_level: float,
-    on_ink: bool = False,
+    seen: Seen, region: ItemRegion, face_level: float, on_ink: bool = False
 ) -> FloatArray | None:
     """The face-up tile of a square of a normalised plane, straightened (see straighten); None when no tile
     of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
     the window centred on the number's ink instead of the tile's outline (None where that is no better)."""
-    x0, y0, x1, y1 = _wide_box(region, plane.shape)
-    wide, wide_table = plane[y0:y1, x0:x1], table[y0:y1, x0:x1]
+    x0, y0, x1, y1 = _wide_box(region, seen.table.shape)
+    wide_table = seen.table[y0:y1, x0:x1]
     # Where the reference took part of a face for the empty area (a face as light as the board's print
     # round it), the neutral grey would read as ink: it takes the face's lightness instead.
-    light = numpy.asarray(cv2.cvtColor(wide, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    light = seen.grey[y0:y1, x0:x1].copy()
     light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)

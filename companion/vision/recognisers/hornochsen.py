@@ -57,6 +57,7 @@ from companion.vision.recognisers._hornochsen_digits import (
 from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     NORMALISED_TILE_SHARE,
+    Seen,
     back_mark,
     face_up_tile,
     middle_of,
@@ -250,9 +251,10 @@ class HornochsenRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
+        seen = Seen.of(plane, table) if table is not None else None
         for item_id, region in layout.items.items():
-            if table is not None:
-                label, sure, alternatives = _read_normalised(plane, table, region, templates)
+            if seen is not None:
+                label, sure, alternatives = _read_normalised(seen, region, templates)
             else:
                 crop = layout.crop(plane, item_id)
                 label, sure, alternatives = self._read_item(crop, region, palette, templates)
@@ -301,6 +303,7 @@ class HornochsenRecogniser:
         aspects = numpy.asarray(base.params["digit_aspect"], numpy.float64)
         shown = numpy.asarray(base.params.get("taught_aspect", [0.0] * 10), numpy.float64)
         palette = palette_for(colours, SURFACES, washed=False)
+        seen = Seen.of(plane, table) if table is not None else None
         samples: dict[str, list[FloatArray]] = {FACE: [], BACK: [], BOARD_PRINT: []}
         for item_id, label in labels.items():
             if item_id not in layout.items:
@@ -323,10 +326,7 @@ class HornochsenRecogniser:
             face_pixels = lab[(owners == 0) & (light > numpy.percentile(light, 40))]
             samples[FACE].append(face_pixels)
             # The tile as reading finds it: on a normalised plane, whatever is no empty area.
-            if table is not None:
-                tile = face_up_tile(plane, table, layout.items[item_id])
-            else:
-                tile = find_tile(crop, owners)
+            tile = face_up_tile(seen, layout.items[item_id]) if seen is not None else find_tile(crop, owners)
             for digit, glyph, aspect in _taught_digits(tile, label):
                 taught_glyphs[digit] = taught_glyphs.get(digit, 0.0) + glyph
                 aspects[digit] = (aspects[digit] * 9 + aspect) / 10
@@ -404,12 +404,12 @@ back (its light mark leaves the darkest tenth at 0.76 of the brightest and less 
 
 
 def _read_normalised(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, templates: DigitTemplates
+    seen: Seen, region: ItemRegion, templates: DigitTemplates
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
     median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
-    tile, (median, light_level, dark) = square_levels(plane, table, region)
+    tile, (median, light_level, dark) = square_levels(seen, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
     if median < BACK_LEVEL and dark > PLAIN_SHARE * light_level:
@@ -417,24 +417,23 @@ def _read_normalised(
         # for it (a board or cloth under a lamp changed since it was learned).
         return EMPTY, 0.3, []
     dim = median < BACK_LEVEL or median < BACK_SHARE * light_level
-    if dim or median < FACE_LEAST:
-        # A back is told by its mark, not by being dark: the board's print or a shadow the reference left
-        # in view is dark and textured too (light wood, seed 5: a row of the board's squares read "down").
-        if back_mark(plane, region) >= BACK_MARK:
-            return DOWN, float(min(1.0, tile)), []
-        if median < FACE_LEAST:
-            return EMPTY, 0.3, []
-    straight = normalised_tile(plane, table, region, light_level)
+    # A back is told by its mark, not by being dark: the board's print or a shadow the reference left in
+    # view is dark and textured too (light wood, seed 5: a row of the board's squares read "down").
+    if (dim or median < FACE_LEAST) and back_mark(seen, region) >= BACK_MARK:
+        return DOWN, float(min(1.0, tile)), []
+    straight = normalised_tile(seen, region, light_level)
     number, margin, alternatives = read_number(straight, templates) if straight is not None else (None, 0, [])
     if straight is None:
         return EMPTY, 0.2, []
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
-        centred = normalised_tile(plane, table, region, light_level, on_ink=True)
+        centred = normalised_tile(seen, region, light_level, on_ink=True)
         again = read_number(centred, templates) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
-    if number is None:
+    if number is None or (median < FACE_LEAST and number < 10):
+        # No face is this dark but one in a deep shadow, which still shows its two digits: one digit there
+        # is a mark of the board's print the reference left in view.
         return EMPTY, 0.1, []
     return str(number), float(min(1.0, margin * 4)), alternatives
 
