@@ -47,6 +47,8 @@ class SmallPlane:
 
     bgr: Frame
     grey: FloatArray
+    sums: tuple[numpy.typing.NDArray[numpy.int32], numpy.typing.NDArray[numpy.float64]]
+    """The grey's integral images, of values and of their squares: a square's spread in four lookups."""
 
     @classmethod
     def of(cls, plane: Frame) -> SmallPlane:
@@ -68,7 +70,10 @@ class SmallPlane:
             ),
             numpy.uint8,
         )
-        return cls(small, numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), numpy.float32))
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        sums = cv2.integral2(grey, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+        values, squares = numpy.asarray(sums[0], numpy.int32), numpy.asarray(sums[1], numpy.float64)
+        return cls(small, numpy.asarray(grey, numpy.float32), (values, squares))
 
     def centre(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> tuple[int, int]:
         """Where (x, y, shrunk plane pixels) the cell's window is centred, `offset` pixels off its place:
@@ -93,11 +98,13 @@ class SmallPlane:
         """The spread (standard deviation) of grey inside each window centred at `centres` (x, y rows),
         `inset` pixels in from its edges: gathered for many cells at once, not cell by cell."""
         half = TEMPLATE_PX // 2 + SHIFT_PX - inset
-        steps = numpy.arange(-half, half)
-        patches = self.grey[
-            centres[:, 1, None, None] + steps[None, :, None], centres[:, 0, None, None] + steps[None, None, :]
-        ]
-        return numpy.asarray(patches.std(axis=(1, 2), dtype=numpy.float64), numpy.float32)
+        x0, y0 = centres[:, 0] - half, centres[:, 1] - half
+        x1, y1 = x0 + 2 * half, y0 + 2 * half
+        count = float(4 * half * half)
+        values, squares = self.sums
+        total = (values[y1, x1] - values[y0, x1] - values[y1, x0] + values[y0, x0]) / count
+        total_sq = (squares[y1, x1] - squares[y0, x1] - squares[y1, x0] + squares[y0, x0]) / count
+        return numpy.sqrt(numpy.maximum(total_sq - total * total, 0.0)).astype(numpy.float32)
 
     def rough_contrast(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> float:
         """The spread of grey inside a cell, away from its edges: a quick first look."""

@@ -68,6 +68,24 @@ def _features(window: FloatArray) -> FloatArray:
     return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
 
 
+def _scores(matrix: FloatArray, window: FloatArray) -> FloatArray:
+    """`matrix @ _features(window)` for a matrix of `_features` rows, without centring the cell: each
+    row's channels are centred already, so a channel's mean adds nothing to the products."""
+    picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
+    deviations = cv2.meanStdDev(picture)[1].ravel()
+    norms = deviations * math.sqrt(picture.shape[0] * picture.shape[1])
+    scale = _WEIGHTS / (norms + 1.0)
+    length = math.sqrt(float(((scale * norms) ** 2).sum()))
+    products = numpy.asarray(matrix @ (picture * scale.astype(numpy.float32)).ravel(), numpy.float32)
+    return products / numpy.float32(length) if length > 0 else products
+
+
+def _interleaved(test: FloatArray) -> FloatArray:
+    """A filter over a picture as `channels` (channel after channel) made to apply to the picture's own
+    pixel order (channels interleaved): a cell is then filtered as it lies, not copied channel-wise."""
+    return numpy.ascontiguousarray(test.reshape(3, -1).T.ravel())
+
+
 class Window:
     """A cell at template scale with SHIFT_PX pixels to spare each side, as grey and (when first asked
     for) as Lab: cut from one shrunk copy of the whole plane. Lab is converted per window, and only for
@@ -249,7 +267,7 @@ class Templates:
             self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0)
             return self._tests[key]
         softened = self._softened[colour]
-        test = _difference_test(softened[mine], softened[theirs], window, sloping)
+        test = _interleaved(_difference_test(softened[mine], softened[theirs], window, sloping))
         # The filter gives the share less a half (the mean of both looks is explained already).
         share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
         self._tests[key] = (window, test, share)
@@ -280,7 +298,7 @@ class Templates:
         matrix, _, looks = self.by_colour[colour]
         labels = self._labels[colour]
         view, shift = lined or self.lined_up(colour, windows)
-        scores = matrix @ _features(view)
+        scores = _scores(matrix, view)
         top = float(scores.max())
         close = numpy.flatnonzero(scores >= top - CLOSE_CALL)
         # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
@@ -298,7 +316,7 @@ class Templates:
         margin = 1.0
         if len(order) == 1:
             return looks[champion][0], looks[champion][1], margin, shift, top
-        seen = channels(view).ravel()
+        seen = numpy.ascontiguousarray(view, dtype=numpy.float32).ravel()
 
         def lead(look: int, other: int) -> float:
             """How much better `look` than `other` explains the cell where they differ (antisymmetric)."""
@@ -345,7 +363,7 @@ class Templates:
     def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
         matrix = self.by_colour[colour][0]
-        return float((matrix @ _features(lined_up(windows, self._mean[colour]))).max())
+        return float(_scores(matrix, lined_up(windows, self._mean[colour])).max())
 
     def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
@@ -355,7 +373,7 @@ class Templates:
         alike, but an offset and a gain per channel, fitted there, undo that."""
         matrix, _, looks = self.by_colour[colour]
         view = lined_up(windows, self._mean[colour])
-        best = self._drawn(colour, int(numpy.argmax(matrix @ _features(view))))
+        best = self._drawn(colour, int(numpy.argmax(_scores(matrix, view))))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
         twin = next(
@@ -371,8 +389,8 @@ class Templates:
             picture[(((mine - theirs) * _WEIGHTS[:, None]) ** 2).sum(axis=0) > DIFFERENT**2] = 1
             grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
             window = numpy.flatnonzero(cv2.dilate(picture.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
-            self._colour_tests[key] = _difference_test(mine, theirs, window)
-        return -float(channels(view).ravel() @ self._colour_tests[key])
+            self._colour_tests[key] = _interleaved(_difference_test(mine, theirs, window))
+        return -float(numpy.ascontiguousarray(view, dtype=numpy.float32).ravel() @ self._colour_tests[key])
 
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
