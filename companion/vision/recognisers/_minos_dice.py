@@ -52,13 +52,19 @@ BRIDGE_MM = 5.0
 WHOLE_TOP = 0.6
 """A solid part at least this share of a die's area is a top seen (nearly) whole."""
 LEAST_SCALE = 0.95
-MOST_SCALE = 1.12
+MOST_SCALE = 1.25
 """Bounds of a top's side in the plane against DIE_MM (see _normalised_dice)."""
 SMALLEST_BLOB = 0.4
 """Blobs under this share of a die's area are no die (noise, a scrap of shadow)."""
 TOP_SHARE = 0.5
 """A blob's bright level is its 90th percentile, and in a blob of many dice's area also that of its
 brightest pixels over this share of a die's area."""
+ODD_PART = 0.8
+SQUARE_PART = 0.8
+"""A solid part whose sides differ more than this, or which fills less of its rectangle, is no plain
+top (see _squared)..."""
+CORE_SHARE = 0.8
+"""...and is opened again by a disc of this share of a die's side."""
 SMALLEST_TOP = 0.3
 """Bright parts under this share of a die's area are no top (a glint on a side)."""
 
@@ -124,8 +130,10 @@ def _normalised_dice(grey: GreyImage, neutral: Mask) -> list[FoundDie]:
     ]
     measured = float(numpy.median([top.side for top in typical])) if typical else die_px
     # A top stands DIE_MM above the plane, so it looks larger by H / (H - DIE_MM) from a camera at H: from
-    # the lowest a camera sees the tray from, a tenth. A white die's sides in a light that drives them to
-    # white look like its top and widen it: the bound keeps the scale a die's.
+    # the lowest a camera sees the tray from, a tenth, and a wide lens near the table's edge shows the
+    # tray's far side larger still (a dark-wood dev session's tops were a fifth larger, and read wrongly
+    # at a bound of 1.12). A white die's sides in a light that drives them to white look like its top
+    # and widen it: the bound keeps the scale a die's.
     side = min(max(measured, LEAST_SCALE * die_px), MOST_SCALE * die_px)
     # A top partly taken for table (a die the colour of the cloth beside it) is smaller or less square,
     # but still read: better a die read from most of its top than not found.
@@ -134,9 +142,16 @@ def _normalised_dice(grey: GreyImage, neutral: Mask) -> list[FoundDie]:
         for top in tops
         if max(top.size) <= 2.0 * side and min(top.size) >= 0.45 * side and top.squareness >= 0.4
     ]
-    ranked = sorted(plausible, key=lambda top: -min(top.area / side**2, 1.0) * top.squareness)
+    ranked = sorted(plausible, key=lambda top: -_die_likeness(top, side))
     best = _distinct(ranked, side)[:DICE]
     return [FoundDie(_completed(top, side, neutral), top.angle, side) for top in best]
+
+
+def _die_likeness(top: _Top, side: float) -> float:
+    """How much of a die's square the top's rectangle covers, times how much of that rectangle it fills:
+    a long scrap of a die's area (a lit strip the reference left at the tray's edge) covers half a die."""
+    cover = min(top.size[0], side) * min(top.size[1], side) / side**2
+    return cover * top.squareness
 
 
 def _distinct(ranked: list[_Top], side: float) -> list[_Top]:
@@ -188,33 +203,39 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
     changed = cv2.morphologyEx(
         (~neutral).astype(numpy.uint8), cv2.MORPH_OPEN, numpy.ones((3, 3), numpy.uint8)
     )
-    count, labels, stats, centres = cv2.connectedComponentsWithStats(changed, connectivity=8)
-    side = round(TRIM_MM * PLANE_PX_PER_MM) | 1
-    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    # Labels alone, and each blob's box from its outline: OpenCV's statistics cost five times the labels.
+    _, labels = cv2.connectedComponents(changed, connectivity=8)
+    outlines, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    trim = TRIM_MM * PLANE_PX_PER_MM / 2
     reach = round(BRIDGE_MM * PLANE_PX_PER_MM) | 1
     bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
     tops: list[_Top] = []
-    for blob in range(1, count):
-        if stats[blob, cv2.CC_STAT_AREA] < SMALLEST_BLOB * die_px**2:
+    for blob_outline in outlines:
+        if cv2.contourArea(blob_outline) < SMALLEST_BLOB * die_px**2:
             continue
-        x, y, width, height = (int(v) for v in stats[blob, :4])
-        middle = (float(centres[blob][0]), float(centres[blob][1]))
+        x, y, width, height = cv2.boundingRect(blob_outline)
+        blob = int(labels[blob_outline[0, 0, 1], blob_outline[0, 0, 0]])
         inside = labels[y : y + height, x : x + width] == blob
         window = grey[y : y + height, x : x + width]
+        rows, columns = numpy.nonzero(inside)
+        middle = (float(columns.mean()) + x, float(rows.mean()) + y)
+        values = window[rows, columns]
         # A top is cut at a share of its blob's bright level. A blob of a few dice and a large scrap the
         # reference left (a patch of the tray under changed light) has two: the scrap's, which a die in
         # shade may only just pass, and its brightest die's, which the scrap does not. Both are tried;
         # a die found at both is one (see _distinct).
-        area = float(stats[blob, cv2.CC_STAT_AREA])
+        area = float(values.size)
         shares = {0.1, min(0.1, TOP_SHARE * die_px**2 / area)}
-        for level in {float(numpy.percentile(window[inside], 100 * (1 - share))) for share in shares}:
+        for level in {_top_value(values, share) for share in shares}:
             bright = (inside & (window >= TOP_LEVEL * level)).astype(numpy.uint8)
             # A symbol's stroke may reach nearly to a top's edge and split its bright part: bridged, and
             # then only the outline counts (the ink inside a top is part of it).
             bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, bridge)
             contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             for outline in contours:
-                for part in _solid_parts(outline, bright.shape, disc, die_px):
+                if cv2.contourArea(outline) < SMALLEST_TOP * die_px**2:
+                    continue
+                for part in _solid_parts(outline, bright.shape, trim, die_px):
                     (cx, cy), (w, h), angle = cv2.minAreaRect(part)
                     found = float(cv2.contourArea(part))
                     tops.append(
@@ -225,21 +246,55 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
     return tops
 
 
-def _solid_parts(outline: MatLike, shape: tuple[int, ...], disc: MatLike, die_px: float) -> list[MatLike]:
+def _top_value(values: GreyImage, share: float) -> float:
+    """The value that the brightest `share` of the values reach (a percentile, by partition)."""
+    at = min(values.size - 1, int((1 - share) * (values.size - 1)))
+    return float(numpy.partition(values, at)[at])
+
+
+def _opened(mask: GreyImage, radius: float) -> GreyImage:
+    """The mask opened by a disc of `radius`, through distance transforms (an elliptic kernel of a
+    die's size costs many times more)."""
+    eroded = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_5) > radius
+    grown = cv2.distanceTransform((~eroded).astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= radius
+    return (grown & (mask > 0)).astype(numpy.uint8)
+
+
+def _solid_parts(outline: MatLike, shape: tuple[int, ...], trim: float, die_px: float) -> list[MatLike]:
     """The outlines of the tops within one bright outline. A top is a solid square: what hangs on to it
-    thinner than the disc (a lit edge of the die's side, a scrap of lighter cloth where the reference was
-    unsure) is cut off; corners stay nearly whole, and the rectangle about a rounded square is the
-    square's. A top mostly taken for table, its ink open to the missing part (a C of thin arms), leaves
-    nothing that solid: what is left of it spans its hull."""
-    solid = numpy.zeros(shape[:2], numpy.uint8)
-    cv2.drawContours(solid, [outline], -1, 1, thickness=cv2.FILLED)
-    solid = numpy.asarray(cv2.morphologyEx(solid, cv2.MORPH_OPEN, disc), numpy.uint8)
-    parts, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    thinner than a disc of radius `trim` (a lit edge of the die's side, a scrap of lighter cloth where the
+    reference was unsure) is cut off; corners stay nearly whole, and the rectangle about a rounded square
+    is the square's. A top mostly taken for table, its ink open to the missing part (a C of thin arms),
+    leaves nothing that solid: what is left of it spans its hull."""
+    x, y, width, height = cv2.boundingRect(outline)
+    pad = 1
+    solid = numpy.zeros((height + 2 * pad, width + 2 * pad), numpy.uint8)
+    offset = (pad - x, pad - y)
+    cv2.drawContours(solid, [outline], -1, 1, thickness=cv2.FILLED, offset=offset)
+    solid = _opened(solid, trim)
+    parts, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x - pad, y - pad))
     found = [part for part in parts if cv2.contourArea(part) >= SMALLEST_TOP * die_px**2]
+    found = [piece for part in found for piece in _squared(part, die_px)]
     if any(cv2.contourArea(part) >= WHOLE_TOP * die_px**2 for part in found):
         return found
     hull = cv2.convexHull(outline)
     return [hull] if cv2.contourArea(hull) >= SMALLEST_TOP * die_px**2 else found
+
+
+def _squared(part: MatLike, die_px: float) -> list[MatLike]:
+    """A solid part that is no square (a top joined to a bright strip as thick as a die's edge, such as
+    a corner marker's arm the reference left) opened again by a disc of most of a die's side: the strip
+    goes, the top stays. Kept as it was unless that leaves a top seen (nearly) whole."""
+    (_, _), (w, h), _ = cv2.minAreaRect(part)
+    if min(w, h) >= ODD_PART * max(w, h) and cv2.contourArea(part) >= SQUARE_PART * w * h:
+        return [part]
+    x, y, width, height = cv2.boundingRect(part)
+    solid = numpy.zeros((height + 2, width + 2), numpy.uint8)
+    cv2.drawContours(solid, [part], -1, 1, thickness=cv2.FILLED, offset=(1 - x, 1 - y))
+    core = _opened(solid, CORE_SHARE * die_px / 2)
+    pieces, _ = cv2.findContours(core, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x - 1, y - 1))
+    whole = [piece for piece in pieces if cv2.contourArea(piece) >= WHOLE_TOP * die_px**2]
+    return whole or [part]
 
 
 # ---------------------------------------------------------------- planes without a reference
