@@ -85,6 +85,27 @@ STICK_CORE = 0.16
 """Least darkness of a stick over STICK_CORE_ROWS adjacent rows (millimetres): on seeds 3-4's hard
 normalised planes sticks gave 0.19 and more, empty lines (a blurred dark print beside a piece) 0.13 at
 most."""
+SURE_DIP, SURE_CORE = 1.5, 0.3
+"""A line darkened this much, this wide, holds a stick for certain (dev seeds 5-34: no empty line's core
+passed 0.25; a stick's median is 0.55): the frame's sure sticks show what its sticks look like."""
+SURE_STICKS = 3
+"""Fewer sure sticks than this and a frame's sticks are judged by their darkness alone."""
+BAR_ROWS = 3
+"""Rows (millimetres) across a line whose colour is a stick's: its middle, even where the reference took
+its blurred sides for the card."""
+LIKE_AB, LIKE_L = 6.0, 40.0
+"""A bar within this of the sure sticks' colour (Lab a-b distance; at most this much lighter, 8-bit L) is
+of a stick: a stick the reference narrowed to 3 mm (a brown stick on dark wood, its sides taken for the
+table), or one washed pale under a lamp's hotspot, is still of the sticks' hue. Seeds 5-34: sticks were
+within 6 of their frame's in 99 % of lines, every print line left in view 8.6 or more away but in the
+built-in edition (4.6, then 100 lighter)."""
+UNLIKE_AB, UNLIKE_L = 9.0, 35.0
+"""A bar this far from the sure sticks' hue and this much lighter is the board's print, however dark: the
+print of another edition (grey by brown sticks, brown by grey ones) where the reference left it in view,
+blurred to 3 mm by the lens, darkens a line as much as a narrowed stick."""
+WEAK_DIP = 0.6
+"""Least darkening of a stick recognised by its colour (whatever its width: the narrowed stick's core is
+none, its 3 mm flanked by the neutral grey)."""
 NORMALISED_SHARE = 0.2
 """Strips this much of the exact neutral grey are of a normalised plane (a camera's pixels never are)."""
 HOLDS = 0.55
@@ -187,29 +208,9 @@ class MinoaRecogniser:
         palette = palette_for(profile.colours, ALL_LABELS)
         strips = self._strips(plane, layout, palette)
         owners = palette.classify_bgr(strips)  # (lines, across, along)
-        # A stick darkens the card across its width; glare and blur lessen and widen the dip but
-        # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
-        grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
         neutral = _neutral(strips)
-        _as_if_card(grey, neutral)
-        reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
-        darkness = 1.0 - grey.mean(axis=2) / numpy.maximum(reference, 1.0)  # (lines, across)
-        # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
-        ends = numpy.linspace(0.0, 1.0, len(ACROSS_MM), dtype=numpy.float32)[None, :]
-        left, right = (
-            darkness[:, :2].mean(axis=1, keepdims=True),
-            darkness[:, -2:].mean(axis=1, keepdims=True),
-        )
-        above = numpy.clip(darkness - (left + (right - left) * ends), 0.0, 1.0)
-        dip = _best_window(above, STICK_WINDOW_ROWS) * STICK_WINDOW_ROWS
-        # A stick is dark over its whole width, a printed line (the halo of card a normalised plane keeps
-        # beside pieces shows it, darker in some editions) over two or three rows: the least of the
-        # darkest STICK_CORE_ROWS adjacent rows.
-        rows = darkness.shape[1] - STICK_CORE_ROWS + 1
-        core = (
-            numpy.stack([darkness[:, k : k + rows] for k in range(STICK_CORE_ROWS)]).min(axis=0).max(axis=1)
-        )
-        dip[core < STICK_CORE] = 0.0
+        edge = self._lines(layout)[0].edge
+        dip = _stick_dips(strips, neutral, edge)
         # Per colour, the share of a piece-wide band of the strip that is of that colour, among the band's
         # pixels a normalised plane shows: where the reference took part of a piece for the table (a green
         # piece on a green check) the rest still tells its colour, if it is half the band at least.
@@ -225,7 +226,6 @@ class MinoaRecogniser:
             ],
             axis=1,
         )
-        edge = self._lines(layout)[0].edge
         # Pieces go on the edge only, sticks inside only (beside an edge the dark table would look like one).
         best = numpy.where(edge, shares.max(axis=1), numpy.minimum(1.0, dip / STICK_DIP_MM * HOLDS))
         label_of = numpy.where(edge, shares.argmax(axis=1), -1)
@@ -278,6 +278,82 @@ class MinoaRecogniser:
             params={**base.params, "taught_colours": taught},
             shots=profile.shots + 1,
         )
+
+
+def _stick_dips(
+    strips: Frame,
+    neutral: numpy.typing.NDArray[numpy.bool_],
+    edge: numpy.typing.NDArray[numpy.bool_],
+    shown: dict[str, FloatArray] | None = None,
+) -> FloatArray:
+    """Per line, the summed darkening (millimetres of black) of the stick across it; 0 where none.
+    `shown` receives the measures it was made of (for diagnosis)."""
+    # A stick darkens the card across its width; glare and blur lessen and widen the dip but
+    # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
+    grey = strips.astype(numpy.float32) @ numpy.array([0.114, 0.587, 0.299], numpy.float32)
+    _as_if_card(grey, neutral)
+    reference = numpy.percentile(grey.reshape(len(grey), -1), 75, axis=1)[:, None]
+    darkness = 1.0 - grey.mean(axis=2) / numpy.maximum(reference, 1.0)  # (lines, across)
+    # A shadow's edge darkens one side of the strip: measure the dip above the line between its ends.
+    ends = numpy.linspace(0.0, 1.0, len(ACROSS_MM), dtype=numpy.float32)[None, :]
+    left, right = (
+        darkness[:, :2].mean(axis=1, keepdims=True),
+        darkness[:, -2:].mean(axis=1, keepdims=True),
+    )
+    above = numpy.clip(darkness - (left + (right - left) * ends), 0.0, 1.0)
+    dip = _best_window(above, STICK_WINDOW_ROWS) * STICK_WINDOW_ROWS
+    # A stick is dark over its whole width, a printed line (the halo of card a normalised plane keeps
+    # beside pieces shows it, darker in some editions) over two or three rows: the least of the
+    # darkest STICK_CORE_ROWS adjacent rows.
+    rows = darkness.shape[1] - STICK_CORE_ROWS + 1
+    core = numpy.stack([darkness[:, k : k + rows] for k in range(STICK_CORE_ROWS)]).min(axis=0).max(axis=1)
+    stick = (dip >= STICK_DIP_MM) & (core >= STICK_CORE)
+    if shown is not None:
+        shown.update(darkness=darkness, dip=dip.copy(), core=core)
+    colours = _bar_colours(strips, neutral, darkness, ~edge & (dip >= SURE_DIP) & (core >= SURE_CORE))
+    if colours is not None:
+        hue, lighter = colours
+        like = (hue <= LIKE_AB) & (lighter <= LIKE_L) & (dip >= WEAK_DIP)
+        unlike = (hue > UNLIKE_AB) & (lighter > UNLIKE_L)
+        stick = (stick & ~unlike) | like
+        if shown is not None:
+            shown.update(hue=hue, lighter=lighter)
+    return numpy.where(stick, numpy.maximum(dip, STICK_DIP_MM), 0.0).astype(numpy.float32)
+
+
+def _bar_colours(
+    strips: Frame,
+    neutral: numpy.typing.NDArray[numpy.bool_],
+    darkness: FloatArray,
+    sure: numpy.typing.NDArray[numpy.bool_],
+) -> tuple[FloatArray, FloatArray] | None:
+    """Per line, how far the colour of its darkest BAR_ROWS rows (the pixels the plane shows) lies from
+    the sure sticks' (Lab a-b distance) and how much lighter it is (8-bit L); None when the frame has too
+    few sure sticks to tell, infinite where the bar shows nothing."""
+    lines = len(strips)
+    if numpy.count_nonzero(sure) < SURE_STICKS:
+        return None
+    rows = darkness.shape[1] - BAR_ROWS + 1
+    start = numpy.stack([darkness[:, k : k + rows] for k in range(BAR_ROWS)]).sum(axis=0).argmax(axis=1)
+    pick = start[:, None] + numpy.arange(BAR_ROWS)[None, :]
+    index = numpy.arange(lines)[:, None]
+    bars = numpy.ascontiguousarray(strips[index, pick]).reshape(lines, -1, 3)  # (lines, rows x along, 3)
+    lab = numpy.asarray(cv2.cvtColor(bars, cv2.COLOR_BGR2LAB), numpy.float32)
+    seen = ~neutral[index, pick].reshape(lines, -1)
+    count = numpy.count_nonzero(seen, axis=1).astype(numpy.float32)
+    total = numpy.einsum("lpc,lp->lc", lab, seen.astype(numpy.float32))
+    bar = total / numpy.maximum(count, 1.0)[:, None]
+    known = sure & (count > 0)
+    if numpy.count_nonzero(known) < SURE_STICKS:
+        return None
+    typical = numpy.median(bar[known], axis=0)
+    hue = numpy.hypot(bar[:, 1] - typical[1], bar[:, 2] - typical[2])
+    lighter = bar[:, 0] - typical[0]
+    nothing = count == 0
+    return (
+        numpy.where(nothing, numpy.inf, hue).astype(numpy.float32),
+        numpy.where(nothing, numpy.inf, lighter).astype(numpy.float32),
+    )
 
 
 def _cast_removed(plane: Frame) -> Frame:
