@@ -64,8 +64,16 @@ class LatticeLines:
         self.hypotheses = [_scaled(self.centre, 1.0, 1.0)]
         inset = 2 * SHEET_MARGIN_MM
         self.hypotheses.append(_scaled(self.centre, width / (width - inset), height / (height - inset)))
-        self._band = self.grid(MEASURE_ALONG, numpy.arange(-BAND_MM, BAND_MM + 0.01, 1.0))
-        self._measure = self.grid(MEASURE_ALONG, MEASURE_ACROSS_MM)
+        self._band = self._split(self.grid(MEASURE_ALONG, numpy.arange(-BAND_MM, BAND_MM + 0.01, 1.0)))
+        self._measure = self._split(self.grid(MEASURE_ALONG, MEASURE_ACROSS_MM))
+
+    def _split(self, points: FloatArray) -> tuple[tuple[int, ...], FloatArray, FloatArray]:
+        """A grid's shape and its points as (n, 1, 2) for cv2.transform: the interior lines' and the edge
+        lines' apart, each looked for in its own evidence (one channel sampled each, not both)."""
+        inner, edge = (
+            numpy.ascontiguousarray(points[which].reshape(-1, 1, 2)) for which in (~self.edge, self.edge)
+        )
+        return points.shape[:-1], inner, edge
 
     def grid(self, along: numpy.typing.ArrayLike, across_mm: numpy.typing.ArrayLike) -> FloatArray:
         """Board-mm points (lines, across, along, 2) around each line's middle."""
@@ -78,14 +86,17 @@ class LatticeLines:
         """The board-to-plane affine that best lays the lattice on the evidence: 1 where a pixel looks like a
         stick (`sticks`) or a piece (`pieces`), at 1 px/mm (the plane's 2 px/mm halved by area, so pixel
         j's centre lies at j + 0.25 mm)."""
-        evidence = numpy.ascontiguousarray(numpy.stack([sticks, pieces], axis=2), numpy.float32)
+        evidence = (
+            numpy.ascontiguousarray(sticks, numpy.float32),
+            numpy.ascontiguousarray(pieces, numpy.float32),
+        )
         scores = [float(self._sample(evidence, self._band, h).mean()) for h in self.hypotheses]
         affine = self.hypotheses[int(numpy.argmax(scores))].copy()
         for _ in range(ROUNDS):
             affine = self._refined(evidence, affine)
         return affine
 
-    def _refined(self, evidence: FloatArray, affine: Affine) -> Affine:
+    def _refined(self, evidence: tuple[FloatArray, FloatArray], affine: Affine) -> Affine:
         profiles = self._sample(evidence, self._measure, affine).mean(axis=2)  # (lines, across)
         peak = profiles.argmax(axis=1)
         held = profiles[numpy.arange(len(profiles)), peak] >= HELD
@@ -116,10 +127,18 @@ class LatticeLines:
         offset = (numpy.eye(2) + gain) @ affine[:, 2] + shift - gain @ self.centre
         return numpy.concatenate([linear, offset[:, None]], axis=1)
 
-    def _sample(self, evidence: FloatArray, points: FloatArray, affine: Affine) -> FloatArray:
-        """Each line's points in the evidence of what it may hold (channel 0 sticks, 1 pieces)."""
-        both = _sample(evidence, points, affine)
-        return numpy.asarray(numpy.where(self.edge[:, None, None], both[..., 1], both[..., 0]), numpy.float32)
+    def _sample(
+        self,
+        evidence: tuple[FloatArray, FloatArray],
+        points: tuple[tuple[int, ...], FloatArray, FloatArray],
+        affine: Affine,
+    ) -> FloatArray:
+        """Each line's points (a grid `_split`) in the evidence of what it may hold (sticks, pieces)."""
+        shape, inner, edge = points
+        found = numpy.empty(shape, numpy.float32)
+        found[~self.edge] = _sample(evidence[0], inner, affine).reshape(-1, *shape[1:])
+        found[self.edge] = _sample(evidence[1], edge, affine).reshape(-1, *shape[1:])
+        return found
 
 
 def _scaled(centre: numpy.typing.NDArray[numpy.float64], sx: float, sy: float) -> Affine:
@@ -148,13 +167,11 @@ def _solve(
 
 
 def _sample(evidence: FloatArray, points_mm: FloatArray, affine: Affine) -> FloatArray:
-    """The evidence (1 px/mm, see `fit`) at board-mm points laid by `affine`: the points' shape, the last
-    axis the evidence's channels."""
-    flat = points_mm.reshape(-1, 2).astype(numpy.float64)
-    plane = flat @ affine[:, :2].T + affine[:, 2] - 0.25
-    map_x = plane[:, 0].astype(numpy.float32).reshape(1, -1)
-    map_y = plane[:, 1].astype(numpy.float32).reshape(1, -1)
-    sampled = cv2.remap(
-        evidence, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
+    """The evidence (1 px/mm, see `fit`) at board-mm points (n, 1, 2) laid by `affine`."""
+    to_pixels = affine - numpy.array([[0.0, 0.0, 0.25], [0.0, 0.0, 0.25]])
+    where = cv2.transform(points_mm, to_pixels).reshape(1, -1, 2)
+    # One map of (x, y) pairs, and no second one (which OpenCV's stubs do not allow for).
+    sampled = cv2.remap(  # type: ignore[call-overload]
+        evidence, where, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0
     )
-    return numpy.asarray(sampled, numpy.float32).reshape(*points_mm.shape[:-1], evidence.shape[2])
+    return numpy.asarray(sampled, numpy.float32).reshape(-1)
