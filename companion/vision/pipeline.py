@@ -135,7 +135,9 @@ class PlaneReader:
         view = None
         if plane is not None and self._reference is not None:
             assert calibration.homography is not None  # a plane comes from one
-            view = self._reference.look(plane, self.surround(frame, calibration.homography))
+            homography = calibration.homography
+            # The band around the plane is warped only when the plane's changes reach its edge.
+            view = self._reference.look(plane, lambda: self.surround(frame, homography))
             if not view.refused:
                 self._reference.keep_current(plane, view)
                 plane = self._reference.normalise(plane, view)

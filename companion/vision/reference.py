@@ -27,14 +27,15 @@ profiles taught on them never see the tablecloth.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy
 import numpy.typing
 
+from companion.vision._reference_band import band_of, with_middle
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.surround import BandChanges, Surround, ring
+from companion.vision.surround import BRIDGED_ARM_MM2, BandChanges, Surround, ring
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -42,6 +43,7 @@ from companion.vision.table_light import (
     MarkerPaper,
     Mask,
     corner_field,
+    floats,
     log_level,
     max3,
     min3,
@@ -49,6 +51,9 @@ from companion.vision.table_light import (
 )
 
 Homography = numpy.typing.NDArray[numpy.float64]
+
+LOG_LEVELS = numpy.log(numpy.arange(256, dtype=numpy.float32) + numpy.float32(4.0)).astype(numpy.float32)
+"""`log_level` of each byte: the plane's levels at the masks' size are bytes, looked up in one pass."""
 
 NEUTRAL_BGR = (128, 128, 128)
 """What every table pixel becomes in a normalised plane: a mid grey, far from the dark backs and the
@@ -179,6 +184,42 @@ def _square(mm: float) -> numpy.typing.NDArray[numpy.uint8]:
     return numpy.ones((_px(mm), _px(mm)), numpy.uint8)
 
 
+def _at_most(image: Floats, level: float) -> Floats:
+    """min(image, level) per element in one OpenCV pass (cv2.min with a scalar takes the first channel)."""
+    return numpy.asarray(cv2.threshold(image, level, 0.0, cv2.THRESH_TRUNC)[1], numpy.float32)
+
+
+def _at_least_zero(image: Floats) -> Floats:
+    """max(image, 0) per element, in one OpenCV pass."""
+    return numpy.asarray(cv2.threshold(image, 0.0, 0.0, cv2.THRESH_TOZERO)[1], numpy.float32)
+
+
+def _kept_box(
+    foreground: Mask, plane_size: tuple[int, int]
+) -> tuple[tuple[int, int, int, int], tuple[slice, slice], tuple[float, float]] | None:
+    """Where a normalised plane may keep its own pixels: the mask rows and columns to spread (top,
+    bottom, left, right: the foreground's box, a mask pixel wider for the spread's reach and one more
+    for its interpolation), the plane pixels of that spread to keep (an exact multiple of the mask's:
+    those the spread of the whole mask gives alike), and the plane pixels per mask pixel. None: no
+    foreground. Spread over the box alone, a board with few pieces costs a fraction of the plane."""
+    height, width = foreground.shape
+    scale = (plane_size[0] / width, plane_size[1] / height)
+    rows = numpy.flatnonzero(cv2.reduce(foreground.view(numpy.uint8), 1, cv2.REDUCE_MAX)[:, 0])
+    if rows.size == 0:
+        return None
+    if plane_size != (4 * width, 4 * height):
+        return (0, height, 0, width), (slice(0, plane_size[1]), slice(0, plane_size[0])), scale
+    columns = numpy.flatnonzero(cv2.reduce(foreground.view(numpy.uint8), 0, cv2.REDUCE_MAX)[0])
+    # Kept: a mask pixel beyond the foreground either side; spread from one more (interpolated from it).
+    kept_top, kept_bottom = max(int(rows[0]) - 1, 0), min(int(rows[-1]) + 2, height)
+    kept_left, kept_right = max(int(columns[0]) - 1, 0), min(int(columns[-1]) + 2, width)
+    top, bottom = max(kept_top - 1, 0), min(kept_bottom + 1, height)
+    left, right = max(kept_left - 1, 0), min(kept_right + 1, width)
+    inner_y = slice(4 * (kept_top - top), 4 * (kept_bottom - top))
+    inner_x = slice(4 * (kept_left - left), 4 * (kept_right - left))
+    return (top, bottom, left, right), (inner_y, inner_x), scale
+
+
 def _joined(changed: Mask, kernel: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
     """The changes with gaps up to the kernel's size closed, so that the sides, shading and shadow of an
     arm of nearly the table's colour make one region again (its ridge may match the table)."""
@@ -222,6 +263,8 @@ class TableReference:
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
         self._log_image: Floats = numpy.zeros(0, numpy.float32)
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
+        self._image_2: Floats = numpy.zeros(0, numpy.float32)
+        self._two = numpy.full((self.size[1], self.size[0], 3), 2.0, numpy.float32)
         self.white_balanced = False
         """The markers' paper could be measured: normalised colours are those under canonical white."""
 
@@ -234,14 +277,14 @@ class TableReference:
         if not planes:
             raise ReferenceError("a reference needs at least one plane of the empty play area")
         settings = self.settings
+        small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
         self._surround.learn(
-            surrounds,
+            [with_middle(self._surround, surround, small) for surround in surrounds],
             settings.tolerance,
             settings.relative_tolerance,
             settings.shadow_chroma,
             settings.light_band,
         )
-        small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
         self._set_image(numpy.asarray(small, numpy.float32))
         whites = [self._paper.white(plane) for plane in planes]
         valid = [white for white in whites if white is not None]
@@ -275,7 +318,7 @@ class TableReference:
     def surround_of(layout: Layout, frame: Frame, homography: Homography) -> Frame:
         """The camera frame over the layout's plane and a band around it (`homography`: frame to plane
         pixels), for `learn` and `look`."""
-        return _surround_for(layout).warp(frame, homography)
+        return band_of(_surround_for(layout), frame, homography)
 
     def _set_image(self, image: Floats) -> None:
         self._image = image
@@ -291,6 +334,7 @@ class TableReference:
         settings = self.settings
         self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(numpy.float32)
         self._log_image = log_level(image)
+        self._image_2 = numpy.asarray(image + 2.0, numpy.float32)
         # Noise makes the channels of a dark table's shadow disagree more.
         self._shadow_chroma = settings.shadow_chroma + 5.0 / (sum3(image) / 3.0 + 2.0)
 
@@ -303,12 +347,16 @@ class TableReference:
         self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
 
     def _small(self, plane: Frame) -> Floats:
+        return self._small_bytes(plane).astype(numpy.float32)
+
+    def _small_bytes(self, plane: Frame) -> Frame:
+        """The plane averaged down to the masks' size."""
         expected = (self.plane_size[1], self.plane_size[0], 3)
         if plane.shape != expected or plane.dtype != numpy.uint8:
             raise ReferenceError(
                 f"a plane of shape {plane.shape} ({plane.dtype}) is not this layout's {expected} uint8"
             )
-        return numpy.asarray(cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA), numpy.float32)
+        return numpy.asarray(cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA), numpy.uint8)
 
     def _marker_squares(self) -> Mask:
         """The corner markers and their white border, where the mask has them."""
@@ -333,42 +381,51 @@ class TableReference:
 
     # ------------------------------------------------------------ comparing
 
-    def look(self, plane: Frame, surround: Frame | None = None) -> TableView:
+    def look(self, plane: Frame, surround: Frame | Callable[[], Frame] | None = None) -> TableView:
         """Compare a plane with the reference: where the table is, the light, and whether a hand is in
-        (`surround`: the same frame's `surround`, when the reference learned one: arms are seen crossing
-        the table around the plane)."""
+        (`surround`: the same frame's `surround_of`, when the reference learned one: arms are seen
+        crossing the table around the plane; or a function giving it, called only when the plane's
+        changes reach its edge, as warping it costs)."""
         if self._image is None or self._low is None or self._high is None:
             raise ReferenceError("no reference learned: show the empty play area first")
         settings = self.settings
-        current = self._small(plane)
-        log_ratio = log_level(current) - self._log_image
+        # OpenCV's per-element operations throughout: numpy's, with their temporaries, cost several times
+        # more at this size.
+        small = self._small_bytes(plane)
+        current = small.astype(numpy.float32)
+        log_ratio = floats(cv2.subtract(cv2.LUT(small, LOG_LEVELS), self._log_image))
         log_light = self._light.measure(log_ratio, current, self._image)
-        gain = numpy.exp(log_light)
+        gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
-        low = numpy.minimum(self._low * gain, SATURATED)
-        outside = numpy.maximum(numpy.maximum(low - current, current - self._high * gain), 0.0)
-        outside[current >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
+        low = _at_most(floats(cv2.multiply(self._low, gain)), SATURATED)
+        high = cv2.multiply(self._high, gain)
+        outside = _at_least_zero(floats(cv2.max(cv2.subtract(low, current), cv2.subtract(current, high))))
+        if int(small.max()) >= SATURATED:
+            outside[small >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
         # shadow (on a dark cloth) the tolerance stays at the noise's.
-        tolerance = numpy.maximum(self._tolerance * gain, numpy.float32(settings.tolerance))
-        matches = max3(outside - tolerance) <= 0.0
-        ratio = (current / gain + 2.0) / (self._image + 2.0)
+        tolerance = floats(cv2.multiply(self._tolerance, gain))
+        numpy.maximum(tolerance, numpy.float32(settings.tolerance), out=tolerance)
+        matches = max3(floats(cv2.subtract(outside, tolerance))) <= 0.0
+        corrected = floats(cv2.divide(current, gain))
+        ratio = floats(cv2.divide(cv2.add(corrected, self._two), self._image_2))
         darkening = sum3(ratio) / 3.0
         shadow_like = (
             ~matches
             & (darkening >= settings.shadow_min)
             & (darkening <= 1.0)
-            & (max3(ratio) - min3(ratio) <= self._shadow_chroma)
+            & (cv2.subtract(max3(ratio), min3(ratio)) <= self._shadow_chroma)
         )
         # A piece close to the table's colour (a dark back on dark wood) differs by little in each pixel,
         # but alike over its whole face: averaged over a few millimetres that stands out of the noise.
-        distance = sum3(outside / tolerance)
+        distance = sum3(floats(cv2.divide(outside, tolerance)))
         # A print's line thinner than a mask pixel is up to twice as deep in one pixel as split between
         # two: the plane settling half a millimetre off makes it darker than its neighbourhood ever was,
         # alike all along the line. On the line, faintness is counted beyond that (a piece beside it
         # covers the plain paper too).
-        unshifted = numpy.maximum(outside - self._spread * gain, 0.0)
-        beyond = numpy.where(matches, sum3(unshifted / tolerance), 0.0).astype(numpy.float32)
+        unshifted = _at_least_zero(floats(cv2.subtract(outside, cv2.multiply(self._spread, gain))))
+        beyond = sum3(floats(cv2.divide(unshifted, tolerance)))
+        beyond[~matches] = 0.0
         faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
         foreign = ~matches & ~shadow_like
@@ -380,7 +437,7 @@ class TableReference:
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
         foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, numpy.ones((3, 3), numpy.uint8))
-        lost = self._texture_lost(numpy.asarray(current / gain, numpy.float32))
+        lost = self._texture_lost(corrected)
         # A piece of one of the cloth's colours matches it in places, but hides its texture there: beside
         # what differs, where the texture is gone is piece too (between pieces the cloth shows).
         bridged = cv2.dilate(foreground, _square(BRIDGE_MM))
@@ -396,20 +453,28 @@ class TableReference:
         different &= ~self._markers  # black on white, they differ most when the calibration wobbles
         table_share = float(numpy.count_nonzero(matches)) / matches.size
         joined = _joined(different, _square(HAND_JOIN_MM))
-        if surround is not None and self._surround.learned:
-            # Under the plane's light carried outward, most frames' band changes nowhere near as much as
-            # an arm crossing it would; where it may, the band's own light (a shadow or a hotspot over
-            # the band alone is light) decides, as measuring it costs more.
-            level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
-            _, carried, _, _ = self._surround.changed(surround, BAND_SHADOW_MIN, blur, level, log_light)
-            crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM
-            hand = bool(numpy.count_nonzero(carried) >= crossing) and self._crossed(
-                self._surround.changed(surround, BAND_SHADOW_MIN, blur, level), joined
-            )
-        else:
-            hand = self._hand(joined)
         free = self._weight > 1.0
         free_share = float(numpy.count_nonzero(matches & free)) / max(1, int(numpy.count_nonzero(free)))
+        if free_share < settings.min_free_share:
+            hand = False  # refused below as a changed table, whatever the band shows
+        elif surround is not None and self._surround.learned:
+            # Nothing of the plane's changes comes in over its edge as wide as an arm (the band's
+            # comparison, most of this stage's cost, could find no crossing): no hand.
+            if not self._may_come_in(joined):
+                hand = False
+            else:
+                # Under the plane's light carried outward, most frames' band changes nowhere near as
+                # much as an arm crossing it would; where it may, the band's own light (a shadow or a
+                # hotspot over the band alone is light) decides, as measuring it costs more.
+                band = with_middle(self._surround, surround() if callable(surround) else surround, current)
+                level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
+                _, carried, _, _ = self._surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
+                crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM
+                hand = bool(numpy.count_nonzero(carried) >= crossing) and self._crossed(
+                    self._surround.changed(band, BAND_SHADOW_MIN, blur, level), joined
+                )
+        else:
+            hand = self._hand(joined)
         reason = ""
         if free_share < settings.min_free_share:
             # Most of the area where no item lies differs too: no arm does that, a new cloth does.
@@ -425,8 +490,24 @@ class TableReference:
                 "the table no longer looks like the empty play area learned at setup "
                 "(cloth, camera or lamp changed): show the empty area again"
             )
-        correction = numpy.exp(self._log_white - log_light).astype(numpy.float32)
+        correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
         return TableView(foreground > 0, correction, matches, table_share, hand, reason)
+
+    def _may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+        """Whether the plane's changes (`joined`) could take part in an arm crossing the band
+        (`Surround.crossing` with the markers as bridges): a region crossing it goes on into the plane
+        beside the markers along at least an arm's width of the plane's edge, or, come in over a marker
+        only, covers `BRIDGED_ARM_MM2` of the plane. Bounded here over all the changes the band can
+        reach (those joined to the plane's edge, over the markers too), so False means no crossing."""
+        inside = (joined > 0) & ~self._markers
+        width = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
+        if numpy.count_nonzero(ring(inside.astype(numpy.int32), 0)) >= width:
+            return True
+        count, labels = cv2.connectedComponents((inside | self._markers).view(numpy.uint8), connectivity=8)
+        reached = numpy.zeros(count, bool)
+        reached[ring(numpy.asarray(labels, numpy.int32), 0)] = True
+        reached[0] = False
+        return int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2
 
     def _crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
@@ -506,19 +587,26 @@ class TableReference:
     def normalise(self, plane: Frame, view: TableView | None = None) -> Frame:
         """The plane in canonical light with every table pixel replaced by NEUTRAL_BGR."""
         view = view if view is not None else self.look(plane)
-        width, height = self.plane_size
+        out = self._neutral.copy()  # a copy is a memcpy; filling with a colour is not
+        box = _kept_box(view.foreground, self.plane_size)
+        if box is None:
+            return out
+        (top, bottom, left, right), (inner_y, inner_x), scale = box
         # Spread smoothly and cut a little below half: the outline runs between the mask's 2 mm pixels
         # where the piece's edge is, and a pixel half piece is kept (its blur belongs to the piece).
-        spread = cv2.resize(
-            view.foreground.astype(numpy.uint8) * 255, (width, height), interpolation=cv2.INTER_LINEAR
-        )
-        keep_full = (spread > KEEP_LEVEL).astype(numpy.uint8)
+        mask = view.foreground[top:bottom, left:right].astype(numpy.uint8) * 255
+        size = (round((right - left) * scale[0]), round((bottom - top) * scale[1]))
+        spread = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
+        keep = (spread > KEEP_LEVEL).astype(numpy.uint8)
         # The correction is smooth: scaled to bytes (1/80 steps) it multiplies the plane in one pass.
-        scaled = numpy.clip(view.correction * 80.0, 0, 255).astype(numpy.uint8)
-        factor = cv2.resize(scaled, (width, height), interpolation=cv2.INTER_LINEAR)
-        corrected = cv2.multiply(plane, factor, scale=1.0 / 80.0)
-        out = self._neutral.copy()  # a copy is a memcpy; filling with a colour is not
-        cv2.copyTo(corrected, keep_full, out)
+        scaled = numpy.clip(view.correction[top:bottom, left:right] * 80.0, 0, 255).astype(numpy.uint8)
+        factor = cv2.resize(scaled, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
+        y0, x0 = round(top * scale[1]) + inner_y.start, round(left * scale[0]) + inner_x.start
+        region = (slice(y0, y0 + keep.shape[0]), slice(x0, x0 + keep.shape[1]))
+        corrected = cv2.multiply(plane[region], numpy.ascontiguousarray(factor), scale=1.0 / 80.0)
+        patch = out[region].copy()  # OpenCV writes only into a whole array
+        cv2.copyTo(corrected, keep, patch)
+        out[region] = patch
         return out
 
     def keep_current(self, plane: Frame, view: TableView) -> None:

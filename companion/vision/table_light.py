@@ -42,6 +42,11 @@ the lamp and a dark table leaves it a quarter lit or less), or as much brighter 
 table whose far side is so lit)."""
 
 
+def floats(image: cv2.typing.MatLike) -> Floats:
+    """An OpenCV result as float32 (no copy: it is one)."""
+    return numpy.asarray(image, numpy.float32)
+
+
 def sum3(image: Floats) -> Floats:
     """B + G + R per pixel."""
     return numpy.asarray(cv2.transform(image, numpy.ones((1, 3), numpy.float32)), numpy.float32)
@@ -107,9 +112,13 @@ class LightGrid:
         # (the others of its pixel do).
         usable = (brightest < SATURATED) & (darkest > TOO_DARK)
         overall = self._overall(log_ratio, usable)
+        # As factors, for OpenCV's per-element operations in each pass (numpy's cost several times more).
+        weight = usable.astype(numpy.float32)
         # The pixels agreeing with the plane's light give a first grid, those agreeing with that grid
         # the next, narrower: a lamp's gradient takes the far side of the table beyond the first band.
-        cells, lacking = self._cells(log_ratio, usable, overall, band, overall, overall)
+        flat = numpy.empty_like(log_ratio)
+        flat[:] = overall
+        cells, lacking = self._cells(log_ratio, weight, flat, band, overall, overall)
         # A shadow's soft edge is followed step by step (within the band of the light beside it) into the
         # cells that found no light of their own yet; an arm's sharp side is no step the grid takes (its
         # pixels lie beyond the band of the table's beside it).
@@ -117,12 +126,12 @@ class LightGrid:
             if not lacking:
                 break
             centre = self._spread(cells, coarse)
-            cells, still_lacking = self._cells(log_ratio, usable, centre, band, overall, cells)
+            cells, still_lacking = self._cells(log_ratio, weight, centre, band, overall, cells)
             # Cells under pieces never find light of their own: once no whole cell more does, stop.
             lacking = 0 if still_lacking > lacking - 3 else still_lacking
         for narrower in (band / 2, band / 3):
             centre = self._spread(cells, coarse)
-            cells, _ = self._cells(log_ratio, usable, centre, narrower, overall, cells)
+            cells, _ = self._cells(log_ratio, weight, centre, narrower, overall, cells)
         return self._spread(cells, self.size)
 
     def _overall(self, log_ratio: Floats, usable: Mask) -> Floats:
@@ -154,17 +163,28 @@ class LightGrid:
         return float(numpy.argmax(smoothed)) * 0.02 - 1.5
 
     def _cells(
-        self, log_ratio: Floats, usable: Mask, centre: Floats, band: float, overall: Floats, fallback: Floats
+        self,
+        log_ratio: Floats,
+        usable: Floats,
+        centre: Floats,
+        band: float,
+        overall: Floats,
+        fallback: Floats,
     ) -> tuple[Floats, int]:
-        """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` in every
-        channel; a cell with few such pixels takes its neighbours' light, and at last `fallback`'s (the
-        previous pass's: a cell the narrower band finds empty keeps what the wider one found, not the
-        plane's). With it, how many cells (and channels) found too few."""
-        deviation = numpy.where(usable, numpy.abs(log_ratio - centre), 0.0).astype(numpy.float32)
-        weights = ((max3(deviation) < band)[..., None] & usable).astype(numpy.float32)
+        """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` (an image
+        like `log_ratio`) in every channel `usable` (1.0) of theirs; a cell with few such pixels takes its
+        neighbours' light, and at last `fallback`'s (the previous pass's: a cell the narrower band finds
+        empty keeps what the wider one found, not the plane's). With it, how many cells (and channels)
+        found too few."""
+        deviation = floats(cv2.multiply(cv2.absdiff(log_ratio, centre), usable))
+        # 1.0 where the largest deviation lies below the band (float32, as numpy compares with it).
+        below = float(numpy.nextafter(numpy.float32(band), numpy.float32(-numpy.inf)))
+        within = floats(cv2.threshold(max3(deviation), below, 1.0, cv2.THRESH_BINARY_INV)[1])
+        weights = cv2.multiply(cv2.merge((within, within, within)), usable)
         support = numpy.asarray(cv2.resize(weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32)
         sums = numpy.asarray(
-            cv2.resize(log_ratio * weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32
+            cv2.resize(cv2.multiply(log_ratio, weights), self.grid, interpolation=cv2.INTER_AREA),
+            numpy.float32,
         )
         near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
         near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)

@@ -557,3 +557,66 @@ def test_a_ring_over_the_band_by_a_marker_is_no_hand_an_arm_over_the_corner_is(k
     arm_shot = frame.copy()
     cv2.line(arm_shot, (0, height), (frame.shape[1] // 2, height // 2), SKINS_BGR[2], 100)
     assert seen(arm_shot).hand, kind
+
+
+def test_the_band_is_warped_only_when_the_planes_changes_reach_its_edge() -> None:
+    # The band's comparison finds an arm only where the plane's changes come in over its edge: with the
+    # pieces in the middle the band is not even warped; an arm over the same board is still a hand.
+    rng = numpy.random.default_rng(12)
+    plane = table("light-wood", rng)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    reference = TableReference(layout())
+    reference.learn([plane], [TableReference.surround_of(layout(), frame, IDENTITY_SHIFTED)])
+    warped: list[Frame] = []
+
+    def band(shot: Frame) -> Frame:
+        warped.append(shot)
+        return TableReference.surround_of(layout(), shot, IDENTITY_SHIFTED)
+
+    pieces = in_frame(frame, with_pieces(plane, PIECES))
+    view = reference.look(pieces[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX], lambda: band(pieces))
+    assert not view.refused and not warped, view.reason
+    arm = with_arm(pieces, "left", SKINS_BGR[1], rng)
+    view = reference.look(arm[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX], lambda: band(arm))
+    assert view.hand and len(warped) == 1
+
+
+def test_the_band_warped_strip_by_strip_is_the_band_of_the_whole_warp() -> None:
+    rng = numpy.random.default_rng(13)
+    plane = with_pieces(table("noise", rng), PIECES)
+    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    # A homography off the pixel grid: rotated a little, scaled and shifted.
+    turn = cv2.getRotationMatrix2D((300.0, 200.0), 3.0, 0.97)
+    homography = numpy.vstack([turn, [0.0, 0.0, 1.0]]) @ IDENTITY_SHIFTED
+    surround = TableReference(layout())._surround
+    whole = surround.warp(frame, homography).astype(numpy.int16)
+    band = TableReference.surround_of(layout(), frame, homography).astype(numpy.int16)
+    reach = surround.margin + 6  # the strips `Surround.changed` reads
+    strips = numpy.ones(whole.shape[:2], bool)
+    strips[reach:-reach, reach:-reach] = False
+    # Alike but for the warp's fixed-point rounding, a grey level here and there.
+    assert numpy.abs(whole - band)[strips].max() <= 1
+    assert numpy.count_nonzero(whole[strips] != band[strips]) < 0.01 * whole[strips].size
+
+
+@pytest.mark.parametrize("pieces", ({}, PIECES, {(10.0, 130.0): (40, 38, 42), (390.0, 250.0): (45, 40, 200)}))
+def test_normalising_the_foregrounds_box_alone_is_normalising_the_whole_plane(
+    pieces: dict[tuple[float, float], tuple[int, int, int]],
+) -> None:
+    # Pieces in the middle, at the plane's edges, or none: the plane's pixels outside the box around the
+    # foreground are table whatever the spread of the whole mask would give them.
+    rng = numpy.random.default_rng(14)
+    empty = table("gingham", rng)
+    reference = learned(empty)
+    plane = lit(with_pieces(empty, pieces), (0.9, 1.0, 1.1), 0.2)
+    view = reference.look(plane)
+    width, height = reference.plane_size
+    spread = cv2.resize(
+        view.foreground.astype(numpy.uint8) * 255, (width, height), interpolation=cv2.INTER_LINEAR
+    )
+    scaled = numpy.clip(view.correction * 80.0, 0, 255).astype(numpy.uint8)
+    factor = cv2.resize(scaled, (width, height), interpolation=cv2.INTER_LINEAR)
+    expected = numpy.where(
+        (spread > 80)[..., None], cv2.multiply(plane, factor, scale=1.0 / 80.0), NEUTRAL_BGR
+    )
+    assert numpy.array_equal(reference.normalise(plane, view), expected.astype(numpy.uint8))
