@@ -58,8 +58,9 @@ def test_an_untaught_edition_reads_on_a_normalised_plane(edition: str) -> None:
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
 
 
-def test_backs_are_told_from_faces_by_lightness(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With no lightness telling a back from a face, the backs are taken for faces (and read as empty)."""
+def test_backs_are_told_from_faces_by_their_mark(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A back is told by its mark whether or not it is darker than a face (with no lightness telling them
+    apart, backs are still backs); without the mark, the backs are taken for faces (and read as empty)."""
     layout = _layout()
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "travel", 1)
@@ -68,6 +69,9 @@ def test_backs_are_told_from_faces_by_lightness(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(hornochsen, "BACK_SHARE", 0.0)
     monkeypatch.setattr(hornochsen, "FACE_LEAST", 0.0)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert all(reading.items[item] == "down" for item, label in labels.items() if label == "down")
+    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
     assert all(reading.items[item] != "down" for item, label in labels.items() if label == "down")
 
 
@@ -179,3 +183,31 @@ def test_the_boards_print_the_reference_left_is_no_back(monkeypatch: pytest.Monk
     monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 1.0)
     reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
     assert any(reading.items[item_id] == "down" for item_id in board)
+
+
+def test_a_face_in_deep_shadow_is_read_and_an_overexposed_back_is_a_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A face darker than any face is lit (a deep shadow the reference did not even out) still shows its
+    two digits; a back lit up to a face's lightness (its mark overexposed) still shows its mark, though it
+    is read as a face first: without the mark, it is not taken for a back."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    # The face darkened; the back washed towards white (its mark's contrast halved).
+    for item_id, (gain, offset) in (("row:0:square:1", (0.4, 0.0)), ("row:2:square:0", (0.6, 100.0))):
+        x0, y0, x1, y1 = layout.items[item_id].box_px()
+        box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
+        lit = numpy.clip(box.astype(numpy.float32) * gain + offset, 0, 255).astype(numpy.uint8)
+        box[~empty_area] = lit[~empty_area]
+    seen = _hornochsen_tiles.Seen.of(plane, table)
+    assert _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:1"])[1][0] < hornochsen.FACE_LEAST
+    median, light, _ = _hornochsen_tiles.square_levels(seen, layout.items["row:2:square:0"])[1]
+    assert median >= max(hornochsen.BACK_LEVEL, hornochsen.BACK_SHARE * light), "the back should look lit"
+    reading = recogniser_for("hornochsen").read(plane, layout, None)
+    assert (reading.items["row:0:square:1"], reading.items["row:2:square:0"]) == ("23", "down")
+    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:2:square:0"] != "down"

@@ -409,10 +409,11 @@ def _camera_classifier() -> DigitClassifier:
 
 
 def read_number(
-    tile: FloatArray, templates: DigitTemplates
+    tile: FloatArray, templates: DigitTemplates, least: float = MIN_GLYPH_SCORE
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """The tile's number and how sure (its score's margin over the next number); None when it shows none.
 
+    `least`: the least correlation of each of its digits with its templates (see MIN_GLYPH_SCORE).
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
     blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
     """
@@ -439,7 +440,7 @@ def read_number(
         first = 10
     order = numpy.argsort(totals)[::-1]
     best = int(order[0])
-    if correlations[best] < MIN_GLYPH_SCORE:
+    if correlations[best] < least:
         return None, 0.0, []  # a print on the board or a smudge, not a number
     number = first + best
     if not 1 <= number <= BOARD.tiles:

@@ -67,13 +67,18 @@ middle."""
 
 
 def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
-    """A tile's number's ink (1), at one pixel a millimetre: darker than the face round it, whatever the
-    edition's colours. It lies in the tile's middle, apart from a neighbour's, where a tile's whole face
-    would fill a box a few millimetres off as well (tiles in a row touch)."""
+    """A tile's number's ink (1), at one pixel a millimetre, on a normalised plane (BGR or grey): darker
+    than the face round it, whatever the edition's colours. It lies in the tile's middle, apart from a
+    neighbour's, where a tile's whole face would fill a box a few millimetres off as well (tiles in a row
+    touch)."""
     height, width = table.shape[:2]
     size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
-    # Scaled down before it is made grey: the same mean lightness, a quarter of the pixels to convert.
-    grey = cv2.cvtColor(cv2.resize(plane, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    # (The plane may come grey already: the recogniser makes it grey once a frame.)
+    grey = cv2.resize(
+        cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY) if plane.ndim == 3 else plane,
+        size,
+        interpolation=cv2.INTER_AREA,
+    )
     empty = cv2.resize(table, size, interpolation=cv2.INTER_AREA)
     face = cv2.dilate(grey, _FACE_REACH)
     # A tile's rim, blended with the empty area round it, is as dark as ink: only ink well inside counts.
@@ -117,11 +122,18 @@ class _BoxedInk:
         )
         return cls(numpy.asarray(sums, numpy.float32).ravel(), padded.shape[1], padded.shape[0])
 
-    def sums_at(self, xs: FloatArray, ys: FloatArray, weights: FloatArray) -> FloatArray:
-        """The ink under the box about each point (mm), weighted and summed over the last axis."""
-        ix = numpy.clip(numpy.rint(xs + _PAD), 0, self.width - 1).astype(numpy.intp)
-        iy = numpy.clip(numpy.rint(ys + _PAD), 0, self.height - 1).astype(numpy.intp)
-        inside = self.sums.take(iy * self.width + ix)
+    def sums_at(
+        self, xs: FloatArray, ys: FloatArray, weights: FloatArray, origin: tuple[float, float] = (0.0, 0.0)
+    ) -> FloatArray:
+        """The ink under the box about each point (mm, from `origin`), weighted and summed over the last
+        axis."""
+        xs += origin[0] + _PAD
+        ys += origin[1] + _PAD
+        ix = numpy.clip(numpy.rint(xs, out=xs), 0, self.width - 1, out=xs).astype(numpy.intp)
+        iy = numpy.clip(numpy.rint(ys, out=ys), 0, self.height - 1, out=ys).astype(numpy.intp)
+        iy *= self.width
+        iy += ix
+        inside = self.sums.take(iy)
         return numpy.asarray(inside @ weights, numpy.float64)
 
 
@@ -144,14 +156,19 @@ class _Points:
     weights: FloatArray
     middle: tuple[float, float]
 
-    def scores(self, boxed: _BoxedInk, params: FloatArray) -> FloatArray:
-        """The fit's score under each affine map of `params` (n, 6), or under the one map (6,): _moved's
-        sums as two products (a fit scores hundreds of maps: numpy's calls, not the sums, cost)."""
-        maps = numpy.atleast_2d(params)
+    def __post_init__(self) -> None:
+        # _moved's sums as two products with these (a fit scores hundreds of maps: numpy's calls, not the
+        # sums, cost): x from the maps' x shift, stretch and shear, y from theirs.
         ones = numpy.ones_like(self.dx)
-        xs = maps[:, 0::2] @ numpy.stack([ones, self.dx, self.dy]) + self.middle[0]
-        ys = maps[:, 1::2] @ numpy.stack([ones, self.dy, self.dx]) + self.middle[1]
-        found = boxed.sums_at(xs, ys, self.weights)
+        object.__setattr__(self, "_x_basis", numpy.stack([ones, self.dx, self.dy]))
+        object.__setattr__(self, "_y_basis", numpy.stack([ones, self.dy, self.dx]))
+
+    def scores(self, boxed: _BoxedInk, params: FloatArray) -> FloatArray:
+        """The fit's score under each affine map of `params` (n, 6), or under the one map (6,)."""
+        maps = numpy.atleast_2d(params)
+        xs = maps[:, 0::2] @ self._x_basis  # type: ignore[attr-defined]
+        ys = maps[:, 1::2] @ self._y_basis  # type: ignore[attr-defined]
+        found = boxed.sums_at(xs, ys, self.weights, self.middle)
         return found if params.ndim > 1 else found[0]
 
 

@@ -45,6 +45,7 @@ from companion.vision.base import (
 from companion.vision.components import dimension_mm
 from companion.vision.recognisers._hornochsen_digits import (
     GAME,
+    MIN_GLYPH_SCORE,
     TILES_FILE,
     DigitTemplates,
     built_in_templates,
@@ -238,10 +239,11 @@ class HornochsenRecogniser:
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         profile = self._profile(profile)
         table = table_mask(plane)
-        if table is None:
+        seen = Seen.of(plane, table) if table is not None else None
+        if seen is None:
             plane = balanced(plane, neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM)))
         else:
-            layout = fitted_layout(plane, table, layout, board_lines(layout), played_slots(layout))
+            layout = fitted_layout(seen.grey, seen.table, layout, board_lines(layout), played_slots(layout))
         palette = self._palette(profile)
         # On a normalised plane the camera classifier reads other editions' typefaces better than
         # templates taught from one sitting (seeds 5 and 7: 98-100% of items against 96-99%), so it
@@ -251,7 +253,6 @@ class HornochsenRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
-        seen = Seen.of(plane, table) if table is not None else None
         for item_id, region in layout.items.items():
             if seen is not None:
                 label, sure, alternatives = _read_normalised(seen, region, templates)
@@ -395,6 +396,8 @@ unless it shows two digits: a face's median is its card, near its brightest, but
 0.63 of it."""
 BACK_MARK = 0.5
 """A tile showing its back's mark this well (see back_mark) is face down."""
+FACE_GLYPH_SCORE = 0.65
+"""The least correlation of each digit with its templates on a light square (see MIN_GLYPH_SCORE)."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp): darker is
 a back, without looking for digits."""
@@ -422,15 +425,22 @@ def _read_normalised(
     if (dim or median < FACE_LEAST) and back_mark(seen, region) >= BACK_MARK:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(seen, region, light_level)
-    number, margin, alternatives = read_number(straight, templates) if straight is not None else (None, 0, [])
+    # A light face in its square is a tile: its blurred digits of another typeface need not look as much
+    # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
+    least = FACE_GLYPH_SCORE if not dim else MIN_GLYPH_SCORE
+    number, margin, alternatives = (
+        read_number(straight, templates, least) if straight is not None else (None, 0, [])
+    )
     if straight is None:
         return EMPTY, 0.2, []
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
         centred = normalised_tile(seen, region, light_level, on_ink=True)
-        again = read_number(centred, templates) if centred is not None else (None, 0.0, [])
+        again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
+    if number is None and back_mark(seen, region) >= BACK_MARK:
+        return DOWN, float(min(1.0, tile)), []  # a back lit up to a face's lightness (an overexposed mark)
     if number is None or (median < FACE_LEAST and number < 10):
         # No face is this dark but one in a deep shadow, which still shows its two digits: one digit there
         # is a mark of the board's print the reference left in view.
