@@ -35,6 +35,13 @@ TEXTURED = 4.0
 """Grey levels of deviation within that window above which the reference shows texture."""
 SHARP_STEP = 0.05
 """A darkening that changes by this much per mask pixel (2 mm) is an object's outline, not a shadow's edge."""
+STEP_NOISE = 2.0
+"""...and by more than this many grey levels of the reference's, in its channels' mean (on a table too dark
+to measure a gain on, the camera's noise alone steps the darkening by more than `SHARP_STEP`: a lamp
+switched on over dark felt learned nearly black speckled the band with steep pixels)."""
+OUTLINE_DEPTHS = 1 / 3
+"""An outline crosses the band: its pixels lie at this share of the band's depths at least (an arm's side
+runs from the outer edge to the plane; pieces standing at the plane's edge step sharply just beside it)."""
 PLAIN = 12.0
 """Grey levels of deviation within the texture window below which the cloth is plain enough to tell an
 outline by."""
@@ -89,11 +96,20 @@ class _Side:
     grey_deviation: Floats
     textured: Mask
     relative: Floats
+    step_noise: Floats
+    """How much the darkening steps per grey level of noise (`STEP_NOISE`)."""
 
 
 def _typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:
     """Contiguous, and float32 unless a mask."""
     return numpy.ascontiguousarray(values, bool if values.dtype == bool else numpy.float32)
+
+
+def _step_noise(mean_2: Floats) -> Floats:
+    """Per pixel, how far the darkening (the mean of the channels' ratios to `mean_2`, the reference's
+    level plus 2) moves for a grey level of noise in each channel."""
+    inverse = numpy.asarray(1.0 / mean_2, numpy.float32)
+    return numpy.asarray(numpy.sqrt(sum3(inverse * inverse)) / 3.0, numpy.float32)
 
 
 class Surround:
@@ -110,9 +126,14 @@ class Surround:
         self._log_image: Floats | None = None
         self._noise = numpy.float32(0.0)
         self._image: Floats = numpy.zeros(0, numpy.float32)
+        self._inverse_4: Floats = numpy.zeros(0, numpy.float32)
         self._light: LightGrid | None = None
         self._sides: tuple[_Side, ...] = ()
         """The reference's arrays, gathered into the band's two sides (`_gather`)."""
+        height, width = self.size[1], self.size[0]
+        y, x = numpy.mgrid[0:height, 0:width]
+        self._depth = numpy.minimum(numpy.minimum(y, x), numpy.minimum(height - 1 - y, width - 1 - x))
+        """Per pixel, how far in from the band's outer edge (mask pixels)."""
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
         """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
@@ -154,6 +175,7 @@ class Surround:
         kernel = numpy.ones((3, 3), numpy.uint8)
         self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
         self._log_image = log_level(image)
+        self._inverse_4 = numpy.asarray(1.0 / (image + 4.0), numpy.float32)
         self._noise = numpy.float32(tolerance)
         self._image = image
         window = (TEXTURE_PX, TEXTURE_PX)
@@ -174,6 +196,7 @@ class Surround:
             "grey_deviation": deviation,
             "textured": deviation > TEXTURED,
             "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
+            "step_noise": _step_noise(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
         }
         gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
         self._sides = tuple(
@@ -223,8 +246,10 @@ class Surround:
             ]
         else:
             current = numpy.asarray(surround, numpy.float32)
-            light = self._light.measure(log_level(current) - self._log_image, current, self._image)
-            gains = list(self._gather(numpy.asarray(cv2.exp(light), numpy.float32)))
+            # log_level's difference, as the log of one ratio (OpenCV's log: numpy's costs twice as much).
+            log_ratio = cv2.log(cv2.multiply(current + numpy.float32(4.0), self._inverse_4))
+            light = self._light.measure(numpy.asarray(log_ratio, numpy.float32), current, self._image)
+            gains = [numpy.asarray(cv2.exp(side), numpy.float32) for side in self._gather(light)]
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
         found = [
             self._side_changes(side, frame, gain, shadow_min, blur, level, log_light is None)
@@ -287,11 +312,10 @@ class Surround:
         rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
         rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
         # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-        steep = cv2.magnitude(rise_x, rise_y) > SHARP_STEP
+        steep = cv2.magnitude(rise_x, rise_y) > numpy.maximum(side.step_noise * STEP_NOISE, SHARP_STEP)
         outline = steep & side.plain
-        texture = self._kept_texture(
-            corrected, side, steep, distance, hue & (darkening <= SHADE_LIFT), darkening
-        )
+        table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
+        texture = self._kept_texture(corrected, side, steep, distance, table_hue, darkening)
         return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
 
     @staticmethod
@@ -316,7 +340,10 @@ class Surround:
         shadow_hue: Mask,
         darkening: Floats,
     ) -> Floats:
-        """Per pixel, what `_shaded` sums over a region: for the correlation of the band's texture with
+        """Per pixel, what `_shaded` sums over a region (`shadow_hue`: where the pixel may be the table under
+        another light: a shadow's hue and depth, or brighter where no texture is lost, as when a shadow over
+        the band while the empty area was learned has lifted by more than the band's light follows, not
+        an arm of the table's hue hiding its grain): for the correlation of the band's texture with
         the reference's (each relative to its neighbourhood's level, so a shadow's gain drops out) the
         cross product and the two energies, where the reference is textured, the pixel differs and no
         steep edge is near (a shadow's is no texture of the table; the table around an arm that the
@@ -329,7 +356,7 @@ class Surround:
         left_out = (steep | ~differing).astype(numpy.uint8)
         edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
         reference = numpy.where(edge, 0.0, side.relative)
-        # What differs yet is no shadow's darkening (another hue, or brighter): an arm's, not the table's.
+        # What differs yet is of no shadow's hue (`shadow_hue`): an arm's, not the table's.
         unlike = differing & ~shadow_hue
         # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
         counted = differing & ~steep
@@ -390,6 +417,10 @@ class Surround:
             # An outline across the band at least: one side of the arm.
             sharp = numpy.bincount(labels[outline], minlength=count)
             wide &= sharp >= m
+            # Across the band: at a third of its depths at least.
+            depth = numpy.minimum(self._depth[outline], m - 1)
+            seen = numpy.bincount(labels[outline] * m + depth, minlength=count * m).reshape(count, m) > 0
+            wide &= numpy.count_nonzero(seen, axis=1) >= m * OUTLINE_DEPTHS
         wide[0] = False
         if texture is not None and numpy.any(wide):
             wide &= ~self._shaded(labels, count, texture, width)

@@ -19,12 +19,12 @@ def surround() -> Surround:
     return Surround(PLANE_MM, (round(PLANE_MM[0] * PX_PER_MM), round(PLANE_MM[1] * PX_PER_MM)), PX_PER_MM)
 
 
-def wood(band: Surround, seed: int = 3) -> Frame:
+def wood(band: Surround, seed: int = 3, grain_depth: float = 0.12) -> Frame:
     """A grained mid-brown table at the surround's size, with a little noise."""
     width, height = band.size
     y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
     grain = numpy.sin(y / 2.0 + numpy.sin(x / 20.0))[..., None]
-    image = numpy.array([70, 100, 140], numpy.float32) * (1.0 + 0.12 * grain)
+    image = numpy.array([70, 100, 140], numpy.float32) * (1.0 + grain_depth * grain)
     noise = numpy.random.default_rng(seed).normal(0, 1.5, image.shape)
     return numpy.asarray(numpy.clip(image + noise, 0, 255), numpy.uint8)
 
@@ -86,3 +86,72 @@ def test_the_plane_beyond_the_strips_windows_changes_nothing_in_the_band() -> No
     second = band.changed(other, SHADOW_MIN, BLUR, LEVEL, light)
     for a, b in zip(first, second, strict=True):
         assert numpy.array_equal(a, b)
+
+
+ARM_MM = 18.0
+"""An arm's least width where it crosses the band (reference.py: ReferenceSettings.hand_min_edge_mm)."""
+
+
+def crosses(band: Surround, frame: Frame, inside: numpy.typing.NDArray[numpy.uint8]) -> bool:
+    """The reference's decision (reference.py `_crossed`, no markers): something foreign crossing the band
+    into the plane's changes `inside`, or something only differing there with an arm's outline."""
+    changed, any_change, outline, texture = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)
+    return band.crossing(changed, inside, ARM_MM, None, None, texture) or band.crossing(
+        any_change, inside, ARM_MM, outline, None, texture
+    )
+
+
+def edge_pieces(band: Surround) -> numpy.typing.NDArray[numpy.uint8]:
+    """The plane's changes: pieces lying all along its edges (as a Minoa board's sticks do)."""
+    width, height = band.size[0] - 2 * band.margin, band.size[1] - 2 * band.margin
+    inside = numpy.zeros((height, width), numpy.uint8)
+    inside[:12], inside[-12:], inside[:, :12], inside[:, -12:] = 1, 1, 1, 1
+    return inside
+
+
+def test_an_outline_must_run_across_the_band_not_along_the_planes_edge() -> None:
+    band = surround()
+    m, height, width = band.margin, band.size[1], band.size[0]
+    region = numpy.zeros((height, width), bool)
+    region[:m, 60:90] = True  # differing a little from the outer edge to the plane, an arm's width
+    inside = numpy.zeros((height - 2 * m, width - 2 * m), numpy.uint8)
+    inside[:20, 45:75] = 1
+    along = numpy.zeros_like(region)
+    along[m - 2 : m, 55:95] = True  # pieces standing at the plane's edge step sharply just beside it
+    assert not band.crossing(region, inside, ARM_MM, along & region)
+    across = numpy.zeros_like(region)
+    across[:m, 60] = across[:m, 89] = True  # an arm's two sides
+    assert band.crossing(region, inside, ARM_MM, across)
+
+
+def test_a_shadow_learned_over_the_band_that_has_lifted_is_no_arm_an_arm_there_is() -> None:
+    band = surround()
+    lit = wood(band, grain_depth=0.3)  # grained enough to show in the shade
+    sharp = numpy.ones(lit.shape[:2], numpy.float32)
+    sharp[:40, 30:150] = 0.3  # a player's head shaded the band and the plane's edge while it was learned
+    shade = numpy.asarray(cv2.GaussianBlur(sharp, (0, 0), 3), numpy.float32)[..., None]
+    shaded = numpy.asarray(numpy.clip(lit * shade, 0, 255), numpy.uint8)
+    band.learn([shaded, shaded], 14.0, 0.07, 0.05, 0.25)
+    inside = edge_pieces(band)
+    assert not crosses(band, lit, inside)
+    arm = lit.copy()
+    arm[:40, 80:100] = (95, 125, 180)
+    assert crosses(band, arm, inside)
+
+
+def test_a_lamp_switched_on_over_a_cloth_learned_nearly_black_is_no_arm_an_arm_there_is() -> None:
+    band = surround()
+    rng = numpy.random.default_rng(8)
+    felt = numpy.array([6.0, 7.0, 17.0], numpy.float32)
+    shape = (band.size[1], band.size[0], 3)
+
+    def shot(light: float) -> Frame:
+        return numpy.asarray(numpy.clip(felt * light + rng.normal(0, 1.2, shape), 0, 255), numpy.uint8)
+
+    band.learn([shot(1.0) for _ in range(3)], 14.0, 0.07, 0.05, 0.25)
+    inside = edge_pieces(band)
+    for _ in range(3):
+        assert not crosses(band, shot(3.5), inside)
+    arm = shot(3.5)
+    arm[:40, 80:100] = (70, 90, 130)
+    assert crosses(band, arm, inside)
