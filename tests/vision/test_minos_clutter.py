@@ -10,7 +10,7 @@ import cv2
 import numpy
 
 from companion.vision.base import PLANE_PX_PER_MM, recogniser_for
-from companion.vision.recognisers._minos_dice import DIE_MM, find_dice, neutral_mask, upright_cut
+from companion.vision.recognisers._minos_dice import DIE_MM, find_dice, find_tops, neutral_mask, upright_cut
 from companion.vision.recognisers.minos import SLACK_PX, SYMBOL_MM, normalised_faces
 from tests.vision.test_minos_normalised import SYMBOLS_SHOWN, standing_dice
 
@@ -77,3 +77,14 @@ def test_a_top_found_turned_and_off_its_middle_is_posed_by_its_symbol() -> None:
         shown = upright_cut(seen, posed, SYMBOL_MM, SLACK_PX, beyond=0) > 0
         symbol, _, score = templates.matched(upright_cut(grey, posed, SYMBOL_MM, SLACK_PX), shown)
         assert symbol == SYMBOLS_SHOWN[n] and score > 0.8
+
+
+def test_a_bright_square_scrap_without_a_symbol_is_no_die() -> None:
+    """A scrap as square, bright and large as a top (a patch of pale cloth the reference left beyond the
+    tray) is a seventh top by its shape: it bears no symbol, so the six that do are the dice."""
+    plane, _, _ = standing_dice(SYMBOLS_SHOWN, 5)
+    side = round(DIE_MM * PLANE_PX_PER_MM * 1.05)
+    x0, y0 = round(10 * PLANE_PX_PER_MM), round(140 * PLANE_PX_PER_MM)
+    cv2.rectangle(plane, (x0, y0), (x0 + side, y0 + side), (235, 238, 240), -1)
+    assert len(find_tops(plane)) > 6
+    assert _read(plane) == SYMBOLS_SHOWN

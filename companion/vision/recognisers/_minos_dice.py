@@ -65,6 +65,8 @@ SQUARE_PART = 0.8
 top (see _squared)..."""
 CORE_SHARE = 0.8
 """...and is opened again by a disc of this share of a die's side."""
+SPARE_TOPS = 3
+"""Tops beyond the dice's number kept (see find_tops)."""
 SMALLEST_TOP = 0.3
 """Bright parts under this share of a die's area are no top (a glint on a side)."""
 
@@ -111,10 +113,16 @@ def is_normalised(neutral: Mask) -> bool:
 def find_dice(plane: Frame, neutral: Mask | None = None) -> list[FoundDie]:
     """The dice on the tray, left to right (the tops keep the dice's order: seen from one point, they
     are the feet's places scaled about the point under the camera)."""
+    return sorted(find_tops(plane, neutral)[:DICE], key=lambda die: die.centre_px[0])
+
+
+def find_tops(plane: Frame, neutral: Mask | None = None, grey: GreyImage | None = None) -> list[FoundDie]:
+    """What may be dice's tops, the likeliest first by their shape: on a normalised plane up to
+    SPARE_TOPS more than there are dice (a bright scrap the reference left can be as square as a top,
+    and only the symbol on it tells; see MinosRecogniser.read)."""
     neutral = neutral_mask(plane) if neutral is None else neutral
-    grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
-    dice = _normalised_dice(grey, neutral) if is_normalised(neutral) else _felt_dice(grey)
-    return sorted(dice, key=lambda die: die.centre_px[0])
+    grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8) if grey is None else grey
+    return _normalised_dice(grey, neutral) if is_normalised(neutral) else _felt_dice(grey)
 
 
 # ---------------------------------------------------------------- normalised planes
@@ -143,7 +151,7 @@ def _normalised_dice(grey: GreyImage, neutral: Mask) -> list[FoundDie]:
         if max(top.size) <= 2.0 * side and min(top.size) >= 0.45 * side and top.squareness >= 0.4
     ]
     ranked = sorted(plausible, key=lambda top: -_die_likeness(top, side))
-    best = _distinct(ranked, side)[:DICE]
+    best = _distinct(ranked, side)[: DICE + SPARE_TOPS]
     return [FoundDie(_completed(top, side, neutral), top.angle, side) for top in best]
 
 
@@ -207,8 +215,9 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
     _, labels = cv2.connectedComponents(changed, connectivity=8)
     outlines, _ = cv2.findContours(changed, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     trim = TRIM_MM * PLANE_PX_PER_MM / 2
-    reach = round(BRIDGE_MM * PLANE_PX_PER_MM) | 1
-    bridge = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    # The bridging disc's radius: half an odd kernel's side, as when it was OpenCV's elliptic kernel
+    # (half a pixel less left a top split by its symbol's stroke on a linen dev session).
+    bridge = (round(BRIDGE_MM * PLANE_PX_PER_MM) | 1) / 2
     tops: list[_Top] = []
     for blob_outline in outlines:
         if cv2.contourArea(blob_outline) < SMALLEST_BLOB * die_px**2:
@@ -230,7 +239,7 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
             bright = (inside & (window >= TOP_LEVEL * level)).astype(numpy.uint8)
             # A symbol's stroke may reach nearly to a top's edge and split its bright part: bridged, and
             # then only the outline counts (the ink inside a top is part of it).
-            bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE, bridge)
+            bright = _closed(bright, bridge)
             contours, _ = cv2.findContours(bright, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
             for outline in contours:
                 if cv2.contourArea(outline) < SMALLEST_TOP * die_px**2:
@@ -258,6 +267,13 @@ def _opened(mask: GreyImage, radius: float) -> GreyImage:
     eroded = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_5) > radius
     grown = cv2.distanceTransform((~eroded).astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= radius
     return (grown & (mask > 0)).astype(numpy.uint8)
+
+
+def _closed(mask: GreyImage, radius: float) -> GreyImage:
+    """The mask closed by a disc of `radius`, through distance transforms (see _opened)."""
+    grown = cv2.distanceTransform((mask == 0).astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= radius
+    shrunk = cv2.distanceTransform(grown.astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) > radius
+    return (shrunk | (mask > 0)).astype(numpy.uint8)
 
 
 def _solid_parts(outline: MatLike, shape: tuple[int, ...], trim: float, die_px: float) -> list[MatLike]:
@@ -357,14 +373,19 @@ def _die_blobs(
 
 
 def upright_cut(
-    image: GreyImage, die: FoundDie, side_mm: float, margin_px: int, beyond: int | None = None
+    image: GreyImage,
+    die: FoundDie,
+    side_mm: float,
+    margin_px: int,
+    beyond: int | None = None,
+    zoom: float = 1.0,
 ) -> GreyImage:
     """The square of `side_mm` (of a die's DIE_MM) about the die's centre, turned square to the plane (up
     to a quarter turn) and scaled so that the die's top is DIE_MM at plane scale; `margin_px` more on
     every side (for matching at small shifts); `beyond`: what lies beyond the plane (None: its edge
-    continued)."""
-    scale = DIE_MM * PLANE_PX_PER_MM / max(die.side_px, 1.0)
-    side = round(side_mm * PLANE_PX_PER_MM) + 2 * margin_px
+    continued); `zoom`: at this share of plane scale."""
+    scale = zoom * DIE_MM * PLANE_PX_PER_MM / max(die.side_px, 1.0)
+    side = round(side_mm * PLANE_PX_PER_MM * zoom) + 2 * margin_px
     turn = cv2.getRotationMatrix2D(die.centre_px, die.angle_deg, scale)
     turn[:, 2] += numpy.array([side / 2 - die.centre_px[0] - 0.5, side / 2 - die.centre_px[1] - 0.5])
     # Beyond the plane: the nearest pixels (a picture), or the value given (a mask of what is seen).

@@ -47,6 +47,7 @@ from companion.vision.recognisers._minos_dice import (
     GreyImage,
     Mask,
     find_dice,
+    find_tops,
     is_normalised,
     neutral_mask,
     shifted,
@@ -72,19 +73,21 @@ SLACK_PX = 4
 UNSEEN = "unseen"
 """The label of a die that is not found (covered, or off the tray)."""
 RECENTRE_MM = 6.0
-"""A die partly seen is looked for this far off the centre found (see SymbolTemplates.recentred)..."""
-RECENTRE_BELOW = 0.95
+"""A die partly seen, or whose symbol matches poorly, is looked for this far off the centre found (see
+SymbolTemplates.posed)..."""
+PARTLY_SEEN = 0.95
 """...when less than this share of its cut is seen (a top found in its middle shows nearly all of it;
-those found off it on dark-wood dev sessions showed 0.92 and less; looking costs a millisecond a die)..."""
-RECENTRE_GAIN = 0.1
-"""...and moved where some symbol matches better by this much than anywhere within SLACK_PX."""
-FINALISTS = 4
+those found off it on dark-wood dev sessions showed 0.92 and less)..."""
+FINALISTS = 3
 """Templates (symbol and quarter turn) matched at plane scale after all were at half scale: on dev
 sessions the right one was among the half scale's best two or three."""
 POSE_CHECK_BELOW = 0.6
-"""A die whose best symbol matches worse than this is looked for turned and moved (see posed): on dev
-sessions one read right in a hundred and fifty matched worse, every one read wrong did."""
-POSE_TURNS_DEG = (-20.0, -15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0, 20.0)
+"""...or when its best symbol matches worse than this (on dev sessions one die read right in a hundred
+and fifty matched worse, every one read wrong did)..."""
+POSE_TURN_DEG = 20.0
+POSE_STEP_DEG = 10.0
+"""...and turned by up to POSE_TURN_DEG (looked at every POSE_STEP_DEG, then half a step about the best),
+and kept where some symbol matches better than where it was found."""
 NEARLY_SEEN = 0.98
 """A cut seen over this share is matched as if seen whole (see SymbolTemplates.classify)."""
 FULL_TOP = 0.97
@@ -286,46 +289,38 @@ class SymbolTemplates:
 
     def posed(self, grey: GreyImage, seen: GreyImage, die: FoundDie) -> FoundDie:
         """The die turned by up to POSE_TURN_DEG and moved up to RECENTRE_MM to where some symbol's
-        template matches best, at half scale (the pixels not seen set to the seen ones' mean)."""
-        margin = round(RECENTRE_MM * PLANE_PX_PER_MM)
-        shape = self.coarse.shape
-        best, pose = -2.0, die
-        for turn in POSE_TURNS_DEG:
-            turned = dataclasses.replace(die, angle_deg=die.angle_deg + turn)
-            cut = upright_cut(grey, turned, SYMBOL_MM, margin).astype(numpy.float32)
-            shown = upright_cut(seen, turned, SYMBOL_MM, margin, beyond=0) > 0
-            if not bool(shown.any()):
-                continue
-            cut[~shown] = float(cut[shown].mean())
-            small = _halved(cut)
-            flat = unit_rows(sliding_window_view(small, shape).reshape(-1, shape[0] * shape[1]))
-            found = numpy.einsum("ij,kj->ik", flat, self.coarse.units)
-            at = int(numpy.argmax(found))
-            if float(found.flat[at]) > best:
-                y, x = divmod(at // found.shape[1], small.shape[1] - shape[1] + 1)
-                reach = (small.shape[1] - shape[1]) / 2
-                best, pose = float(found.flat[at]), shifted(turned, 2 * (x - reach), 2 * (y - reach))
-        return pose
+        template matches best, at half scale (the pixels not seen set to the seen ones' mean): every
+        POSE_STEP_DEG, then half a step either side of the best."""
+        best = self._pose_at(grey, seen, die, 0.0)
+        for turn in numpy.arange(POSE_STEP_DEG, POSE_TURN_DEG + 1e-6, POSE_STEP_DEG).tolist():
+            best = max(best, self._pose_at(grey, seen, die, turn), self._pose_at(grey, seen, die, -turn))
+        turn = best[1]
+        best = max(
+            best,
+            self._pose_at(grey, seen, die, turn - POSE_STEP_DEG / 2),
+            self._pose_at(grey, seen, die, turn + POSE_STEP_DEG / 2),
+        )
+        return best[2]
 
-    def recentred(self, grey: GreyImage, seen: GreyImage, die: FoundDie) -> FoundDie:
-        """The die moved to where some symbol's template best matches within RECENTRE_MM of its centre
-        (plain correlation, the pixels not seen set to the seen ones' mean so that they tell nothing)."""
-        margin = round(RECENTRE_MM * PLANE_PX_PER_MM)
-        cut = upright_cut(grey, die, SYMBOL_MM, margin).astype(numpy.float32)
-        shown = upright_cut(seen, die, SYMBOL_MM, margin, beyond=0) > 0
+    def _pose_at(
+        self, grey: GreyImage, seen: GreyImage, die: FoundDie, turn: float
+    ) -> tuple[float, float, FoundDie]:
+        """How well some symbol matches the die turned by `turn` at its best shift, the turn, and the die
+        so turned and moved."""
+        margin = round(RECENTRE_MM * PLANE_PX_PER_MM / 2)
+        shape = self.coarse.shape
+        turned = dataclasses.replace(die, angle_deg=die.angle_deg + turn)
+        small = upright_cut(grey, turned, SYMBOL_MM, margin, zoom=0.5).astype(numpy.float32)
+        shown = upright_cut(seen, turned, SYMBOL_MM, margin, beyond=0, zoom=0.5) > 0
         if not bool(shown.any()):
-            return die
-        cut[~shown] = float(cut[shown].mean())
-        best, near, x, y = -1.0, -1.0, margin, margin
-        slack = slice(margin - SLACK_PX, margin + SLACK_PX + 1)
-        for row in self.fine.rows:
-            found = cv2.matchTemplate(cut, row.reshape(self.shape), cv2.TM_CCOEFF_NORMED)
-            _, score, _, where = cv2.minMaxLoc(found)
-            near = max(near, float(found[slack, slack].max()))
-            if score > best:
-                best, x, y = score, where[0], where[1]
-        # Moved only for a clearly better match: a top turned wrongly matches poorly everywhere.
-        return shifted(die, x - margin, y - margin) if best >= near + RECENTRE_GAIN else die
+            return -2.0, turn, die
+        small[~shown] = float(small[shown].mean())
+        flat = unit_rows(sliding_window_view(small, shape).reshape(-1, shape[0] * shape[1]))
+        found = numpy.einsum("ij,kj->ik", flat, self.coarse.units)
+        at = int(numpy.argmax(found))
+        y, x = divmod(at // found.shape[1], small.shape[1] - shape[1] + 1)
+        reach = (small.shape[1] - shape[1]) / 2
+        return float(found.flat[at]), turn, shifted(turned, 2 * (x - reach), 2 * (y - reach))
 
     def _ranked(self, scores: list[float], names: list[str], rough: list[float]) -> tuple[str, float]:
         """The best of the finalists' symbols (`scores`, `names`), and a confidence from its lead over the
@@ -363,32 +358,17 @@ class MinosRecogniser:
         templates = self._prepared(profile, is_normalised(neutral))
         grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
         seen = (~neutral).astype(numpy.uint8)
-        dice = find_dice(plane, neutral)
+        tops = find_tops(plane, neutral, grey)
+        read = [(die, *_read_die(templates, grey, seen, die)) for die in tops]
+        if len(read) > DICE:
+            # More tops than dice: a scrap as square and bright as a top bears no symbol.
+            read = sorted(read, key=lambda found: -found[3])[:DICE]
+        read.sort(key=lambda found: found[0].centre_px[0])
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         ids = sorted(layout.items, key=lambda item: int(item.split(":")[1]))
         for n, item in enumerate(ids):
-            if n >= len(dice):
-                items[item], confidence[item] = UNSEEN, 0.0
-                continue
-            die = dice[n]
-            visible = upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0
-            if float(visible.mean()) < RECENTRE_BELOW:
-                # A top partly taken for table, or grown by a lit side or a scrap beside it, was centred
-                # on what was left of it: the symbol itself tells where the top's middle is.
-                die = templates.recentred(grey, seen, die)
-                visible = upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0
-            cut = upright_cut(grey, die, SYMBOL_MM, SLACK_PX)
-            symbol, sure, score = templates.matched(cut, visible)
-            if score < POSE_CHECK_BELOW:
-                # No symbol matches well: the top's outline was taken in part from a lit side or a scrap
-                # beside it, and misplaced or turned the cut. The symbol tells the top's pose.
-                posed = templates.posed(grey, seen, die)
-                shown = upright_cut(seen, posed, SYMBOL_MM, SLACK_PX, beyond=0) > 0
-                again = templates.matched(upright_cut(grey, posed, SYMBOL_MM, SLACK_PX), shown)
-                if again[2] > score:
-                    symbol, sure, score = again
-            items[item], confidence[item] = symbol, sure
+            items[item], confidence[item] = (read[n][1], read[n][2]) if n < len(read) else (UNSEEN, 0.0)
         return Reading(items, confidence)
 
     def teach(self, plane: Frame, layout: Layout, labels: Mapping[str, str], profile: Profile) -> Profile:
@@ -422,6 +402,24 @@ class MinosRecogniser:
             window, _ = aligned_symbol(cut, current[symbol].astype(numpy.float32))
             templates[symbol] = encode_template(numpy.clip(window + 0.5, 0, 255).astype(numpy.uint8))
         return dataclasses.replace(profile, templates=templates, shots=profile.shots + 1)
+
+
+def _read_die(
+    templates: SymbolTemplates, grey: GreyImage, seen: GreyImage, die: FoundDie
+) -> tuple[str, float, float]:
+    """The die's symbol, the confidence in it and how well it matched."""
+    visible = upright_cut(seen, die, SYMBOL_MM, SLACK_PX, beyond=0) > 0
+    found = templates.matched(upright_cut(grey, die, SYMBOL_MM, SLACK_PX), visible)
+    if found[2] < POSE_CHECK_BELOW or float(visible.mean()) < PARTLY_SEEN:
+        # No symbol matches well, or the top is partly taken for table (or cut by the plane's edge) or
+        # grown by a lit side or a scrap beside it: its outline, and so the cut, is off its middle or
+        # turned. The symbol itself tells the top's pose.
+        posed = templates.posed(grey, seen, die)
+        shown = upright_cut(seen, posed, SYMBOL_MM, SLACK_PX, beyond=0) > 0
+        again = templates.matched(upright_cut(grey, posed, SYMBOL_MM, SLACK_PX), shown)
+        if again[2] > found[2]:
+            found = again
+    return found
 
 
 def _halved(image: FloatArray) -> FloatArray:
