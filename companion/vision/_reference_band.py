@@ -49,12 +49,12 @@ def band_of(surround: Surround, frame: Frame, homography: numpy.typing.NDArray[n
     return band
 
 
-def with_middle(surround: Surround, band: Frame, small: numpy.typing.NDArray[numpy.float32]) -> Frame:
+def with_middle(surround: Surround, band: Frame, small: Frame) -> Frame:
     """`band` (`band_of`'s) with the plane's middle taken from `small`, the plane at the masks' size."""
     reach = surround.margin + STRIP_PAD
     inset = STRIP_PAD
     whole = band.copy()
     middle = small[inset:-inset, inset:-inset]
     if middle.size:
-        whole[reach:-reach, reach:-reach] = numpy.clip(numpy.rint(middle), 0, 255).astype(numpy.uint8)
+        whole[reach:-reach, reach:-reach] = middle
     return whole

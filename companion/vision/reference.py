@@ -278,8 +278,9 @@ class TableReference:
             raise ReferenceError("a reference needs at least one plane of the empty play area")
         settings = self.settings
         small = numpy.median(numpy.stack([self._small(plane) for plane in planes]), axis=0)
+        middle = numpy.clip(numpy.rint(small), 0, 255).astype(numpy.uint8)
         self._surround.learn(
-            [with_middle(self._surround, surround, small) for surround in surrounds],
+            [with_middle(self._surround, surround, middle) for surround in surrounds],
             settings.tolerance,
             settings.relative_tolerance,
             settings.shadow_chroma,
@@ -466,7 +467,7 @@ class TableReference:
                 # Under the plane's light carried outward, most frames' band changes nowhere near as
                 # much as an arm crossing it would; where it may, the band's own light (a shadow or a
                 # hotspot over the band alone is light) decides, as measuring it costs more.
-                band = with_middle(self._surround, surround() if callable(surround) else surround, current)
+                band = with_middle(self._surround, surround() if callable(surround) else surround, small)
                 level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
                 _, carried, _, _ = self._surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
                 crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM

@@ -92,6 +92,7 @@ class LightGrid:
         self.band = band
         self._reference: Floats | None = None
         self._darkest: Floats = numpy.zeros(0, numpy.float32)
+        self._to_grid: dict[tuple[int, int], numpy.typing.NDArray[numpy.float64]] = {}
 
     def measure(self, log_ratio: Floats, current: Floats, reference: Floats) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
@@ -206,9 +207,12 @@ class LightGrid:
         padded[1:-1, 1:-1] = cells
         padded[0, 1:-1], padded[-1, 1:-1] = 2 * cells[0] - cells[1], 2 * cells[-1] - cells[-2]
         padded[:, 0], padded[:, -1] = 2 * padded[:, 1] - padded[:, 2], 2 * padded[:, -2] - padded[:, -3]
-        scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
-        # Pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
-        to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
+        to_grid = self._to_grid.get(size)
+        if to_grid is None:
+            scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
+            # Pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
+            to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
+            self._to_grid[size] = to_grid
         spread = cv2.warpAffine(
             padded,
             to_grid,
