@@ -74,6 +74,24 @@ class Seen:
         grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
         return cls(plane, table, grey, numpy.asarray(cv2.integral(table, sdepth=cv2.CV_32S), numpy.int32))
 
+    def tile_shares(self, regions: list[ItemRegion]) -> FloatArray:
+        """square_levels' share for each of the squares at once (most are empty: only those that hold a
+        tile are looked at one by one)."""
+        height, width = self.table.shape[:2]
+        at = numpy.array([r.centre_mm + r.size_mm for r in regions], numpy.float64) * PLANE_PX_PER_MM
+        x0 = numpy.maximum(0, numpy.rint(at[:, 0] - at[:, 2] / 2))
+        y0 = numpy.maximum(0, numpy.rint(at[:, 1] - at[:, 3] / 2))
+        x1 = numpy.minimum(width, numpy.rint(at[:, 0] + at[:, 2] / 2))
+        y1 = numpy.minimum(height, numpy.rint(at[:, 1] + at[:, 3] / 2))
+        dy, dx = numpy.rint((y1 - y0) * 0.2), numpy.rint((x1 - x0) * 0.2)
+        y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
+        area = numpy.maximum(0, y1 - y0) * numpy.maximum(0, x1 - x0)
+        y0, y1 = (numpy.clip(v, 0, height).astype(numpy.intp) for v in (y0, y1))
+        x0, x1 = (numpy.clip(v, 0, width).astype(numpy.intp) for v in (x0, x1))
+        sums = self.empty_sums.astype(numpy.int64)
+        empty = (sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]) / 255
+        return numpy.where(area > 0, 1.0 - empty / numpy.maximum(area, 1), 0.0)
+
 
 def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, float, float]]:
     """The share of a square's middle that is no empty play area, and that part's median and brightest

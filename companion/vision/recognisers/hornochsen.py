@@ -253,8 +253,11 @@ class HornochsenRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
-        for item_id, region in layout.items.items():
-            if seen is not None:
+        shares = seen.tile_shares(list(layout.items.values())) if seen is not None else None
+        for place, (item_id, region) in enumerate(layout.items.items()):
+            if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
+                label, sure, alternatives = EMPTY, _empty_confidence(float(shares[place])), []
+            elif seen is not None:
                 label, sure, alternatives = _read_normalised(seen, region, templates)
             else:
                 crop = layout.crop(plane, item_id)
@@ -406,6 +409,11 @@ PLAIN_SHARE = 0.85
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
 
 
+def _empty_confidence(tile: float) -> float:
+    """How sure a square is empty whose middle is this share no empty area."""
+    return float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3))
+
+
 def _read_normalised(
     seen: Seen, region: ItemRegion, templates: DigitTemplates
 ) -> tuple[str, float, list[tuple[int, float]]]:
@@ -414,7 +422,7 @@ def _read_normalised(
     median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
     tile, (median, light_level, dark) = square_levels(seen, region)
     if tile < NORMALISED_TILE_SHARE:
-        return EMPTY, float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3)), []
+        return EMPTY, _empty_confidence(tile), []
     if median < BACK_LEVEL and dark > PLAIN_SHARE * light_level:
         # Dark and even all over, without a back's light mark: the empty area the reference did not take
         # for it (a board or cloth under a lamp changed since it was learned).
