@@ -255,6 +255,7 @@ class HornochsenRecogniser:
         others: dict[str, list[tuple[int, float]]] = {}
         shares = seen.tile_shares(list(layout.items.values())) if seen is not None else None
         for place, (item_id, region) in enumerate(layout.items.items()):
+            alternatives: list[tuple[int, float]]
             if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
                 label, sure, alternatives = EMPTY, _empty_confidence(float(shares[place])), []
             elif seen is not None:
