@@ -77,7 +77,8 @@ BRIDGED_ARM_MM2 = 2500.0
 
 
 BandChanges = tuple[Mask, Mask, Mask, Floats]
-"""`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`)."""
+"""`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`'s
+planes, each of the band's size, first)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -134,6 +135,8 @@ class Surround:
         y, x = numpy.mgrid[0:height, 0:width]
         self._depth = numpy.minimum(numpy.minimum(y, x), numpy.minimum(height - 1 - y, width - 1 - x))
         """Per pixel, how far in from the band's outer edge (mask pixels)."""
+        self._band_pixels = numpy.flatnonzero(self._depth < self.margin)
+        """The band's pixels' indices in an image of its size, raveled."""
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
         """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
@@ -217,12 +220,13 @@ class Surround:
     def _scatter(self, whole: numpy.typing.NDArray[Any], sides: Sequence[numpy.typing.NDArray[Any]]) -> None:
         """Puts the kept parts of the two sides (`_gather`'s) into the whole band's image."""
         m = self.margin
-        height, width = whole.shape[:2]
+        height, width = whole.shape[-2:]
         across, down = sides
-        whole[:m] = across[:m]
-        whole[height - m :] = across[across.shape[0] - m :]
-        whole[m : height - m, :m] = down[m : height - m, :m]
-        whole[m : height - m, width - m :] = down[m : height - m, down.shape[1] - m :]
+        # Rows and columns are the last two axes (a mask's, or the texture's planes').
+        whole[..., :m, :] = across[..., :m, :]
+        whole[..., height - m :, :] = across[..., across.shape[-2] - m :, :]
+        whole[..., m : height - m, :m] = down[..., m : height - m, :m]
+        whole[..., m : height - m, width - m :] = down[..., m : height - m, down.shape[-1] - m :]
 
     def changed(
         self, surround: Frame, shadow_min: float, blur: int, level: float, log_light: Floats | None = None
@@ -237,7 +241,7 @@ class Surround:
         height, width = self.size[1], self.size[0]
         nothing = numpy.zeros((height, width), bool)
         if self._low is None or self._log_image is None or self._light is None or not self._sides:
-            return nothing, nothing, nothing, numpy.zeros((*nothing.shape, 7), numpy.float32)
+            return nothing, nothing, nothing, numpy.zeros((7, *nothing.shape), numpy.float32)
         m = self.margin
         if log_light is not None:
             gains = [
@@ -256,7 +260,7 @@ class Surround:
             for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
         ]
         changed, any_change, outline = nothing, nothing.copy(), nothing
-        texture = numpy.zeros((height, width, 7), numpy.float32)
+        texture = numpy.zeros((7, height, width), numpy.float32)
         self._scatter(any_change, [masks[1] for masks in found])
         if log_light is None:
             changed, outline = nothing.copy(), nothing.copy()
@@ -360,17 +364,16 @@ class Surround:
         unlike = differing & ~shadow_hue
         # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
         counted = differing & ~steep
-        inner = numpy.where(counted, numpy.log(numpy.maximum(darkening, 0.01)), 0.0)
-        planes = (
-            relative * reference,
-            numpy.where(reference != 0.0, relative * relative, 0.0),
-            reference**2,
-            unlike,
-            counted,
-            inner,
-            inner**2,
-        )
-        return numpy.asarray(numpy.dstack([numpy.asarray(p, numpy.float32) for p in planes]), numpy.float32)
+        planes = numpy.empty((7, *grey.shape), numpy.float32)
+        numpy.multiply(relative, reference, out=planes[0])
+        numpy.multiply(relative, relative, out=planes[1])
+        planes[1][reference == 0.0] = 0.0
+        numpy.multiply(reference, reference, out=planes[2])
+        planes[3], planes[4] = unlike, counted
+        numpy.log(numpy.maximum(darkening, numpy.float32(0.01)), out=planes[5])
+        planes[5][~counted] = 0.0
+        numpy.multiply(planes[5], planes[5], out=planes[6])
+        return planes
 
     def crossing(
         self,
@@ -432,11 +435,11 @@ class Surround:
         """Per region, whether its part in the band keeps the reference's texture under one gain
         (`width`: an arm's least, in mask pixels)."""
         m = self.margin
-        band = labels.copy()
-        band[m:-m, m:-m] = 0
-        flat = band.ravel()
-        sums = [numpy.bincount(flat, texture[:, :, k].ravel(), minlength=count) for k in range(7)]
-        textured = numpy.bincount(flat[texture[:, :, 2].ravel() > 0.0], minlength=count)
+        # The band's pixels alone (the plane's are zeros in the texture, and no part of a region there).
+        flat = labels.ravel()[self._band_pixels]
+        planes = texture.reshape(7, -1)[:, self._band_pixels]
+        sums = [numpy.bincount(flat, planes[k], minlength=count) for k in range(7)]
+        textured = numpy.bincount(flat[planes[2] > 0.0], minlength=count)
         correlation = sums[0] / numpy.sqrt(sums[1] * sums[2] + 1e-12)
         # An arm beside its own shadow: the shadow keeps the texture, the arm's other hue tells it.
         # However large the shadow it lies in, a quarter of a wrist's crossing of the band is an arm.
