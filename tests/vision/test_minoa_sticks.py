@@ -77,3 +77,25 @@ def test_without_sure_sticks_a_narrowed_bar_is_not_taken_for_one() -> None:
     plane = _bars(layout, {INNER[3]: (BROWN, 4.0, 1.5), NARROWED: (BROWN, *THIN)})
     read = recogniser_for("minoa").read(plane, layout, None).items
     assert (read[INNER[3]], read[NARROWED]) == (minoa.STICK, minoa.EMPTY)
+
+
+BLACK = (32, 32, 34)
+"""The built-in edition's sticks."""
+
+
+@pytest.mark.parametrize(
+    ("colour", "expected"),
+    [
+        ((100, 100, 102), minoa.STICK),  # a black stick washed pale by a lamp's hotspot: as grey, lighter
+        ((95, 105, 115), minoa.EMPTY),  # the built-in edition's print: as light, but a little warm
+    ],
+)
+def test_a_pale_narrowed_bar_is_a_stick_only_of_the_sure_sticks_very_hue(
+    colour: tuple[int, int, int], expected: str
+) -> None:
+    layout = recogniser_for("minoa").layout({})
+    sure = INNER[::9][:8]
+    plane = _bars(layout, {**dict.fromkeys(sure, (BLACK, 4.0, 1.5)), NARROWED: (colour, *THIN)})
+    read = recogniser_for("minoa").read(plane, layout, None).items
+    assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
+    assert read[NARROWED] == expected

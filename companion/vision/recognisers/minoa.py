@@ -99,10 +99,15 @@ of a stick: a stick the reference narrowed to 3 mm (a brown stick on dark wood, 
 table), or one washed pale under a lamp's hotspot, is still of the sticks' hue. Seeds 5-34: sticks were
 within 6 of their frame's in 99 % of lines, every print line left in view 8.6 or more away but in the
 built-in edition (4.6, then 100 lighter)."""
+WASHED_AB, WASHED_L = 3.0, 90.0
+"""... and a bar of the sure sticks' very hue up to this much lighter: a stick washed pale by a lamp's
+hotspot (seeds 8, 40, 55: 1-3.6 off their hue, 47-84 lighter), short of the built-in edition's print
+beside black sticks (as grey as they, 100-113 lighter)."""
 UNLIKE_AB, UNLIKE_L = 9.0, 35.0
 """A bar this far from the sure sticks' hue and this much lighter is the board's print, however dark: the
 print of another edition (grey by brown sticks, brown by grey ones) where the reference left it in view,
-blurred to 3 mm by the lens, darkens a line as much as a narrowed stick."""
+blurred to 3 mm by the lens, darkens a line as much as a narrowed stick. Not a sure stick, which no print
+resembles (seed 8: a sure stick in a shadow's blue was 9.1 off the frame's others)."""
 WEAK_DIP = 0.6
 """Least darkening of a stick recognised by its colour (whatever its width: the narrowed stick's core is
 none, its 3 mm flanked by the neutral grey)."""
@@ -330,12 +335,13 @@ def _stick_dips(
     stick = (dip >= STICK_DIP_MM) & (core >= STICK_CORE)
     if shown is not None:
         shown.update(darkness=darkness, dip=dip.copy(), core=core)
-    colours = _bar_colours(strips, neutral, darkness, ~edge & (dip >= SURE_DIP) & (core >= SURE_CORE))
+    sure = ~edge & (dip >= SURE_DIP) & (core >= SURE_CORE)
+    colours = _bar_colours(strips, neutral, darkness, sure)
     if colours is not None:
         hue, lighter = colours
-        like = (hue <= LIKE_AB) & (lighter <= LIKE_L) & (dip >= WEAK_DIP)
-        unlike = (hue > UNLIKE_AB) & (lighter > UNLIKE_L)
-        stick = (stick & ~unlike) | like
+        like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
+        unlike = (hue > UNLIKE_AB) & (lighter > UNLIKE_L) & ~sure
+        stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
         if shown is not None:
             shown.update(hue=hue, lighter=lighter)
     return numpy.where(stick, numpy.maximum(dip, STICK_DIP_MM), 0.0).astype(numpy.float32)
