@@ -99,3 +99,14 @@ def test_a_pale_narrowed_bar_is_a_stick_only_of_the_sure_sticks_very_hue(
     read = recogniser_for("minoa").read(plane, layout, None).items
     assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
     assert read[NARROWED] == expected
+
+
+def test_a_bar_far_lighter_than_the_sure_sticks_is_not_a_stick_however_wide() -> None:
+    """The built-in print where the reference kept the card round it, blurred wide by the lens: darker
+    than the card across a stick's width, but far lighter than any stick of the frame."""
+    layout = recogniser_for("minoa").layout({})
+    sure = INNER[::9][:8]
+    plane = _bars(layout, {**dict.fromkeys(sure, (BLACK, 4.0, 1.5)), PRINTED: ((140, 150, 160), 3.5, 1.5)})
+    read = recogniser_for("minoa").read(plane, layout, None).items
+    assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
+    assert read[PRINTED] == minoa.EMPTY

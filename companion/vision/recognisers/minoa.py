@@ -102,7 +102,8 @@ built-in edition (4.6, then 100 lighter)."""
 WASHED_AB, WASHED_L = 3.0, 90.0
 """... and a bar of the sure sticks' very hue up to this much lighter: a stick washed pale by a lamp's
 hotspot (seeds 8, 40, 55: 1-3.6 off their hue, 47-84 lighter), short of the built-in edition's print
-beside black sticks (as grey as they, 100-113 lighter)."""
+beside black sticks (as grey as they, 100-113 lighter). Lighter still, no bar but a sure stick is one
+(seeds 5-55: no stick but the sure ones 85 lighter than its frame's sure sticks)."""
 UNLIKE_AB, UNLIKE_L = 9.0, 35.0
 """A bar this far from the sure sticks' hue and this much lighter is the board's print, however dark: the
 print of another edition (grey by brown sticks, brown by grey ones) where the reference left it in view,
@@ -340,7 +341,7 @@ def _stick_dips(
     if colours is not None:
         hue, lighter = colours
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
-        unlike = (hue > UNLIKE_AB) & (lighter > UNLIKE_L) & ~sure
+        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | (lighter > WASHED_L)) & ~sure
         stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
         if shown is not None:
             shown.update(hue=hue, lighter=lighter)
