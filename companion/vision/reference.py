@@ -260,6 +260,7 @@ class TableReference:
         self._grey: Floats | None = None
         self._grey_mean: Floats | None = None
         self._grey_deviation: Floats | None = None
+        self._textured: Mask = numpy.zeros(0, bool)
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
         self._log_image: Floats = numpy.zeros(0, numpy.float32)
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
@@ -346,6 +347,7 @@ class TableReference:
         self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
         variance = cv2.blur(grey * grey, side) - mean * mean
         self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
+        self._textured = self._grey_deviation > TEXTURED
 
     def _small(self, plane: Frame) -> Floats:
         return self._small_bytes(plane).astype(numpy.float32)
@@ -532,20 +534,31 @@ class TableReference:
             return numpy.zeros(corrected.shape[:2], bool)
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
         grey = sum3(corrected) / 3.0
-        mean = cv2.blur(grey, side)
-        deviation = numpy.sqrt(numpy.maximum(cv2.blur(grey * grey, side) - mean * mean, 0.0))
-        covariance = cv2.blur(grey * self._grey, side) - mean * self._grey_mean
-        correlation = covariance / (deviation * self._grey_deviation + 1.0)
-        textured = self._grey_deviation > TEXTURED
-        return numpy.asarray(textured & (correlation < 0.3), bool)
+        mean = floats(cv2.blur(grey, side))
+        # OpenCV's per-element operations: the same arithmetic as numpy's, without its temporaries.
+        square = floats(cv2.blur(cv2.multiply(grey, grey), side))
+        deviation = cv2.sqrt(_at_least_zero(floats(cv2.subtract(square, cv2.multiply(mean, mean)))))
+        product = cv2.blur(cv2.multiply(grey, self._grey), side)
+        covariance = cv2.subtract(product, cv2.multiply(mean, self._grey_mean))
+        correlation = floats(
+            cv2.divide(covariance, floats(cv2.multiply(deviation, self._grey_deviation)) + numpy.float32(1.0))
+        )
+        return numpy.asarray(self._textured & (correlation < 0.3), bool)
 
     def _filled(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
         """The foreground with its small enclosed holes filled (not the table enclosed by a ring of
         pieces: that hole is larger)."""
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - foreground, connectivity=4)
+        # A hole lies within the foreground's box (beyond it the table runs on to the plane's edge): the
+        # table in the box is labelled, and a hole touches no edge of the box.
+        rows = numpy.flatnonzero(cv2.reduce(foreground, 1, cv2.REDUCE_MAX)[:, 0])
+        columns = numpy.flatnonzero(cv2.reduce(foreground, 0, cv2.REDUCE_MAX)[0])
+        if rows.size == 0:
+            return foreground
+        box = (slice(int(rows[0]), int(rows[-1]) + 1), slice(int(columns[0]), int(columns[-1]) + 1))
+        part = foreground[box]
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - part, connectivity=4)
         small = stats[:, cv2.CC_STAT_AREA] <= HOLE_MM2 * MASK_PX_PER_MM**2
-        height, width = foreground.shape
-        # A hole touches no edge of the plane: its box lies inside.
+        height, width = part.shape
         inside = (stats[:, cv2.CC_STAT_LEFT] > 0) & (stats[:, cv2.CC_STAT_TOP] > 0)
         inside &= stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] < width
         inside &= stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] < height
@@ -553,7 +566,9 @@ class TableReference:
         holes[0] = False  # label 0: the foreground itself
         if count <= 1 or not numpy.any(holes):
             return foreground
-        return numpy.asarray(foreground | holes[labels].astype(numpy.uint8), numpy.uint8)
+        filled = foreground.copy()
+        filled[box] |= holes[labels].astype(numpy.uint8)
+        return filled
 
     def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the

@@ -620,3 +620,31 @@ def test_normalising_the_foregrounds_box_alone_is_normalising_the_whole_plane(
         (spread > 80)[..., None], cv2.multiply(plane, factor, scale=1.0 / 80.0), NEUTRAL_BGR
     )
     assert numpy.array_equal(reference.normalise(plane, view), expected.astype(numpy.uint8))
+
+
+def test_small_holes_are_filled_alike_whether_labelled_in_the_foregrounds_box_or_the_whole_mask() -> None:
+    reference = TableReference(layout())
+    height, width = reference.size[1], reference.size[0]
+    rng = numpy.random.default_rng(15)
+    filled = 0
+    for trial in range(40):
+        foreground = numpy.zeros((height, width), numpy.uint8)
+        for _ in range(rng.integers(1, 8)):
+            x, y = int(rng.integers(-10, width)), int(rng.integers(-10, height))
+            side = int(rng.integers(4, 40))
+            foreground[max(0, y) : y + side, max(0, x) : x + side] = 1
+            # Some table left inside each: a hole (small or not), or a notch open to the outside.
+            hx, hy = x + int(rng.integers(1, side)), y + int(rng.integers(1, side))
+            foreground[
+                max(0, hy) : hy + int(rng.integers(1, 14)), max(0, hx) : hx + int(rng.integers(1, 14))
+            ] = 0
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(1 - foreground, connectivity=4)
+        left, top = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+        inside = (left > 0) & (top > 0)
+        inside &= (left + stats[:, cv2.CC_STAT_WIDTH] < width) & (top + stats[:, cv2.CC_STAT_HEIGHT] < height)
+        holes = (stats[:, cv2.CC_STAT_AREA] <= 300.0 * MASK_PX_PER_MM**2) & inside
+        holes[0] = False
+        expected = foreground | holes[labels].astype(numpy.uint8)
+        assert numpy.array_equal(reference._filled(foreground), expected), trial
+        filled += int(not numpy.array_equal(expected, foreground))
+    assert filled >= 10  # holes were there to fill
