@@ -97,8 +97,8 @@ class _Side:
     grey_deviation: Floats
     textured: Mask
     relative: Floats
-    step_noise: Floats
-    """How much the darkening steps per grey level of noise (`STEP_NOISE`)."""
+    steep_step: Floats
+    """The step of the darkening that is steep (`SHARP_STEP`, or beyond `STEP_NOISE`)."""
 
 
 def _typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:
@@ -106,11 +106,13 @@ def _typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:
     return numpy.ascontiguousarray(values, bool if values.dtype == bool else numpy.float32)
 
 
-def _step_noise(mean_2: Floats) -> Floats:
-    """Per pixel, how far the darkening (the mean of the channels' ratios to `mean_2`, the reference's
-    level plus 2) moves for a grey level of noise in each channel."""
+def _steep_step(mean_2: Floats) -> Floats:
+    """Per pixel, the step of the darkening (the mean of the channels' ratios to `mean_2`, the
+    reference's level plus 2) that is steep: `SHARP_STEP`, or as far as `STEP_NOISE` grey levels of noise
+    in each channel move it."""
     inverse = numpy.asarray(1.0 / mean_2, numpy.float32)
-    return numpy.asarray(numpy.sqrt(sum3(inverse * inverse)) / 3.0, numpy.float32)
+    noise = numpy.sqrt(sum3(inverse * inverse)) * numpy.float32(STEP_NOISE / 3.0)
+    return numpy.asarray(numpy.maximum(noise, numpy.float32(SHARP_STEP)), numpy.float32)
 
 
 class Surround:
@@ -199,7 +201,7 @@ class Surround:
             "grey_deviation": deviation,
             "textured": deviation > TEXTURED,
             "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
-            "step_noise": _step_noise(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
+            "steep_step": _steep_step(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
         }
         gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
         self._sides = tuple(
@@ -293,7 +295,7 @@ class Surround:
         )
         distance = sum3(numpy.asarray(scaled, numpy.float32))
         corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
-        lost = self._texture_lost(corrected, side)
+        lost, grey, mean = self._texture_lost(corrected, side)
         # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
         any_change = (cv2.blur(distance, (blur, blur)) > level) | lost
         if not whole:
@@ -316,16 +318,18 @@ class Surround:
         rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
         rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
         # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-        steep = cv2.magnitude(rise_x, rise_y) > numpy.maximum(side.step_noise * STEP_NOISE, SHARP_STEP)
+        steep = cv2.magnitude(rise_x, rise_y) > side.steep_step
         outline = steep & side.plain
         table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
-        texture = self._kept_texture(corrected, side, steep, distance, table_hue, darkening)
+        relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
+        texture = self._kept_texture(relative, side, steep, distance, table_hue, darkening)
         return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
 
     @staticmethod
-    def _texture_lost(corrected: Floats, side: _Side) -> Mask:
+    def _texture_lost(corrected: Floats, side: _Side) -> tuple[Mask, Floats, Floats]:
         """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
-        arm of the very colour of the table hides it, a shadow keeps it."""
+        arm of the very colour of the table hides it, a shadow keeps it. With the grey levels and their
+        mean over the window."""
         window = (TEXTURE_PX, TEXTURE_PX)
         grey = sum3(corrected) / 3.0
         mean = cv2.blur(grey, window)
@@ -333,18 +337,19 @@ class Surround:
         covariance = cv2.blur(grey * side.grey, window) - mean * side.grey_mean
         correlation = covariance / (deviation * side.grey_deviation + 1.0)
         lost = (side.textured & (correlation < 0.3)).astype(numpy.float32)
-        return numpy.asarray(cv2.blur(lost, window) > 0.6, bool)
+        return numpy.asarray(cv2.blur(lost, window) > 0.6, bool), grey, numpy.asarray(mean, numpy.float32)
 
     def _kept_texture(
         self,
-        corrected: Floats,
+        relative: Floats,
         side: _Side,
         steep: Mask,
         distance: Floats,
         shadow_hue: Mask,
         darkening: Floats,
     ) -> Floats:
-        """Per pixel, what `_shaded` sums over a region (`shadow_hue`: where the pixel may be the table under
+        """Per pixel, what `_shaded` sums over a region (`relative`: the grey level relative to its
+        neighbourhood's, less one; `shadow_hue`: where the pixel may be the table under
         another light: a shadow's hue and depth, or brighter where no texture is lost, as when a shadow over
         the band while the empty area was learned has lifted by more than the band's light follows, not
         an arm of the table's hue hiding its grain): for the correlation of the band's texture with
@@ -354,9 +359,6 @@ class Surround:
         band's changes take in keeps its texture); then whether the pixel is of no shadow's hue, whether
         it counts, and its log darkening and that squared."""
         differing = distance >= KEPT_DISTANCE
-        grey = sum3(corrected) / 3.0
-        window = (TEXTURE_PX, TEXTURE_PX)
-        relative = grey / (cv2.blur(grey, window) + 2.0) - 1.0
         left_out = (steep | ~differing).astype(numpy.uint8)
         edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
         reference = numpy.where(edge, 0.0, side.relative)
@@ -364,7 +366,7 @@ class Surround:
         unlike = differing & ~shadow_hue
         # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
         counted = differing & ~steep
-        planes = numpy.empty((7, *grey.shape), numpy.float32)
+        planes = numpy.empty((7, *relative.shape), numpy.float32)
         numpy.multiply(relative, reference, out=planes[0])
         numpy.multiply(relative, relative, out=planes[1])
         planes[1][reference == 0.0] = 0.0
