@@ -21,7 +21,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 
 FloatArray = numpy.typing.NDArray[numpy.float64]
 
@@ -288,12 +288,13 @@ def fitted_layout(
     xs, ys = _moved(params, centres[:, 0] - middle[0], centres[:, 1] - middle[1], middle)
     xs, ys = numpy.asarray(xs, numpy.float64).ravel(), numpy.asarray(ys, numpy.float64).ravel()
     if loose:
-        at = numpy.array([i in set(loose) for i in ids])
+        kept = set(loose)
+        at = numpy.array([i in kept for i in ids])
         shift = _loose_shifts(table, xs[at], ys[at])
         xs[at] += shift[0]
         ys[at] += shift[1]
-    items = {
-        item_id: dataclasses.replace(layout.items[item_id], centre_mm=(float(x), float(y)))
-        for item_id, x, y in zip(ids, xs, ys, strict=True)
-    }
+    items = {}
+    for item_id, x, y in zip(ids, xs.tolist(), ys.tolist(), strict=True):
+        region = layout.items[item_id]
+        items[item_id] = ItemRegion((x, y), region.size_mm, region.rotation_deg)
     return Layout(layout.plane_mm, items, layout.raised_mm)
