@@ -7,13 +7,14 @@ board where each seat shows its played tile, and "played:seatN:2" beside it for
 the seat's second tile in a double round (empty otherwise). Labels: "1".."99",
 "down" (a tile face down) or "empty".
 
-How: on a normalised plane, whatever in a square is no empty area is a tile, a face or a back by its
-lightness; on a raw plane each item's pixels are labelled by their nearest colour prototype (tile face,
-tile back, or the board's print). The tile is found and straightened (_hornochsen_tiles.py: its face's
-minimum-area rectangle, or its number's ink) and its number read from its digits (_hornochsen_digits.py:
-glyphs, the digit classifier and templates and how they are learned); teaching adds the user's tiles'
-digits (moving the classifier to them) and colours. Each number is on one tile and a row ascends:
-readings that break either are mended from their next likeliest numbers.
+How: on a normalised plane, whatever in a square is no empty area is a tile, a back where it shows a
+back's mark (a ring round a disc), else a face if it shows a number; on a raw plane each item's pixels
+are labelled by their nearest colour prototype (tile face, tile back, or the board's print). The tile is
+found and straightened (_hornochsen_tiles.py: its face's minimum-area rectangle, or its number's ink) and
+its number read from its digits (_hornochsen_digits.py: glyphs, the digit classifier and templates and
+how they are learned); teaching adds the user's tiles' digits (moving the classifier to them) and
+colours. Each number is on one tile and a row ascends: readings that break either are mended from their
+next likeliest numbers.
 
 This module holds the layout, the colours, the recogniser (reading and teaching), telling a face from a
 back and the mending by the game's rules.
@@ -403,8 +404,8 @@ BACK_MARK = 0.5
 FACE_GLYPH_SCORE = 0.65
 """The least correlation of each digit with its templates on a light square (see MIN_GLYPH_SCORE)."""
 FACE_LEAST = 105.0
-"""No face's median is darker than this (110 where the reference did not even out a changed lamp): darker is
-a back, without looking for digits."""
+"""No face's median is darker than this (110 where the reference did not even out a changed lamp) but in a
+deep shadow: darker is a back where it shows a back's mark, a face only where it shows two digits."""
 PLAIN_SHARE = 0.85
 """A dark square whose middle's darkest tenth is lighter than this share of its brightest tenth shows no
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
@@ -419,8 +420,9 @@ def _read_normalised(
     seen: Seen, region: ItemRegion, templates: DigitTemplates
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
-    tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark: the
-    median lightness tells them apart, the light being corrected to canonical white (see BACK_SHARE)."""
+    tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark (a
+    ring round a disc): a dark square (see BACK_SHARE) is a back where it shows the mark, and any square
+    that reads no number is looked at for the mark too (a back overexposed)."""
     tile, (median, light_level, dark) = square_levels(seen, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, _empty_confidence(tile), []
