@@ -9,7 +9,8 @@ themselves; the layout's centres are moved by the affine map that puts the most 
 ink under number-sized boxes about them. The ink, not the whole tile: tiles in a row touch, so a face
 fills a box a few millimetres off as well as the right one. Empty squares add nothing to a fit; a step
 beyond each row's ends counts against it (nothing lies there), which tells a fit a whole square off
-from the right one.
+from the right one; the seams between touching tiles are no ink. The played slots lie on the table below
+the board, where the board's fit is extrapolated: each is then moved onto the tile laid about it.
 """
 
 from __future__ import annotations
