@@ -548,17 +548,10 @@ class TableReference:
     def _filled(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
         """The foreground with its small enclosed holes filled (not the table enclosed by a ring of
         pieces: that hole is larger)."""
-        # A hole lies within the foreground's box (beyond it the table runs on to the plane's edge): the
-        # table in the box is labelled, and a hole touches no edge of the box.
-        rows = numpy.flatnonzero(cv2.reduce(foreground, 1, cv2.REDUCE_MAX)[:, 0])
-        columns = numpy.flatnonzero(cv2.reduce(foreground, 0, cv2.REDUCE_MAX)[0])
-        if rows.size == 0:
-            return foreground
-        box = (slice(int(rows[0]), int(rows[-1]) + 1), slice(int(columns[0]), int(columns[-1]) + 1))
-        part = foreground[box]
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - part, connectivity=4)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - foreground, connectivity=4)
         small = stats[:, cv2.CC_STAT_AREA] <= HOLE_MM2 * MASK_PX_PER_MM**2
-        height, width = part.shape
+        height, width = foreground.shape
+        # A hole touches no edge of the plane: its box lies inside.
         inside = (stats[:, cv2.CC_STAT_LEFT] > 0) & (stats[:, cv2.CC_STAT_TOP] > 0)
         inside &= stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] < width
         inside &= stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] < height
@@ -566,9 +559,7 @@ class TableReference:
         holes[0] = False  # label 0: the foreground itself
         if count <= 1 or not numpy.any(holes):
             return foreground
-        filled = foreground.copy()
-        filled[box] |= holes[labels].astype(numpy.uint8)
-        return filled
+        return numpy.asarray(foreground | holes[labels].astype(numpy.uint8), numpy.uint8)
 
     def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the

@@ -622,7 +622,7 @@ def test_normalising_the_foregrounds_box_alone_is_normalising_the_whole_plane(
     assert numpy.array_equal(reference.normalise(plane, view), expected.astype(numpy.uint8))
 
 
-def test_small_holes_are_filled_alike_whether_labelled_in_the_foregrounds_box_or_the_whole_mask() -> None:
+def test_small_enclosed_holes_are_filled_and_no_other_table() -> None:
     reference = TableReference(layout())
     height, width = reference.size[1], reference.size[0]
     rng = numpy.random.default_rng(15)
