@@ -28,8 +28,21 @@ TURNS_DEG = (-7.0, 0.0, 7.0)
 GLYPH_PX_PER_MM = 1.5
 """Glyphs are matched at this resolution: pips 6 px across, and few enough pixels to match fast."""
 GLYPH_SLACK_PX = 2
-BLUR_SIGMA_PX = 1.6
-"""Blur (glyph pixels) that makes a pip's shape (round, square, a ring) a round blob alike."""
+VALUE_SLACK_PX = (2, 3)
+"""How far (x, y glyph pixels) the row of pips is looked for about where the horn put the piece. Across
+the row only as far as GLYPH_SLACK_PX: a row shifted by half its pips' pitch fits a row one pip shorter
+(a five read as a four). Along the piece's height a little farther: another edition's thicker or thinner
+horn, blurred, best matches a few pixels up or down (a thick-horned print's pips lay 3 px below where
+its horn put them, and their count was guessed), while the row's length is what tells the value."""
+FILL_MM = 3.4
+"""Width of the grey opening that makes a row of pips, whatever their shape, one dark bar as long as the
+row: it fills whatever light lies within the row narrower than this, a ring pip's hollow (3.2 mm) and the
+gaps between pips, yet not the face between the horn and the row (3.5 mm). Blurred, a row of five ring
+pips shows four dark blobs where neighbouring rings' walls meet, and fitted a row of four round ones
+better than its own (a travel edition's fives read as fours); as bars, rows differ by their length."""
+FILL_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(FILL_MM * GLYPH_PX_PER_MM),) * 2)
+BLUR_SIGMA_PX = 1.0
+"""Blur (glyph pixels) of the filled rows before they are compared: a pixel's shift or noise aside."""
 HORN_SLACK_PX = 8
 """The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
 
@@ -75,12 +88,14 @@ class GlyphTemplates:
         return GlyphTemplates(names, owner, images, (shape[0], shape[1]))
 
     def blurred(self) -> GlyphTemplates:
-        """The same templates blurred by BLUR_SIGMA_PX."""
-        images = tuple(
-            numpy.ascontiguousarray(cv2.GaussianBlur(image, (0, 0), BLUR_SIGMA_PX), numpy.uint8)
-            for image in self.images
-        )
-        return dataclasses.replace(self, images=images)
+        """The same templates as rows of pips are compared: filled (FILL_MM) and blurred (BLUR_SIGMA_PX)."""
+        return dataclasses.replace(self, images=tuple(filled(image) for image in self.images))
+
+
+def filled(image: GreyImage) -> GreyImage:
+    """A row of pips (dark on a lighter face) as one dark bar: opened by FILL_KERNEL, blurred."""
+    opened = cv2.morphologyEx(image, cv2.MORPH_OPEN, FILL_KERNEL)
+    return numpy.ascontiguousarray(cv2.GaussianBlur(opened, (0, 0), BLUR_SIGMA_PX), numpy.uint8)
 
 
 def best_match(
@@ -89,22 +104,23 @@ def best_match(
     box_mm: tuple[float, float, float, float],
     templates: GlyphTemplates,
     classes: list[str],
-    slack: int = GLYPH_SLACK_PX,
+    slack: int | tuple[int, int] = GLYPH_SLACK_PX,
     blurred: GlyphTemplates | None = None,
 ) -> tuple[str, float, tuple[float, float], float]:
     """The class whose template best matches the box about piece_px (grey plane at GLYPH_PX_PER_MM),
     its confidence, where the piece's centre is by that match, and that match's likeness.
 
-    Normalised cross-correlation of every template at every shift of up to `slack` pixels; the
-    confidence grows with the lead of the best class over the next. With `blurred` (templates blurred by
-    BLUR_SIGMA_PX), the box is blurred alike and compared with those instead: blurred, a row of square or
-    ring pips looks like a row of round ones, so another edition's count still fits (the sharp likeness
-    of a row of rings to a row of round pips favours a row of another length as often as its own).
+    Normalised cross-correlation of every template at every shift of up to `slack` pixels (x, y if two);
+    the confidence grows with the lead of the best class over the next. With `blurred` (the templates
+    `filled`), the box is filled alike and compared with those instead: filled, a row of square or ring
+    pips is a bar like a row of round ones, so another edition's count still fits (the sharp likeness of
+    a row of rings to a row of round pips favours a row of another length as often as its own).
     """
     height, width = templates.shape
-    top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack
-    left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack
-    rows, columns = height + 2 * slack, width + 2 * slack
+    slack_x, slack_y = (slack, slack) if isinstance(slack, int) else slack
+    top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack_y
+    left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack_x
+    rows, columns = height + 2 * slack_y, width + 2 * slack_x
     window = grey[max(0, top) : top + rows, max(0, left) : left + columns]
     if window.shape[:2] != (rows, columns):  # near the plane's edge: repeat the edge
         above, before = max(0, -top), max(0, -left)
@@ -113,10 +129,10 @@ def best_match(
             cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
         )
     per_class = dict.fromkeys(classes, -1.0)
-    best_at, best_score = (slack, slack), -2.0
+    best_at, best_score = (slack_x, slack_y), -2.0
     if blurred is not None:
         templates = blurred
-        window = numpy.ascontiguousarray(cv2.GaussianBlur(window, (0, 0), BLUR_SIGMA_PX))
+        window = filled(window)
     for owner, template in zip(templates.owner, templates.images, strict=True):
         name = templates.names[owner]
         if name not in per_class:
@@ -128,7 +144,7 @@ def best_match(
             best_at, best_score = (int(at[0]), int(at[1])), score
     ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
     margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
-    found = (piece_px[0] + best_at[0] - slack, piece_px[1] + best_at[1] - slack)
+    found = (piece_px[0] + best_at[0] - slack_x, piece_px[1] + best_at[1] - slack_y)
     return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found, float(best_score)
 
 

@@ -56,6 +56,7 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     HORN_SLACK_PX,
     TURNS_DEG,
     VALUE_BOX_MM,
+    VALUE_SLACK_PX,
     GlyphTemplates,
     best_match,
     glyph_crop,
@@ -581,6 +582,7 @@ class MinotaurusRecogniser:
                             VALUE_BOX_MM,
                             look,
                             [str(v) for v in values],
+                            VALUE_SLACK_PX,
                             blurred=blurred,
                         )
                         for look, blurred in zip(templates.values, templates.blurred_values, strict=True)
