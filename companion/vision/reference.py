@@ -318,8 +318,9 @@ class TableReference:
 
     @staticmethod
     def surround_of(layout: Layout, frame: Frame, homography: Homography) -> Frame:
-        """The camera frame over the layout's plane and a band around it (`homography`: frame to plane
-        pixels), for `learn` and `look`."""
+        """The camera frame over the band around the layout's plane (`homography`: frame to plane pixels),
+        for `learn` and `look`: the strips of it the band's comparison reads; the plane's middle is left
+        black, and `learn` and `look` take it from the plane itself."""
         return band_of(_surround_for(layout), frame, homography)
 
     def _set_image(self, image: Floats) -> None:
