@@ -9,7 +9,7 @@ import dataclasses
 import cv2
 import numpy
 
-from companion.vision.base import PLANE_PX_PER_MM, recogniser_for
+from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template, recogniser_for
 from companion.vision.recognisers._minos_dice import DIE_MM, find_dice, find_tops, neutral_mask, upright_cut
 from companion.vision.recognisers.minos import SLACK_PX, SYMBOL_MM, normalised_faces
 from tests.vision.test_minos_normalised import SYMBOLS_SHOWN, standing_dice
@@ -88,3 +88,17 @@ def test_a_bright_square_scrap_without_a_symbol_is_no_die() -> None:
     cv2.rectangle(plane, (x0, y0), (x0 + side, y0 + side), (235, 238, 240), -1)
     assert len(find_tops(plane)) > 6
     assert _read(plane) == SYMBOLS_SHOWN
+
+
+def test_teaching_takes_the_dice_that_read_finds_beside_a_bright_square_scrap() -> None:
+    """Taught on a plane with such a scrap left of the dice, die:0 is the leftmost die, not the scrap:
+    the template taught is that die's symbol."""
+    recogniser = recogniser_for("minos")
+    plane, _, _ = standing_dice(SYMBOLS_SHOWN, 5)
+    side = round(DIE_MM * PLANE_PX_PER_MM * 1.05)
+    x0, y0 = round(10 * PLANE_PX_PER_MM), round(140 * PLANE_PX_PER_MM)
+    cv2.rectangle(plane, (x0, y0), (x0 + side, y0 + side), (235, 238, 240), -1)
+    profile = recogniser.teach(plane, recogniser.layout({}), {"die:0": SYMBOLS_SHOWN[0]}, Profile("minos"))
+    taught = decode_template(profile.templates[SYMBOLS_SHOWN[0]]).astype(numpy.float32)
+    face = normalised_faces()[SYMBOLS_SHOWN[0]].astype(numpy.float32)
+    assert float(numpy.corrcoef(taught.ravel(), face.ravel())[0, 1]) > 0.8

@@ -273,7 +273,7 @@ def _closed(mask: GreyImage, radius: float) -> GreyImage:
     """The mask closed by a disc of `radius`, through distance transforms (see _opened)."""
     grown = cv2.distanceTransform((mask == 0).astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) <= radius
     shrunk = cv2.distanceTransform(grown.astype(numpy.uint8), cv2.DIST_L2, cv2.DIST_MASK_5) > radius
-    return (shrunk | (mask > 0)).astype(numpy.uint8)
+    return numpy.asarray(shrunk | (mask > 0), numpy.uint8)
 
 
 def _solid_parts(outline: MatLike, shape: tuple[int, ...], trim: float, die_px: float) -> list[MatLike]:

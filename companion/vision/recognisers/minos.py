@@ -361,12 +361,7 @@ class MinosRecogniser:
         templates = self._prepared(profile, is_normalised(neutral))
         grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
         seen = (~neutral).astype(numpy.uint8)
-        tops = find_tops(plane, neutral, grey)
-        read = [(die, *_read_die(templates, grey, seen, die)) for die in tops]
-        if len(read) > DICE:
-            # More tops than dice: a scrap as square and bright as a top bears no symbol.
-            read = sorted(read, key=lambda found: -found[3])[:DICE]
-        read.sort(key=lambda found: found[0].centre_px[0])
+        read = _dice_read(templates, grey, seen, find_tops(plane, neutral, grey))
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         ids = sorted(layout.items, key=lambda item: int(item.split(":")[1]))
@@ -383,9 +378,11 @@ class MinosRecogniser:
         if bad:
             raise MinosVisionError(f"Minos labels are die:0..5 → one of {', '.join(SYMBOLS)}, not {bad}")
         neutral = neutral_mask(plane)
-        dice = find_dice(plane, neutral)
         grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
         seen = (~neutral).astype(numpy.uint8)
+        # The dice as `read` finds them (of more tops than dice, those that bear symbols).
+        known = self._prepared(profile, is_normalised(neutral))
+        dice = [found[0] for found in _dice_read(known, grey, seen, find_tops(plane, neutral, grey))]
         templates = dict(profile.templates)
         current = dict(normalised_faces() if is_normalised(neutral) else default_faces())
         current.update({k: decode_template(v) for k, v in templates.items() if k in SYMBOLS})
@@ -405,6 +402,18 @@ class MinosRecogniser:
             window, _ = aligned_symbol(cut, current[symbol].astype(numpy.float32))
             templates[symbol] = encode_template(numpy.clip(window + 0.5, 0, 255).astype(numpy.uint8))
         return dataclasses.replace(profile, templates=templates, shots=profile.shots + 1)
+
+
+def _dice_read(
+    templates: SymbolTemplates, grey: GreyImage, seen: GreyImage, tops: list[FoundDie]
+) -> list[tuple[FoundDie, str, float, float]]:
+    """The dice among the tops, left to right, each with its symbol, the confidence in it and how well
+    it matched. More tops than dice: a scrap as square and bright as a top bears no symbol, so the dice
+    are the tops whose symbols match best."""
+    read = [(die, *_read_die(templates, grey, seen, die)) for die in tops]
+    if len(read) > DICE:
+        read = sorted(read, key=lambda found: -found[3])[:DICE]
+    return sorted(read, key=lambda found: found[0].centre_px[0])
 
 
 def _read_die(
