@@ -337,7 +337,11 @@ def _stick_dips(
     if shown is not None:
         shown.update(darkness=darkness, dip=dip.copy(), core=core)
     sure = ~edge & (dip >= SURE_DIP) & (core >= SURE_CORE)
-    colours = _bar_colours(strips, neutral, darkness, sure)
+    # Only on a normalised plane: there the reference narrows sticks and leaves print in view here and
+    # there; a plane as the camera sees it shows every print line, whose bar (1 mm of print and 2 of card)
+    # may average to a stick's colour, and no stick narrowed.
+    normalised = numpy.count_nonzero(neutral) >= NORMALISED_SHARE * neutral.size
+    colours = _bar_colours(strips, neutral, darkness, sure) if normalised else None
     if colours is not None:
         hue, lighter = colours
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
