@@ -648,3 +648,29 @@ def test_small_enclosed_holes_are_filled_and_no_other_table() -> None:
         assert numpy.array_equal(reference._filled(foreground), expected), trial
         filled += int(not numpy.array_equal(expected, foreground))
     assert filled >= 10  # holes were there to fill
+
+
+def test_no_arm_can_cross_the_band_into_changes_that_do_not_reach_the_planes_edge() -> None:
+    # The band is compared only when the plane's changes may take part in a crossing: wherever the
+    # reference says they cannot, even a band changed all over (every pixel of it foreign) crosses into
+    # nothing. This holds `_may_come_in` to what `Surround.crossing` asks of the plane's side.
+    reference = TableReference(layout())
+    surround = reference._surround
+    height, width = reference.size[1], reference.size[0]
+    m = surround.margin
+    everything = numpy.ones((surround.size[1], surround.size[0]), bool)
+    everything[m:-m, m:-m] = False
+    rng = numpy.random.default_rng(16)
+    outcomes = set()
+    for trial in range(60):
+        joined = numpy.zeros((height, width), numpy.uint8)
+        for _ in range(rng.integers(1, 5)):
+            x, y = int(rng.integers(-20, width)), int(rng.integers(-20, height))
+            w, h = int(rng.integers(2, 60)), int(rng.integers(2, 60))
+            joined[max(0, y) : y + h, max(0, x) : x + w] = 1
+        may = reference._may_come_in(joined)
+        width_mm = reference.settings.hand_min_edge_mm
+        crossed = surround.crossing(everything, joined, width_mm, None, reference._markers, None)
+        assert may or not crossed, trial
+        outcomes.add((may, crossed))
+    assert (True, True) in outcomes and (False, False) in outcomes  # both kinds of changes were drawn
