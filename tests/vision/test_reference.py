@@ -564,7 +564,7 @@ def test_the_band_is_warped_only_when_the_planes_changes_reach_its_edge() -> Non
     # pieces in the middle the band is not even warped; an arm over the same board is still a hand.
     rng = numpy.random.default_rng(12)
     plane = table("light-wood", rng)
-    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    frame = numpy.asarray(cv2.copyMakeBorder(plane, *(BORDER_PX,) * 4, cv2.BORDER_REFLECT), numpy.uint8)
     reference = TableReference(layout())
     reference.learn([plane], [TableReference.surround_of(layout(), frame, IDENTITY_SHIFTED)])
     warped: list[Frame] = []
@@ -584,7 +584,7 @@ def test_the_band_is_warped_only_when_the_planes_changes_reach_its_edge() -> Non
 def test_the_band_warped_strip_by_strip_is_the_band_of_the_whole_warp() -> None:
     rng = numpy.random.default_rng(13)
     plane = with_pieces(table("noise", rng), PIECES)
-    frame = cv2.copyMakeBorder(plane, BORDER_PX, BORDER_PX, BORDER_PX, BORDER_PX, cv2.BORDER_REFLECT)
+    frame = numpy.asarray(cv2.copyMakeBorder(plane, *(BORDER_PX,) * 4, cv2.BORDER_REFLECT), numpy.uint8)
     # A homography off the pixel grid: rotated a little, scaled and shifted.
     turn = cv2.getRotationMatrix2D((300.0, 200.0), 3.0, 0.97)
     homography = numpy.vstack([turn, [0.0, 0.0, 1.0]]) @ IDENTITY_SHIFTED
