@@ -155,3 +155,20 @@ def test_a_lamp_switched_on_over_a_cloth_learned_nearly_black_is_no_arm_an_arm_t
     arm = shot(3.5)
     arm[:40, 80:100] = (70, 90, 130)
     assert crosses(band, arm, inside)
+
+
+def test_a_deep_shadow_with_a_ramp_at_its_edge_is_no_arm_a_grey_sleeve_in_it_is() -> None:
+    band = surround()
+    empty = wood(band, grain_depth=0.3)
+    band.learn([empty, empty], 14.0, 0.07, 0.05, 0.25)
+    inside = edge_pieces(band)
+    # A player's shadow over the top band and the plane's edge, a sixth of the light, its edge a ramp
+    # of a few millimetres.
+    sharp = numpy.ones(empty.shape[:2], numpy.float32)
+    sharp[:45, 20:160] = 0.17
+    shade = numpy.asarray(cv2.GaussianBlur(sharp, (0, 0), 1.5), numpy.float32)[..., None]
+    shadowed = numpy.asarray(numpy.clip(empty * shade, 0, 255), numpy.uint8)
+    assert not crosses(band, shadowed, inside)
+    sleeve = shadowed.copy()
+    sleeve[:45, 80:100] = (40, 40, 40)
+    assert crosses(band, sleeve, inside)
