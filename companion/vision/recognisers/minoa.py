@@ -11,6 +11,9 @@ Then a strip across each line's middle is sampled (one remap for all lines) and 
 their nearest colour prototype in CIELAB; an edge line holds a piece when a band of the strip as wide as
 a piece is mostly of its colour, an interior line a stick when the strip darkens across a stick's width
 against the card. Only the middle of each line is looked at, where no other line's stick reaches.
+On a normalised plane a line's darkness is weighed with its colour too: the frame's sure sticks (dark
+across a stick's whole width) show what its sticks look like under this lamp, so a stick the reference
+narrowed or a lamp washed pale is still one, and the print the reference left in view is not.
 
 On a normalised plane (the empty area learned: canonical light, the table and the board's card one
 neutral grey but beside pieces) the grey counts as card for the sticks' darkness and as unseen for the
