@@ -159,8 +159,12 @@ def back_mark(seen: Seen, region: ItemRegion) -> float:
     return best
 
 
-def face_up_tile(seen: Seen, region: ItemRegion) -> FloatArray | None:
-    """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning)."""
+def face_up_tile(
+    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], region: ItemRegion, seen: Seen | None = None
+) -> FloatArray | None:
+    """A square's face-up tile on a normalised plane, straightened, as reading finds it (for learning;
+    `seen`: the plane as Seen.of makes it, when made already)."""
+    seen = seen if seen is not None else Seen.of(plane, table)
     tile, (_, light, _) = square_levels(seen, region)
     return normalised_tile(seen, region, light) if tile >= NORMALISED_TILE_SHARE else None
 

@@ -332,7 +332,10 @@ class HornochsenRecogniser:
             face_pixels = lab[(owners == 0) & (light > numpy.percentile(light, 40))]
             samples[FACE].append(face_pixels)
             # The tile as reading finds it: on a normalised plane, whatever is no empty area.
-            tile = face_up_tile(seen, layout.items[item_id]) if seen is not None else find_tile(crop, owners)
+            if seen is not None:
+                tile = face_up_tile(plane, seen.table, layout.items[item_id], seen)
+            else:
+                tile = find_tile(crop, owners)
             for digit, glyph, aspect in _taught_digits(tile, label):
                 taught_glyphs[digit] = taught_glyphs.get(digit, 0.0) + glyph
                 aspects[digit] = (aspects[digit] * 9 + aspect) / 10
