@@ -5,7 +5,11 @@ empty tray learned at setup, or without one as bright squares on the tray's felt
 out upright by its minimum-area rectangle (which leaves a quarter turn unknown), scaled to a die's size
 (tops stand above the plane, so they look larger), and its symbol matched against every symbol's
 template in all four quarter turns at small shifts, by normalised cross-correlation over the pixels of
-the cut that are no table (a top partly taken for table still reads by the rest).
+the cut that are no table (a top partly taken for table still reads by the rest): all templates at half
+scale, the best few again at plane scale. A top partly seen, or whose symbol matches poorly, was cut
+off its middle or turned by an outline that took in a lit side or a scrap: it is looked for again,
+turned and moved, by its symbol. A scrap the reference left can be as square and bright as a top: of
+more tops than dice, the dice are those whose symbols match best.
 
 Built-in templates are shipped beside this module: minos_normalised.json, the symbols as normalised
 planes of generated sessions show them, and minos_faces.json, the built-in dice's faces as drawn, for
