@@ -241,17 +241,21 @@ def cell_centres(
 
 
 def _cell_colours(
-    plane: Frame, layout: Layout, back: GreyImage | None = None, small: Frame | None = None
+    plane: Frame,
+    layout: Layout,
+    back: GreyImage | None = None,
+    small: Frame | None = None,
+    normalised: bool | None = None,
 ) -> Cells:
     """The cells' features, read at COARSE_PX_PER_MM: that averages sensor noise away, and leaves a
-    quarter of the pixels to sort."""
+    quarter of the pixels to sort. `normalised`: whether `small` is (is_normalised), when known."""
     ids = list(layout.items)
     small = _small(plane) if small is None else small
     scale = COARSE_PX_PER_MM
     middle_y, middle_x, edge_y, edge_x = _offsets(
         round(MIDDLE_MM * scale / 2), round(PITCH_MM * scale / 2), max(1, round(RING_MM * scale))
     )
-    normalised = is_normalised(small)
+    normalised = is_normalised(small) if normalised is None else normalised
     centres = cell_centres(small, layout, ids, normalised)
     cx, cy = numpy.round(centres[:, 0]).astype(numpy.intp), numpy.round(centres[:, 1]).astype(numpy.intp)
     height, width = small.shape[:2]
@@ -515,8 +519,9 @@ class MinotaurusRecogniser:
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         small = _small(plane)
-        prototypes, glyphs, back = self._prepare(profile, is_normalised(small))
-        cells = _cell_colours(plane, layout, back, small)
+        normalised = is_normalised(small)
+        prototypes, glyphs, back = self._prepare(profile, normalised)
+        cells = _cell_colours(plane, layout, back, small, normalised)
         ids, features, tables = cells.ids, cells.features, cells.tables
         classes, confidences = prototypes.classify(features)
         empty = None
