@@ -12,7 +12,7 @@ import numpy
 from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template, recogniser_for
 from companion.vision.recognisers._minos_dice import DIE_MM, find_dice, find_tops, neutral_mask, upright_cut
 from companion.vision.recognisers.minos import SLACK_PX, SYMBOL_MM, normalised_faces
-from tests.vision.test_minos_normalised import SYMBOLS_SHOWN, standing_dice
+from tests.vision.test_minos_normalised import NADIR_MM, SYMBOLS_SHOWN, _hide_far_part, standing_dice
 
 WHITE = (250, 250, 250)
 
@@ -102,3 +102,28 @@ def test_teaching_takes_the_dice_that_read_finds_beside_a_bright_square_scrap() 
     taught = decode_template(profile.templates[SYMBOLS_SHOWN[0]]).astype(numpy.float32)
     face = normalised_faces()[SYMBOLS_SHOWN[0]].astype(numpy.float32)
     assert float(numpy.corrcoef(taught.ravel(), face.ravel())[0, 1]) > 0.8
+
+
+def test_a_top_partly_taken_for_table_with_a_thin_arm_against_it_is_read() -> None:
+    """A die over a cloth of its colour, half its top taken for table, and a marker's thin arm the
+    reference left against what is left of it (across the way the top was cut): the arm is no part of
+    the top, which is still placed whole and read."""
+    plane, tops, _ = standing_dice(SYMBOLS_SHOWN, 5)
+    plane = _hide_far_part(plane, tops[2], 0.5)
+    top = numpy.array(tops[2])
+    half = DIE_MM * PLANE_PX_PER_MM / 2
+    towards = top - numpy.array(NADIR_MM) * PLANE_PX_PER_MM
+    towards /= numpy.linalg.norm(towards)
+    across = numpy.array([-towards[1], towards[0]])
+    start = top - towards * half / 2 + across * half
+    end = start + across * 2.5 * half
+    cv2.line(
+        plane,
+        tuple(start.round().astype(int)),
+        tuple(end.round().astype(int)),
+        WHITE,
+        round(2.5 * PLANE_PX_PER_MM),
+    )
+    die = find_dice(plane)[2]
+    assert numpy.hypot(die.centre_px[0] - top[0], die.centre_px[1] - top[1]) < 2 * PLANE_PX_PER_MM
+    assert _read(plane) == SYMBOLS_SHOWN

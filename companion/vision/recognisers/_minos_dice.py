@@ -65,6 +65,8 @@ SQUARE_PART = 0.8
 top (see _squared)..."""
 CORE_SHARE = 0.8
 """...and is opened again by a disc of this share of a die's side."""
+STROKE_MM = 4.0
+"""What is thinner than this hangs on to a top partly seen, and is no part of it (see _solid_parts)."""
 SPARE_TOPS = 3
 """Tops beyond the dice's number kept (see find_tops)."""
 SMALLEST_TOP = 0.3
@@ -284,16 +286,25 @@ def _solid_parts(outline: MatLike, shape: tuple[int, ...], trim: float, die_px: 
     leaves nothing that solid: what is left of it spans its hull."""
     x, y, width, height = cv2.boundingRect(outline)
     pad = 1
-    solid = numpy.zeros((height + 2 * pad, width + 2 * pad), numpy.uint8)
+    filled = numpy.zeros((height + 2 * pad, width + 2 * pad), numpy.uint8)
     offset = (pad - x, pad - y)
-    cv2.drawContours(solid, [outline], -1, 1, thickness=cv2.FILLED, offset=offset)
-    solid = _opened(solid, trim)
+    cv2.drawContours(filled, [outline], -1, 1, thickness=cv2.FILLED, offset=offset)
+    solid = _opened(filled, trim)
     parts, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x - pad, y - pad))
     found = [part for part in parts if cv2.contourArea(part) >= SMALLEST_TOP * die_px**2]
     found = [piece for part in found for piece in _squared(part, die_px)]
     if any(cv2.contourArea(part) >= WHOLE_TOP * die_px**2 for part in found):
         return found
-    hull = cv2.convexHull(outline)
+    # The hull of the C, less what hangs on to it thinner than a stroke (a marker's thin arm the
+    # reference left, which would stretch the hull past a die's size).
+    arms, _ = cv2.findContours(
+        _opened(filled, STROKE_MM * PLANE_PX_PER_MM / 2),
+        cv2.RETR_EXTERNAL,
+        cv2.CHAIN_APPROX_SIMPLE,
+        offset=(x - pad, y - pad),
+    )
+    widest = max(arms, key=cv2.contourArea, default=outline)
+    hull = cv2.convexHull(widest if cv2.contourArea(widest) >= SMALLEST_TOP * die_px**2 else outline)
     return [hull] if cv2.contourArea(hull) >= SMALLEST_TOP * die_px**2 else found
 
 
