@@ -192,6 +192,19 @@ def _points(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
     return _Points(at[:, 0] - middle[0], at[:, 1] - middle[1], numpy.array(weights), middle)
 
 
+_LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], _Points]] = []
+"""The last layout's points: a camera reads one layout frame after frame."""
+
+
+def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
+    """_points, kept while the same layout (and its lines) is read."""
+    if _LAST_POINTS and _LAST_POINTS[0][0] is layout and _LAST_POINTS[0][1] == lines:
+        return _LAST_POINTS[0][2]
+    points = _points(layout, lines)
+    _LAST_POINTS[:] = [(layout, lines, points)]
+    return points
+
+
 def _coarse_axis(summed: _BoxedInk, params: FloatArray, axis: int, points: _Points) -> FloatArray:
     """`params` with the shift and stretch along `axis` (0: x, 1: y) that score best, the other axis's
     kept: every item's box on the plane, not a projection, so that rows of different lengths and the
@@ -213,7 +226,7 @@ def fit_affine(
     normalised plane (`table`: its empty area, 255) show their numbers; NOMINAL where no better fit shows.
     `lines`: rows of items in order (see _points)."""
     summed = _BoxedInk.of(_ink(plane, table))
-    points = _points(layout, lines)
+    points = _points_of(layout, lines)
     best = NOMINAL
     for axis in (1, 0, 1):
         best = _coarse_axis(summed, best, axis, points)
