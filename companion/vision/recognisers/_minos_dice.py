@@ -228,9 +228,9 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
         blob = int(labels[blob_outline[0, 0, 1], blob_outline[0, 0, 0]])
         inside = labels[y : y + height, x : x + width] == blob
         window = grey[y : y + height, x : x + width]
-        rows, columns = numpy.nonzero(inside)
-        middle = (float(columns.mean()) + x, float(rows.mean()) + y)
-        values = window[rows, columns]
+        moments = cv2.moments(inside.view(numpy.uint8), binaryImage=True)
+        middle = (moments["m10"] / moments["m00"] + x, moments["m01"] / moments["m00"] + y)
+        values = window[inside]
         # A top is cut at a share of its blob's bright level. A blob of a few dice and a large scrap the
         # reference left (a patch of the tray under changed light) has two: the scrap's, which a die in
         # shade may only just pass, and its brightest die's, which the scrap does not. Both are tried;
