@@ -213,12 +213,8 @@ class _Rows:
         `seen` only, weighted by how much each is seen (None of the cut's pixels: -1)."""
         shape = self.shape
         if bool(seen.min() >= 1.0):
-            # The whole top in view (nearly always): plain correlation, one product (einsum, not @, as
-            # BLAS would spread this small product over threads, slower than one core alone).
-            flat = unit_rows(sliding_window_view(cut, shape).reshape(-1, shape[0] * shape[1]))
-            return numpy.asarray(
-                numpy.einsum("ij,kj->ik", flat, self.units[which]).max(axis=0), numpy.float32
-            )
+            # The whole top in view (nearly always): plain correlation, one product.
+            return numpy.asarray(_plain_scores(cut, self.units[which], shape).max(axis=0), numpy.float32)
         patches = sliding_window_view(cut, shape).reshape(-1, shape[0] * shape[1])
         masks = sliding_window_view(seen, shape).reshape(-1, shape[0] * shape[1])
         counts = masks.sum(axis=1, keepdims=True)
@@ -322,8 +318,7 @@ class SymbolTemplates:
         if not bool(shown.any()):
             return -2.0, turn, die
         small[~shown] = float(small[shown].mean())
-        flat = unit_rows(sliding_window_view(small, shape).reshape(-1, shape[0] * shape[1]))
-        found = numpy.einsum("ij,kj->ik", flat, self.coarse.units)
+        found = _plain_scores(small, self.coarse.units, shape)
         at = int(numpy.argmax(found))
         y, x = divmod(at // found.shape[1], small.shape[1] - shape[1] + 1)
         reach = (small.shape[1] - shape[1]) / 2
@@ -437,6 +432,20 @@ def _read_die(
         if again[2] > found[2]:
             found = again
     return found
+
+
+def _plain_scores(image: FloatArray, units: FloatArray, shape: tuple[int, int]) -> FloatArray:
+    """The correlation of every template (`units`: less their means, of unit length) with the image at
+    every shift: (shifts, templates), shift p at (p // (image width - template width + 1), p % ...).
+    The templates' means are zero, so the patches need not lose theirs for the product: each product
+    is divided by its patch's spread instead (cheaper than normalising every patch)."""
+    size = shape[0] * shape[1]
+    patches = sliding_window_view(image, shape).reshape(-1, size)
+    # einsum, not @: BLAS would spread these small products over threads, slower than one core alone.
+    products = numpy.einsum("ij,kj->ik", patches, units)
+    sums = patches.sum(axis=1)
+    spread = numpy.einsum("ij,ij->i", patches, patches) - sums * sums / size
+    return numpy.asarray(products / numpy.sqrt(numpy.maximum(spread, 1e-6))[:, None], numpy.float32)
 
 
 def _halved(image: FloatArray) -> FloatArray:
