@@ -27,6 +27,12 @@ SHIFT_MM = 10
 FOREGROUND_LEVEL = 8
 """A pixel differing from the neutral grey by more than this in any channel shows a piece (the table is
 exactly neutral; a piece's edge blended with it differs by more)."""
+RIM_PX = 3
+"""The foreground is eroded by this (small-plane pixels, 1 mm) before the combs are fitted: the light rim
+the reference leaves about a piece, and the plane's blur at its edge, made each piece a few mm wider and
+the gaps between them too narrow to tell one pitch from another (with rims of 3-4 mm and the top row
+empty, the rows were fitted 6-14 mm off and read a rim for a piece's middle). Eroded, a piece is its
+core, its centre where it was."""
 NOMINAL_BONUS = 0.01
 """A share of the best score by which the nominal grid (no stretch, no shift) wins a near tie: on a
 plane with hardly any piece every comb scores alike."""
@@ -61,6 +67,9 @@ def fit_grid(
     mask: numpy.typing.NDArray[numpy.float32], columns: FloatArray, rows: FloatArray, half_box: float
 ) -> tuple[FloatArray, FloatArray]:
     """The columns' and rows' centres (small-plane pixels) that the pieces in `mask` show."""
+    mask = numpy.asarray(
+        cv2.erode(mask, numpy.ones((2 * RIM_PX + 1, 2 * RIM_PX + 1), numpy.uint8)), numpy.float32
+    )
     return (
         fit_axis(mask.sum(axis=0).astype(numpy.float64), columns, half_box),
         fit_axis(mask.sum(axis=1).astype(numpy.float64), rows, half_box),
