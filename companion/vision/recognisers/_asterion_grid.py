@@ -43,7 +43,7 @@ _SMALL_PER_PX = float(SCALE) / 2
 @dataclasses.dataclass(frozen=True)
 class SmallPlane:
     """The plane at template scale from SMALL_ORIGIN_PX on: BGR, and grey converted once for every cell
-    (a cell's Lab is converted with its window, `Window.lab`)."""
+    (a cell's Lab is converted where a tile is lined up in its window, `Window.part`)."""
 
     bgr: Frame
     grey: FloatArray

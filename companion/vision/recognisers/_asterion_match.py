@@ -87,21 +87,24 @@ def _interleaved(test: FloatArray) -> FloatArray:
 
 
 class Window:
-    """A cell at template scale with SHIFT_PX pixels to spare each side, as grey and (when first asked
-    for) as Lab: cut from one shrunk copy of the whole plane. Lab is converted per window, and only for
-    the cells a tile may lie in: converting the whole shrunk plane cost 0.7 ms a frame, half the cells
-    are flat (the bare table) and need the grey alone."""
+    """A cell at template scale with SHIFT_PX pixels to spare each side, as BGR and grey, cut from one
+    shrunk copy of the whole plane; its Lab is converted where a tile is lined up in it (`part`):
+    converting the whole shrunk plane cost 0.7 ms a frame, and half the cells are flat (the bare table)
+    and need the grey alone."""
 
     def __init__(self, bgr: Frame, grey: FloatArray) -> None:
         self.bgr = bgr
         self.grey = grey
-        self._lab: FloatArray | None = None
+        self._parts: dict[tuple[int, int], FloatArray] = {}
 
-    @property
-    def lab(self) -> FloatArray:
-        if self._lab is None:
-            self._lab = to_lab(numpy.ascontiguousarray(self.bgr))
-        return self._lab
+    def part(self, dy: int, dx: int) -> FloatArray:
+        """The Lab view TEMPLATE_PX square from (dy, dx) in the window."""
+        key = (dy, dx)
+        if key not in self._parts:
+            self._parts[key] = to_lab(
+                numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
+            )
+        return self._parts[key]
 
     @classmethod
     def of(cls, bgr: Frame) -> Window:
@@ -110,7 +113,7 @@ class Window:
 
     def middle(self) -> FloatArray:
         """The cell as it lies (no shift), TEMPLATE_PX square."""
-        return self.lab[SHIFT_PX:-SHIFT_PX, SHIFT_PX:-SHIFT_PX]
+        return self.part(SHIFT_PX, SHIFT_PX)
 
 
 def lined_up(windows: list[Window], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
@@ -124,7 +127,6 @@ def aligned(
     windows: list[Window], template: FloatArray, centred: FloatArray | None = None
 ) -> tuple[FloatArray, tuple[int, int]]:
     """`lined_up`'s view, and the shift (x, y template pixels from the window's centre) it was found at."""
-    size = TEMPLATE_PX
     light_template = numpy.ascontiguousarray(template[..., 0])
     best, chosen = -2.0, (0, 0, 0)
     for index, window in enumerate(windows):
@@ -136,7 +138,7 @@ def aligned(
     shift = (dx - SHIFT_PX, dy - SHIFT_PX)
     if centred is not None and chosen == (0, SHIFT_PX, SHIFT_PX):
         return centred, shift
-    return windows[index].lab[dy : dy + size, dx : dx + size], shift
+    return windows[index].part(dy, dx), shift
 
 
 def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
@@ -295,10 +297,10 @@ class Templates:
         whole-tile correlation hardly moves for a small wing washed out by blur or glare.
         `lined`: the windows' `lined_up`, when known already.
         """
-        matrix, _, looks = self.by_colour[colour]
+        looks = self.by_colour[colour][2]
         labels = self._labels[colour]
         view, shift = lined or self.lined_up(colour, windows)
-        scores = _scores(matrix, view)
+        scores = _scores(self.by_colour[colour][0], view)
         top = float(scores.max())
         close = numpy.flatnonzero(scores >= top - CLOSE_CALL)
         # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
@@ -362,8 +364,7 @@ class Templates:
 
     def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
-        matrix = self.by_colour[colour][0]
-        return float(_scores(matrix, lined_up(windows, self._mean[colour])).max())
+        return float(_scores(self.by_colour[colour][0], lined_up(windows, self._mean[colour])).max())
 
     def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
@@ -371,9 +372,9 @@ class Templates:
         The cell's best look in `colour` against the same look in `other`, compared where the two
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
-        matrix, _, looks = self.by_colour[colour]
+        looks = self.by_colour[colour][2]
         view = lined_up(windows, self._mean[colour])
-        best = self._drawn(colour, int(numpy.argmax(_scores(matrix, view))))
+        best = self._drawn(colour, int(numpy.argmax(_scores(self.by_colour[colour][0], view))))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
         twin = next(
