@@ -451,12 +451,17 @@ def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy
     The drawings are exact, so the mask holds what tells them apart (a chest, a wing, a path's
     end) and no noise; a taught picture of a real tile is compared there.
     """
-    pictures = built_in_drawings()
-    colour = COLOURS[0] if design != MINOTAUR_DESIGN and other != MINOTAUR_DESIGN else MINOTAUR
-    mine = turned(pictures[f"{colour if design != MINOTAUR_DESIGN else MINOTAUR}:{design}"], rotation)
-    theirs = turned(pictures[f"{colour if other != MINOTAUR_DESIGN else MINOTAUR}:{other}"], other_rotation)
-    difference = ((mine.astype(numpy.float32) - theirs.astype(numpy.float32)) ** 2).sum(axis=2)
-    return numpy.flatnonzero(difference > DIFFERENT**2)
+    apart = _drawn_pixels(design, rotation) - _drawn_pixels(other, other_rotation)
+    return numpy.flatnonzero((apart * apart).sum(axis=1) > DIFFERENT**2)
+
+
+@functools.cache
+def _drawn_pixels(design: int, rotation: int) -> FloatArray:
+    """The built-in drawing of a design (in the first set's colour, or the Minotaur's), turned, as
+    float pixels (pixels, 3): built once, as two looks' tests are built for many pairs."""
+    colour = COLOURS[0] if design != MINOTAUR_DESIGN else MINOTAUR
+    picture = turned(built_in_drawings()[f"{colour}:{design}"], rotation)
+    return numpy.ascontiguousarray(picture.reshape(-1, 3), dtype=numpy.float32)
 
 
 PAIR_GROW_PX = 3
@@ -509,8 +514,11 @@ def _sloping(window: numpy.typing.NDArray[numpy.intp]) -> FloatArray:
         return numpy.zeros((len(window), 3), numpy.float32)
     across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
     down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
-    sloping, _ = numpy.linalg.qr(numpy.stack([numpy.ones_like(across), across, down], axis=1))
-    return numpy.asarray(sloping, numpy.float32)
+    # Orthonormal columns spanning the same as QR's (three columns: by their Gram matrix's Cholesky
+    # factor, a tenth of numpy's QR here); the tests use only the projection, whatever the signs.
+    columns = numpy.stack([numpy.ones_like(across), across, down], axis=1).astype(numpy.float64)
+    factor = numpy.linalg.cholesky(columns.T @ columns)
+    return numpy.asarray(numpy.linalg.solve(factor, columns.T).T, numpy.float32)
 
 
 @functools.cache
@@ -536,11 +544,9 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
     blur wash a thing out, but nothing draws one on a plain path.
     """
     where = differ(design, rotation, other, other_rotation)
-    pictures = built_in_drawings()
 
     def spread(number: int, turn: int) -> float:
-        colour = COLOURS[0] if number != MINOTAUR_DESIGN else MINOTAUR
-        pixels = turned(pictures[f"{colour}:{number}"], turn).astype(numpy.float32).reshape(-1, 3)[where]
+        pixels = _drawn_pixels(number, turn)[where]
         if len(pixels) == 0:
             return 0.0
         off = (pixels - pixels.mean(axis=0)) * _WEIGHTS
