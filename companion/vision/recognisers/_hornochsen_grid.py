@@ -198,8 +198,9 @@ _LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], _Points]] = []
 
 def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
     """_points, kept while the same layout (and its lines) is read."""
-    if _LAST_POINTS and _LAST_POINTS[0][0] is layout and _LAST_POINTS[0][1] == lines:
-        return _LAST_POINTS[0][2]
+    last = _LAST_POINTS[0] if _LAST_POINTS else None  # one look: another thread may replace it
+    if last is not None and last[0] is layout and last[1] == lines:
+        return last[2]
     points = _points(layout, lines)
     _LAST_POINTS[:] = [(layout, lines, points)]
     return points
