@@ -222,9 +222,10 @@ class HornochsenRecogniser:
 
     def _lines(self, layout: Layout) -> tuple[list[list[str]], list[str]]:
         """The layout's board_lines and played_slots, kept while the same layout is read."""
-        if self._lines_of is None or self._lines_of[0] is not layout:
-            self._lines_of = (layout, board_lines(layout), played_slots(layout))
-        return self._lines_of[1], self._lines_of[2]
+        kept = self._lines_of
+        if kept is None or kept[0] is not layout:
+            kept = self._lines_of = (layout, board_lines(layout), played_slots(layout))
+        return kept[1], kept[2]
 
     def _palette(self, profile: Profile) -> Palette:
         """The profile's colour palette, kept while the same profile is read (0.6 ms to make)."""
