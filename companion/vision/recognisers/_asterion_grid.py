@@ -122,39 +122,62 @@ MAX_STRETCH = 0.1
 """The grid is stretched at most this much (a sheet laid by its cut edge: 5 %)."""
 
 
+@dataclasses.dataclass(frozen=True)
+class GridShape:
+    """What the grid's fit needs of a layout, worked out once per layout, not per frame: each cell's
+    centre from the middle of the grid (x, y template pixels, in the layout's order) and the cells by
+    rings round the middle."""
+
+    from_middle: numpy.typing.NDArray[numpy.float64]
+    rings: list[list[tuple[int, str]]]
+
+    @classmethod
+    def of(cls, layout: Layout) -> GridShape:
+        for known, shape in _SHAPES:
+            if known is layout:
+                return shape
+        centres = numpy.array([region.centre_px() for region in layout.items.values()]) * _SMALL_PER_PX
+        from_middle = centres - centres.mean(axis=0)
+        cell = CELL_MM * PLANE_PX_PER_MM * _SMALL_PER_PX
+        rings: dict[int, list[tuple[int, str]]] = {}
+        for index, item_id in enumerate(layout.items):
+            x, y = from_middle[index]
+            rings.setdefault(round(max(abs(x), abs(y)) / cell), []).append((index, item_id))
+        shape = cls(from_middle, [rings[ring] for ring in sorted(rings)])
+        _SHAPES[:] = [(layout, shape), *_SHAPES[:3]]
+        return shape
+
+
+_SHAPES: list[tuple[Layout, GridShape]] = []
+"""The last few layouts' shapes (a session's layout is one object read frame after frame)."""
+
+
 class GridFit:
     """Where the cells really lie on the plane: per axis an offset and a stretch about the middle cell,
     fitted to where the tiles read so far lay (template pixels)."""
 
     def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        centres = numpy.array([region.centre_px() for region in layout.items.values()])
-        self.middle = centres.mean(axis=0) * _SMALL_PER_PX
+        self.shape = GridShape.of(layout)
         self.seen: list[tuple[float, float, float, float]] = []
         """(x, y from the middle, x, y offset found) per tile, template pixels."""
         self.model = ((0.0, 0.0), (0.0, 0.0))
 
     def rings(self) -> list[list[tuple[int, str]]]:
-        """The cells by rings round the middle (Chebyshev distance, in cells), innermost first."""
-        cell = CELL_MM * PLANE_PX_PER_MM * _SMALL_PER_PX
-        rings: dict[int, list[tuple[int, str]]] = {}
-        for index, (item_id, region) in enumerate(self.layout.items.items()):
-            x, y = self._from_middle(region)
-            rings.setdefault(round(max(abs(x), abs(y)) / cell), []).append((index, item_id))
-        return [rings[ring] for ring in sorted(rings)]
+        """The cells by rings round the middle (Chebyshev distance, in cells), innermost first, each as
+        (index in the layout, item id)."""
+        return self.shape.rings
 
-    def _from_middle(self, region: ItemRegion) -> tuple[float, float]:
-        cx, cy = region.centre_px()
-        return cx * _SMALL_PER_PX - self.middle[0], cy * _SMALL_PER_PX - self.middle[1]
-
-    def offset(self, region: ItemRegion) -> tuple[int, int]:
-        """Where the model puts the cell, from its place (whole template pixels)."""
-        x, y = self._from_middle(region)
+    def offsets(self, indices: list[int]) -> list[tuple[int, int]]:
+        """Where the model puts the cells (indices in the layout), from their places (whole template
+        pixels)."""
         (ax, bx), (ay, by) = self.model
-        return round(ax + bx * x), round(ay + by * y)
+        return [
+            (round(ax + bx * float(x)), round(ay + by * float(y)))
+            for x, y in self.shape.from_middle[indices].tolist()
+        ]
 
-    def found(self, region: ItemRegion, offset: tuple[int, int], shift: tuple[int, int]) -> None:
-        x, y = self._from_middle(region)
+    def found(self, index: int, offset: tuple[int, int], shift: tuple[int, int]) -> None:
+        x, y = self.shape.from_middle[index].tolist()
         self.seen.append((x, y, offset[0] + shift[0], offset[1] + shift[1]))
 
     def refit(self) -> None:

@@ -318,13 +318,13 @@ class AsterionRecogniser:
         # grid: markers laid by their paper's cut edge stretch the plane by 5 %, 8 mm at the rim.
         for ring in grid.rings():
             cells = [(index, item_id, layout.items[item_id]) for index, item_id in ring]
-            placed = [grid.offset(region) for _, _, region in cells]
+            placed = grid.offsets([index for index, _, _ in cells])
             read = self._read_ring(plane, small, cells, placed, (rows, cols), prepared)
-            for (_, item_id, region), offset, (label, sure, shift) in zip(cells, placed, read, strict=True):
+            for (index, item_id, _), offset, (label, sure, shift) in zip(cells, placed, read, strict=True):
                 offsets[item_id] = offset
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
-                    grid.found(region, offset, shift)
+                    grid.found(index, offset, shift)
             grid.refit()
         return Reading(items, confidence), offsets
 
