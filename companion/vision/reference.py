@@ -254,6 +254,8 @@ class TableReference:
         self._frames_since_update = 0
         self._image: Floats | None = None
         self._log_white: Floats = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
+        self._unwhite: Floats = numpy.ones((self.size[1], self.size[0], 3), numpy.float32)
+        """exp(-_log_white): the white balance taken off again (kept: it changes only when learning)."""
         self._low: Floats | None = None
         self._high: Floats | None = None
         self._spread: Floats = numpy.zeros(0, numpy.float32)
@@ -299,6 +301,7 @@ class TableReference:
             self._log_white -= self._hotspot(small)
         else:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
+        self._unwhite = numpy.asarray(numpy.exp(-self._log_white), numpy.float32)
 
     def _hotspot(self, image: Floats) -> Floats:
         """How much (log) the reference `image`, white-balanced by the corners, shows brighter than the
@@ -360,6 +363,16 @@ class TableReference:
             raise ReferenceError(
                 f"a plane of shape {plane.shape} ({plane.dtype}) is not this layout's {expected} uint8"
             )
+        width, height = self.size
+        if self.plane_size == (4 * width, 4 * height):
+            # Halved twice, sixteenfold in 16 bits: OpenCV averages pairs of pixels many at a time but
+            # sixteen one by one (four times the cost). At sixteen times the levels each half's rounding
+            # drops nothing, and the last division rounds as the single resize does: the same bytes.
+            levels = plane.astype(numpy.uint16)
+            levels <<= 4
+            half = cv2.resize(levels, (2 * width, 2 * height), interpolation=cv2.INTER_AREA)
+            sums = cv2.resize(half, self.size, interpolation=cv2.INTER_AREA)
+            return numpy.asarray(cv2.convertScaleAbs(sums, alpha=1.0 / 16.0), numpy.uint8)
         return numpy.asarray(cv2.resize(plane, self.size, interpolation=cv2.INTER_AREA), numpy.uint8)
 
     def _marker_squares(self) -> Mask:
@@ -429,7 +442,8 @@ class TableReference:
         # covers the plain paper too).
         unshifted = _at_least_zero(floats(cv2.subtract(outside, cv2.multiply(self._spread, gain))))
         beyond = sum3(floats(cv2.divide(unshifted, tolerance)))
-        beyond[~matches] = 0.0
+        # Zero where no match, in one OpenCV pass (numpy's masked assignment costs several).
+        beyond = floats(cv2.bitwise_and(beyond, beyond, mask=matches.view(numpy.uint8)))
         faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
         foreign = ~matches & ~shadow_like
@@ -633,10 +647,13 @@ class TableReference:
         if not numpy.any(clear):
             return
         # In the reference's own light: the correction less the white balance is the light's gain.
-        in_reference_light = self._small(plane) * view.correction * numpy.exp(-self._log_white)
-        image = self._image.copy()
+        # OpenCV's per-element operations, the update over all pixels kept where clear: numpy's indexing
+        # by a mask cost more than the reference's renewal itself.
+        in_reference_light = cv2.multiply(cv2.multiply(self._small(plane), view.correction), self._unwhite)
         rate = min(1.0, self.settings.update_rate * UPDATE_EVERY)
-        image[clear] += rate * (in_reference_light[clear] - image[clear])
+        updated = cv2.scaleAdd(cv2.subtract(in_reference_light, self._image), rate, self._image)
+        image = self._image.copy()
+        cv2.copyTo(updated, clear.view(numpy.uint8), image)
         self._set_image(image)
 
 

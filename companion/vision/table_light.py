@@ -144,7 +144,8 @@ class LightGrid:
         if numpy.count_nonzero(whole) > whole.size // 4:
             grey = numpy.asarray(sum3(log_ratio), numpy.float32) / 3.0
             near = (numpy.abs(grey - self._peak(grey, whole)) < 0.08) & whole
-            return numpy.asarray(log_ratio[near].mean(axis=0), numpy.float32)
+            # OpenCV's masked mean: numpy's, over the pixels picked out by the mask, copies them first.
+            return numpy.asarray(cv2.mean(log_ratio, mask=near.view(numpy.uint8))[:3], numpy.float32)
         overall = numpy.zeros(3, numpy.float32)
         for channel in range(3):
             ratios, fit = log_ratio[..., channel], usable[..., channel]
