@@ -619,13 +619,16 @@ class TableReference:
         mask = view.foreground[top:bottom, left:right].astype(numpy.uint8) * 255
         size = (round((right - left) * scale[0]), round((bottom - top) * scale[1]))
         spread = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
-        keep = (spread > KEEP_LEVEL).astype(numpy.uint8)
+        keep = cv2.threshold(spread, KEEP_LEVEL, 1, cv2.THRESH_BINARY)[1]
         # The correction is smooth: scaled to bytes (1/80 steps) it multiplies the plane in one pass.
         scaled = numpy.clip(view.correction[top:bottom, left:right] * 80.0, 0, 255).astype(numpy.uint8)
         factor = cv2.resize(scaled, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
         y0, x0 = round(top * scale[1]) + inner_y.start, round(left * scale[0]) + inner_x.start
         region = (slice(y0, y0 + keep.shape[0]), slice(x0, x0 + keep.shape[1]))
         corrected = cv2.multiply(plane[region], numpy.ascontiguousarray(factor), scale=1.0 / 80.0)
+        if keep.shape == out.shape[:2]:
+            cv2.copyTo(corrected, keep, out)  # the whole plane (a board full of pieces): in place
+            return out
         patch = out[region].copy()  # OpenCV writes only into a whole array
         cv2.copyTo(corrected, keep, patch)
         out[region] = patch
