@@ -8,6 +8,7 @@ import dataclasses
 
 import cv2
 import numpy
+import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template, recogniser_for
 from companion.vision.recognisers._minos_dice import DIE_MM, find_dice, find_tops, neutral_mask, upright_cut
@@ -51,10 +52,11 @@ def test_a_top_against_a_markers_arm_is_found_by_itself() -> None:
     assert _read(plane) == SYMBOLS_SHOWN
 
 
-def test_a_top_found_turned_and_off_its_middle_is_posed_by_its_symbol() -> None:
-    """The top's outline turned it 15 degrees and put it 3 mm off: no symbol matches it well, and looked
-    for turned and moved, the symbol puts the cut back on the top (turned as some quarter turn of the
-    symbol matches best: the star's fifth of a turn takes it nearly as well 18 degrees off)."""
+@pytest.mark.parametrize("turn", [15.0, -35.0])
+def test_a_top_found_turned_and_off_its_middle_is_posed_by_its_symbol(turn: float) -> None:
+    """The top's outline turned it (15 or 35 degrees) and put it 3 mm off: no symbol matches it well, and
+    looked for turned and moved, the symbol puts the cut back on the top (turned as some quarter turn of
+    the symbol matches best: the star's fifth of a turn takes it nearly as well 18 degrees off)."""
     recogniser = recogniser_for("minos")
     templates = recogniser._prepared(None, True)
     plane, tops, _ = standing_dice(SYMBOLS_SHOWN, 8)
@@ -67,7 +69,7 @@ def test_a_top_found_turned_and_off_its_middle_is_posed_by_its_symbol() -> None:
         wrong = dataclasses.replace(
             die,
             centre_px=(die.centre_px[0] + 3 * PLANE_PX_PER_MM, die.centre_px[1]),
-            angle_deg=die.angle_deg + 15.0,
+            angle_deg=die.angle_deg + turn,
         )
         posed = templates.posed(grey, seen, wrong)
         assert (

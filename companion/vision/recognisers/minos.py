@@ -85,13 +85,15 @@ those found off it on dark-wood dev sessions showed 0.92 and less)..."""
 PARTLY_SURE = 0.85
 """...and its best symbol matches worse than this (half the dice partly seen on dev sessions matched
 better, and none of those was read otherwise when posed; those that were matched 0.77 at most)..."""
-POSE_CHECK_BELOW = 0.6
-"""...or, seen whole, when its best symbol matches worse than this (on dev sessions one die read right in
-a hundred and fifty matched worse, every one read wrong did)..."""
-POSE_TURN_DEG = 20.0
-POSE_STEP_DEG = 10.0
-"""...and turned by up to POSE_TURN_DEG (looked at every POSE_STEP_DEG, then half a step about the best),
-and kept where some symbol matches better than where it was found."""
+POSE_CHECK_BELOW = 0.75
+"""...or, seen whole, when its best symbol matches worse than this (on dev sessions about one die read
+right in a hundred matched worse; a star cut 3 mm off its middle by a lit scrap beside it matched 0.68
+as an arrow)..."""
+POSE_TURN_DEG = 40.0
+POSE_STEP_DEG = 15.0
+"""...and turned by up to POSE_TURN_DEG (looked at every POSE_STEP_DEG up to it, then half a step either
+side of the best: a top whose outline was cut by its lit side lay 40 degrees off on a dark-wood dev
+session), and kept where some symbol matches better than where it was found."""
 FINALISTS = 3
 """Templates (symbol and quarter turn) matched at plane scale after all were at half scale: on dev
 sessions the right symbol was the half scale's best in 1471 dice of 1482."""
