@@ -365,9 +365,9 @@ class Surround:
         # What differs yet is of no shadow's hue (`shadow_hue`): an arm's, not the table's.
         unlike = differing & ~shadow_hue
         # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
-        # Its edge's ramp is left out, as from the texture: a player's sharp-edged shadow a fifth of the
-        # light deep on light wood spread its depth over 0.25 there.
-        counted = differing & ~edge
+        # Only its steep pixels are left out: leaving out its whole edge as the texture test does also
+        # dropped a skin-toned arm's pixels beside a sharp shadow, and the arm went unseen.
+        counted = differing & ~steep
         planes = numpy.empty((7, *relative.shape), numpy.float32)
         numpy.multiply(relative, reference, out=planes[0])
         numpy.multiply(relative, relative, out=planes[1])
