@@ -36,6 +36,10 @@ a warm lamp switched on over it in those channels, and the hotspot was taken for
 WALK_PASSES = 8
 """Passes in which the grid follows the light from cell to cell at the full band's width: a player's
 soft shadow deepens over several cells, and each pass takes the grid one band's depth further into it."""
+PAPER_MIN = 16.0
+"""The markers' white paper is measured from this level on in each channel (it is the median of hundreds of
+pixels: noise averages out). A felt table under a dim lamp shows it at 30-35 yet clearly white on black ink
+at 0-2: refused at 40, the plane went unbalanced to the recogniser, a seventh as bright as canonical."""
 DEEPEST_SHADE = 0.2
 """The light may be this much dimmer in places than over the plane as a whole (a player's head between
 the lamp and a dark table leaves it a quarter lit or less), or as much brighter (the lamp's side of a
@@ -252,7 +256,7 @@ class MarkerPaper:
         for white, black in self.samples:
             paper = numpy.median(plane[white], axis=0).astype(numpy.float32)
             ink = numpy.median(plane[black], axis=0).astype(numpy.float32)
-            if paper.min() < 40 or paper.sum() < 1.6 * ink.sum() + 60:
+            if paper.min() < PAPER_MIN or paper.sum() < 1.6 * ink.sum() + 60:
                 return None
             whites.append(paper)
         return numpy.stack(whites)

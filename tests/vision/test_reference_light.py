@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.reference import TableReference
+from companion.vision.reference import CANONICAL_WHITE, TableReference
 from tests.vision.test_reference import (
     BORDER_PX,
     IDENTITY_SHIFTED,
@@ -23,6 +23,7 @@ from tests.vision.test_reference import (
     foreground_share,
     in_frame,
     learned,
+    lit,
     mask_box,
     table,
     with_arm,
@@ -201,3 +202,18 @@ def test_a_warm_hotspot_on_a_navy_board_learned_in_dim_light_is_light() -> None:
     cx, cy = 0.55 * PLANE_MM[0], 0.3 * PLANE_MM[1]
     view = reference.look(hotspot(with_pieces(empty, {(cx, cy): (120, 100, 90)}), *lamp))
     assert view.foreground[mask_box(cx - 8, cy - 8, cx + 8, cy + 8)].all()
+
+
+def test_the_markers_paper_under_a_dim_lamp_still_white_balances() -> None:
+    # A dark felt under a dim lamp shows the markers' paper at a seventh of its level (about 34), yet
+    # clearly white on its black ink: it is still measured, so the plane is brought to canonical white
+    # and not handed to the recogniser a seventh as bright.
+    rng = numpy.random.default_rng(4)
+    dim = lit(table("light-wood", rng), (0.14, 0.14, 0.14))
+    reference = learned(dim)
+    assert reference.white_balanced
+    view = reference.look(with_pieces(dim, PIECES))
+    corrected = dim.astype(numpy.float32) * cv2.resize(view.correction, dim.shape[1::-1])
+    paper = corrected[62:66, 20:50]  # the paper border below the top-left marker
+    assert numpy.all(numpy.abs(numpy.median(paper.reshape(-1, 3), axis=0) - CANONICAL_WHITE) < 20)
+
