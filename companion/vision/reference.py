@@ -264,6 +264,7 @@ class TableReference:
         self._grey_deviation: Floats | None = None
         self._textured: Mask = numpy.zeros(0, bool)
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
+        self._one = numpy.ones((self.size[1], self.size[0], 3), numpy.float32)
         self._log_image: Floats = numpy.zeros(0, numpy.float32)
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
         self._image_2: Floats = numpy.zeros(0, numpy.float32)
@@ -416,7 +417,8 @@ class TableReference:
         # Compared as the camera sees it: where the light drives the table past white, white matches.
         low = _at_most(floats(cv2.multiply(self._low, gain)), SATURATED)
         high = cv2.multiply(self._high, gain)
-        outside = _at_least_zero(floats(cv2.max(cv2.subtract(low, current), cv2.subtract(current, high))))
+        darker = floats(cv2.subtract(low, current))
+        outside = _at_least_zero(floats(cv2.max(darker, cv2.subtract(current, high))))
         if int(small.max()) >= SATURATED:
             outside[small >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
@@ -424,6 +426,17 @@ class TableReference:
         tolerance = floats(cv2.multiply(self._tolerance, gain))
         numpy.maximum(tolerance, numpy.float32(settings.tolerance), out=tolerance)
         matches = max3(floats(cv2.subtract(outside, tolerance))) <= 0.0
+        if float(gain.max()) > 1.0:
+            # Nor does the noise grow with the light: under a lamp brighter than the one the empty area was
+            # learned in, a pixel darker than its neighbourhood's range by more than the camera's noise
+            # and the range's own share of the light is no table. (Brighter, a dim reference's own
+            # noise, multiplied by the gain, is there too.) With the whole tolerance multiplied, a dark
+            # piece lying on the print's dark line (a Minoa stick, nearly the line's colour) passed for
+            # the line under a warm lamp 2.6 times as bright.
+            # Above a gain of one the whole tolerance, (noise + relative) x gain, less the noise's growth.
+            excess = _at_least_zero(floats(cv2.subtract(gain, self._one)))
+            noise = floats(cv2.scaleAdd(excess, -settings.tolerance, tolerance))
+            matches &= max3(floats(cv2.subtract(darker, noise))) <= 0.0
         corrected = floats(cv2.divide(current, gain))
         ratio = floats(cv2.divide(cv2.add(corrected, self._two), self._image_2))
         darkening = sum3(ratio) / 3.0

@@ -12,7 +12,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.reference import CANONICAL_WHITE, TableReference
+from companion.vision.reference import CANONICAL_WHITE, MASK_PX_PER_MM, TableReference
 from tests.vision.test_reference import (
     BORDER_PX,
     IDENTITY_SHIFTED,
@@ -217,3 +217,28 @@ def test_the_markers_paper_under_a_dim_lamp_still_white_balances() -> None:
     paper = corrected[62:66, 20:50]  # the paper border below the top-left marker
     assert numpy.all(numpy.abs(numpy.median(paper.reshape(-1, 3), axis=0) - CANONICAL_WHITE) < 20)
 
+
+def test_a_dark_piece_on_the_prints_line_under_a_lamp_brighter_than_learned_still_differs() -> None:
+    # A board of card with a dark printed line, learned under a dim lamp; a warm lamp 2.6 times as
+    # bright comes on, and a dark stick lies along the line, a little darker than it in red. The camera's
+    # noise does not grow with the light: the stick is no table (with the whole tolerance multiplied by
+    # the gain it fell within the line's range, and Minoa's sticks under the lamp went unseen).
+    rng = numpy.random.default_rng(7)
+    board = table("light-wood", rng).astype(numpy.float32)
+    board[120:-120, 100:-100] = (44, 56, 62)  # card, dim
+    height, width = board.shape[:2]
+    row = 4 * round(0.125 * height)  # the line fills one row of the mask's pixels
+    board[row : row + 4, 60:-60] = (24, 35, 41)  # the print's line, 2 mm wide
+    with_stick = board.copy()
+    left, right = round(0.4 * width), round(0.6 * width)
+    with_stick[row - 2 : row + 6, left:right] = (27, 30, 30)  # a 4 mm stick along it
+    empty = numpy.clip(board + rng.normal(0.0, 1.0, board.shape), 0, 255).astype(numpy.uint8)
+    reference = learned(empty)
+    lamp = numpy.array([2.6, 2.33, 2.55], numpy.float32)
+    now = numpy.clip(with_stick * lamp + rng.normal(0.0, 2.0, board.shape), 0, 255).astype(numpy.uint8)
+    view = reference.look(now)
+    assert not view.refused, view.reason
+    assert foreground_share(view) < 0.05, foreground_share(view)
+    scale = MASK_PX_PER_MM / PLANE_PX_PER_MM
+    line = view.foreground[row // 4, round(left * scale) + 2 : round(right * scale) - 2]
+    assert line.mean() > 0.9, line.mean()
