@@ -102,6 +102,9 @@ HOTSPOT_MM = 35.0
 is wider than the print on a board)."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
+HUE_TOLERANCE = 0.12
+"""How far (log) a pixel's hue may lie beyond its reference neighbourhood's, besides the noise's share of its
+level (a dark pixel's hue is noisy)."""
 EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
 """Labels that mean "nothing there": a plane read as all of these shows the empty play area."""
 
@@ -164,6 +167,12 @@ class TableView:
     @property
     def refused(self) -> bool:
         return bool(self.reason)
+
+
+def _hue(image: Floats) -> Floats:
+    """Per pixel, each channel's log level less the mean of the three: the hue, whatever the light."""
+    logs = log_level(image)
+    return floats(cv2.subtract(logs, cv2.merge([sum3(logs) / 3.0] * 3)))
 
 
 def _mask_size(layout: Layout) -> tuple[int, int]:
@@ -264,6 +273,9 @@ class TableReference:
         self._grey_deviation: Floats | None = None
         self._textured: Mask = numpy.zeros(0, bool)
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
+        self._hue_low: Floats = numpy.zeros(0, numpy.float32)
+        self._hue_high: Floats = numpy.zeros(0, numpy.float32)
+        self._hue_tolerance: Floats = numpy.zeros(0, numpy.float32)
         self._one = numpy.ones((self.size[1], self.size[0], 3), numpy.float32)
         self._log_image: Floats = numpy.zeros(0, numpy.float32)
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
@@ -344,6 +356,14 @@ class TableReference:
         self._image_2 = numpy.asarray(image + 2.0, numpy.float32)
         # Noise makes the channels of a dark table's shadow disagree more.
         self._shadow_chroma = settings.shadow_chroma + 5.0 / (sum3(image) / 3.0 + 2.0)
+        # Each pixel's neighbourhood range of hue: its ranges per channel (from a dark print line to light
+        # card) hold any colour between them, a green piece's too; their hues do not.
+        hue = _hue(image)
+        self._hue_low = numpy.asarray(cv2.erode(hue, kernel), numpy.float32)
+        self._hue_high = numpy.asarray(cv2.dilate(hue, kernel), numpy.float32)
+        self._hue_tolerance = (HUE_TOLERANCE + settings.tolerance / (sum3(image) / 3.0 + 4.0)).astype(
+            numpy.float32
+        )
 
     def _remember_texture(self, image: Floats) -> None:
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
@@ -459,6 +479,12 @@ class TableReference:
         beyond = floats(cv2.bitwise_and(beyond, beyond, mask=matches.view(numpy.uint8)))
         faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
+        # A piece of another hue than the table's around it is no table, even at its levels.
+        hue = _hue(corrected)
+        off = max3(floats(cv2.max(cv2.subtract(self._hue_low, hue), cv2.subtract(hue, self._hue_high))))
+        if int(small.max()) >= SATURATED:
+            off[max3(current) >= SATURATED] = 0.0  # a clipped channel's hue is unknown
+        matches &= off <= self._hue_tolerance
         foreign = ~matches & ~shadow_like
         # Only a solid foreign region casts a shadow: not the stray pixels of an arm of the table's hue.
         solid = cv2.morphologyEx(foreign.astype(numpy.uint8), cv2.MORPH_OPEN, _square(5.0))

@@ -242,3 +242,27 @@ def test_a_dark_piece_on_the_prints_line_under_a_lamp_brighter_than_learned_stil
     scale = MASK_PX_PER_MM / PLANE_PX_PER_MM
     line = view.foreground[row // 4, round(left * scale) + 2 : round(right * scale) - 2]
     assert line.mean() > 0.9, line.mean()
+
+
+def test_a_piece_of_another_hue_between_the_prints_line_and_card_levels_still_differs() -> None:
+    # Beside a dark printed line on light card every channel's neighbourhood range runs from the line's
+    # level to the card's: a green piece there lies within each channel's range, but not within their
+    # hues (a green piece on a gingham board's line was taken for the table).
+    rng = numpy.random.default_rng(8)
+    board = table("light-wood", rng).astype(numpy.float32)
+    board[120:-120, 100:-100] = (180, 190, 200)  # card
+    height, width = board.shape[:2]
+    row = 4 * round(0.125 * height)
+    board[row : row + 4, 60:-60] = (60, 60, 60)  # the print's line, 2 mm wide
+    with_piece = board.copy()
+    left, right = round(0.4 * width), round(0.6 * width)
+    with_piece[row - 2 : row + 6, left:right] = (80, 170, 90)  # a green piece, 4 mm wide, along it
+    empty = numpy.clip(board + rng.normal(0.0, 1.0, board.shape), 0, 255).astype(numpy.uint8)
+    reference = learned(empty)
+    now = numpy.clip(with_piece + rng.normal(0.0, 2.0, board.shape), 0, 255).astype(numpy.uint8)
+    view = reference.look(now)
+    assert not view.refused, view.reason
+    assert foreground_share(view) < 0.05, foreground_share(view)
+    scale = MASK_PX_PER_MM / PLANE_PX_PER_MM
+    line = view.foreground[row // 4, round(left * scale) + 2 : round(right * scale) - 2]
+    assert line.mean() > 0.9, line.mean()
