@@ -81,13 +81,14 @@ class Glyph(NamedTuple):
     """Cut from a shape of two digits blurred together (see _split_joined)."""
 
 
-def tile_glyphs(tile_lightness: FloatArray) -> list[Glyph]:
-    """The digits on a straightened tile, left to right."""
+def tile_glyphs(tile_lightness: FloatArray, normalise: bool = True) -> list[Glyph]:
+    """The digits on a straightened tile, left to right. `normalise=False`: their pixels left as scaled,
+    to be normalised with other tiles' at once (see DigitTemplates.all_scores)."""
     inkness = _ink_image(tile_lightness)
     if inkness is None:
         return []
     mask = (inkness > 0.5).astype(numpy.uint8)
-    glyphs = _glyphs(inkness, mask)
+    glyphs = _glyphs(inkness, mask, normalise)
     if len(glyphs) < 2:
         # Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30):
         # cut away, they no longer join a digit beside them into one shape touching the side. (Only then:
@@ -95,12 +96,14 @@ def tile_glyphs(tile_lightness: FloatArray) -> list[Glyph]:
         lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
         if lines.any():
             mask[:, lines] = 0
-            cut = _glyphs(inkness, mask)
+            cut = _glyphs(inkness, mask, normalise)
             glyphs = cut if len(cut) > len(glyphs) else glyphs
     return glyphs
 
 
-def _glyphs(inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8]) -> list[Glyph]:
+def _glyphs(
+    inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8], normalise: bool = True
+) -> list[Glyph]:
     """The digit-like shapes of the ink mask (see tile_glyphs)."""
     count, _, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
@@ -142,8 +145,9 @@ def _glyphs(inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8]) -> lis
     glyphs = []
     for (x0, y0, x1, y1), joined in split[:3]:
         patch = inkness[y0:y1, x0:x1]
-        glyph = cv2.resize(patch, GLYPH_SIZE, interpolation=cv2.INTER_AREA).astype(numpy.float32)
-        glyphs.append(Glyph(normalised(glyph), (x1 - x0) / max(1, y1 - y0), joined))
+        glyph = numpy.asarray(cv2.resize(patch, GLYPH_SIZE, interpolation=cv2.INTER_AREA), numpy.float32)
+        pixels = normalised(glyph) if normalise else glyph.ravel()
+        glyphs.append(Glyph(pixels, (x1 - x0) / max(1, y1 - y0), joined))
     return glyphs
 
 
@@ -345,12 +349,17 @@ class DigitTemplates:
             return best, NATS_AS_SCORE * self.classifier.log_likelihoods(glyph, aspect)
         return best, best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
 
-    def all_scores(self, glyphs: list[Glyph]) -> list[tuple[FloatArray, FloatArray]]:
-        """scores() of each glyph, in one product for them all (a tile's two digits: numpy's calls cost
-        more than the sums)."""
+    def all_scores(self, glyphs: list[Glyph], raw: bool = False) -> list[tuple[FloatArray, FloatArray]]:
+        """scores() of each glyph, in one product for them all (a tile's two digits, or every tile's of a
+        frame: numpy's calls cost more than the sums). `raw`: the glyphs' pixels are not normalised yet
+        (tile_glyphs' normalise=False), and are normalised here at once."""
         if not glyphs:
             return []
         pixels = numpy.stack([glyph.pixels for glyph in glyphs], axis=1)
+        if raw:
+            pixels = pixels - pixels.sum(axis=0) / pixels.shape[0]
+            norms = numpy.sqrt(numpy.einsum("ij,ij->j", pixels, pixels))
+            pixels = numpy.asarray(pixels / numpy.where(norms > 0, norms, 1), numpy.float32)
         best = numpy.maximum.reduceat(self.glyphs @ pixels, self.starts, axis=0)
         aspects = numpy.array([glyph.aspect for glyph in glyphs], numpy.float32)
         if self.classifier is not None:
@@ -440,9 +449,17 @@ def read_number(
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
     blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
     """
-    readings = []
     glyphs = tile_glyphs(tile)
-    for glyph, (correlations, scores) in zip(glyphs, templates.all_scores(glyphs), strict=True):
+    return number_of(glyphs, templates.all_scores(glyphs), least)
+
+
+def number_of(
+    glyphs: list[Glyph], scored: list[tuple[FloatArray, FloatArray]], least: float = MIN_GLYPH_SCORE
+) -> tuple[int | None, float, list[tuple[int, float]]]:
+    """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
+    may be scored in one product)."""
+    readings = []
+    for glyph, (correlations, scores) in zip(glyphs, scored, strict=True):
         if glyph.joined and float(correlations.max()) < JOINED_SCORE:
             return None, 0.0, []  # not two digits after all: a print on the board cut in two
         # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.

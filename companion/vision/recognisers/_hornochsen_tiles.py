@@ -10,7 +10,7 @@ straightens it the same way. hornochsen.py reads what these find.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, cast
 
 import cv2
 import numpy
@@ -180,10 +180,11 @@ def normalised_tile(
     # Where the reference took part of a face for the empty area (a face as light as the board's print
     # round it), the neutral grey would read as ink: it takes the face's lightness instead.
     light = seen.grey[y0:y1, x0:x1].copy()
-    light[wide_table > 0] = numpy.uint8(min(255.0, face_level))
+    numpy.putmask(light, cast(Any, wide_table), numpy.uint8(min(255.0, face_level)))  # nonzero bytes: True
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)
-    rect = _tile_rect(light, wide_table == 0, here, face_level)
+    faces = numpy.asarray(cv2.inRange(wide_table, 0, 0), numpy.uint8)  # 255 where no empty area
+    rect = _tile_rect(light, faces, here, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
         angle = ((rect[2] + 45) % 90) - 45
         if not on_ink:
@@ -315,12 +316,21 @@ def _face_rect(
     closed = cv2.morphologyEx(cv2.bitwise_and(bright, face_mask), cv2.MORPH_CLOSE, _DISC)
     mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if centre is not None:
-        near = -NEAR_MM * PLANE_PX_PER_MM
-        contours = tuple(c for c in contours if cv2.pointPolygonTest(c, centre, True) >= near)
     if not contours:
         return None
-    (cx, cy), (w, h), angle = cv2.minAreaRect(max(contours, key=cv2.contourArea))
+    if centre is None:
+        largest = max(contours, key=cv2.contourArea)
+    else:
+        # The largest shape near the centre: shapes are tried largest first (most are specks, and the
+        # distance test costs more than the area), the first near one kept (max's pick among equal areas).
+        near = -NEAR_MM * PLANE_PX_PER_MM
+        areas = [cv2.contourArea(c) for c in contours]
+        order = sorted(range(len(contours)), key=lambda k: -areas[k])
+        chosen = next((k for k in order if cv2.pointPolygonTest(contours[k], centre, True) >= near), None)
+        if chosen is None:
+            return None
+        largest = contours[chosen]
+    (cx, cy), (w, h), angle = cv2.minAreaRect(largest)
     if not 0.75 * TILE_MM * PLANE_PX_PER_MM < min(w, h) <= max(w, h) < 1.45 * TILE_MM * PLANE_PX_PER_MM:
         return None
     return (cx, cy), (w, h), angle
@@ -347,7 +357,7 @@ def straighten(
 
 def _tile_rect(
     light: Frame,
-    face_mask: numpy.typing.NDArray[numpy.bool_],
+    face_mask: numpy.typing.NDArray[numpy.bool_] | numpy.typing.NDArray[numpy.uint8],
     centre: tuple[float, float] | None,
     brightest: float | None,
 ) -> RotatedRect | None:
@@ -357,7 +367,7 @@ def _tile_rect(
     rect = None
     # On a raw plane, what outlines no tile at the first share is no tile (a table's grain lit up would
     # show one at a tighter share); on a normalised one the table is gone and tighter shares may be tried.
-    # (cv2's threshold and "and" on 0/1 bytes: as numpy's comparisons, in fewer calls.)
+    # (cv2's threshold and "and" on bytes, 0/1 and 0/1 or 0/255: as numpy's comparisons, in fewer calls.)
     faces = numpy.asarray(face_mask, numpy.uint8)
     for share in BRIGHT_SHARES if centre is not None else BRIGHT_SHARES[:2]:
         bright = numpy.asarray(cv2.threshold(light, share * brightest, 1, cv2.THRESH_BINARY)[1], numpy.uint8)

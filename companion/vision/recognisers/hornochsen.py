@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy
@@ -49,9 +49,11 @@ from companion.vision.recognisers._hornochsen_digits import (
     MIN_GLYPH_SCORE,
     TILES_FILE,
     DigitTemplates,
+    Glyph,
     built_in_templates,
     from_png,
     normalised,
+    number_of,
     read_number,
     tile_glyphs,
     to_png,
@@ -263,18 +265,32 @@ class HornochsenRecogniser:
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
         shares = seen.tile_shares(list(layout.items.values())) if seen is not None else None
+        faces: dict[str, _Face] = {}
         for place, (item_id, region) in enumerate(layout.items.items()):
             alternatives: list[tuple[int, float]]
             if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
                 label, sure, alternatives = EMPTY, _empty_confidence(float(shares[place])), []
             elif seen is not None:
-                label, sure, alternatives = _read_normalised(seen, region, templates)
+                looked = _look_normalised(seen, region)
+                if isinstance(looked, _Face):
+                    faces[item_id] = looked
+                    continue
+                label, sure, alternatives = looked
             else:
                 crop = layout.crop(plane, item_id)
                 label, sure, alternatives = self._read_item(crop, region, palette, templates)
             items[item_id] = label
             confidence[item_id] = sure
             others[item_id] = alternatives
+        if seen is not None and faces:
+            # Every face's digits are scored in one product (a product per tile cost more than its sums).
+            glyphs = [glyph for face in faces.values() for glyph in face.glyphs]
+            scored = iter(templates.all_scores(glyphs, raw=True))
+            for item_id, face in faces.items():
+                tile_scores = [next(scored) for _ in face.glyphs]
+                label, sure, alternatives = _read_face(seen, face, tile_scores, templates)
+                items[item_id], confidence[item_id], others[item_id] = label, sure, alternatives
+            items = {item_id: items[item_id] for item_id in layout.items}  # in the layout's order
         _one_of_each(items, confidence, others)
         _ascending_rows(items, confidence, others)
         return Reading(items, confidence)
@@ -427,13 +443,23 @@ def _empty_confidence(tile: float) -> float:
     return float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3))
 
 
-def _read_normalised(
-    seen: Seen, region: ItemRegion, templates: DigitTemplates
-) -> tuple[str, float, list[tuple[int, float]]]:
+class _Face(NamedTuple):
+    """A square showing a face-up tile whose number is still to be read (see _look_normalised)."""
+
+    region: ItemRegion
+    tile: float
+    median: float
+    light_level: float
+    dim: bool
+    glyphs: list[Glyph]
+
+
+def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[tuple[int, float]]] | _Face:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark (a
     ring round a disc): a dark square (see BACK_SHARE) is a back where it shows the mark, and any square
-    that reads no number is looked at for the mark too (a back overexposed)."""
+    that reads no number is looked at for the mark too (a back overexposed). A face's glyphs are returned
+    to be scored with the other squares' (see _read_face)."""
     tile, (median, light_level, dark) = square_levels(seen, region)
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, _empty_confidence(tile), []
@@ -447,23 +473,32 @@ def _read_normalised(
     if (dim or median < FACE_LEAST) and back_mark(seen, region) >= BACK_MARK:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(seen, region, light_level)
-    # A light face in its square is a tile: its blurred digits of another typeface need not look as much
-    # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
-    least = FACE_GLYPH_SCORE if not dim else MIN_GLYPH_SCORE
-    number, margin, alternatives = (
-        read_number(straight, templates, least) if straight is not None else (None, 0, [])
-    )
     if straight is None:
         return EMPTY, 0.2, []
+    return _Face(region, tile, median, light_level, dim, tile_glyphs(straight, normalise=False))
+
+
+def _read_face(
+    seen: Seen, face: _Face, scored: list[tuple[FloatArray, FloatArray]], templates: DigitTemplates
+) -> tuple[str, float, list[tuple[int, float]]]:
+    """The number of a face found by _look_normalised, from its glyphs' scores."""
+    # A light face in its square is a tile: its blurred digits of another typeface need not look as much
+    # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
+    least = FACE_GLYPH_SCORE if not face.dim else MIN_GLYPH_SCORE
+    number, margin, alternatives = number_of(face.glyphs, scored, least)
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
-        centred = normalised_tile(seen, region, light_level, on_ink=True)
+        centred = normalised_tile(seen, face.region, face.light_level, on_ink=True)
         again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
-    if number is None and back_mark(seen, region) >= BACK_MARK:
-        return DOWN, float(min(1.0, tile)), []  # a back lit up to a face's lightness (an overexposed mark)
-    if number is None or (median < FACE_LEAST and number < 10):
+    if number is None and back_mark(seen, face.region) >= BACK_MARK:
+        return (
+            DOWN,
+            float(min(1.0, face.tile)),
+            [],
+        )  # a back lit up to a face's lightness (an overexposed mark)
+    if number is None or (face.median < FACE_LEAST and number < 10):
         # No face is this dark but one in a deep shadow, which still shows its two digits: one digit there
         # is a mark of the board's print the reference left in view.
         return EMPTY, 0.1, []
