@@ -47,6 +47,7 @@ CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
 
 
 _WEIGHTS = numpy.array(CHANNEL_WEIGHTS, numpy.float32)
+_WEIGHT_VALUES = _WEIGHTS.tolist()
 
 
 def channels(picture: FloatArray) -> FloatArray:
@@ -70,13 +71,19 @@ def _features(window: FloatArray) -> FloatArray:
 
 def _scores(matrix: FloatArray, window: FloatArray) -> FloatArray:
     """`matrix @ _features(window)` for a matrix of `_features` rows, without centring the cell: each
-    row's channels are centred already, so a channel's mean adds nothing to the products."""
+    row's channels are centred already, so a channel's mean adds nothing to the products.
+
+    The three channels' scales in Python floats and applied by OpenCV (numpy broadcasting three
+    values along a picture's pixels cost a fifth of the call): the same float32 products."""
     picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
-    deviations = cv2.meanStdDev(picture)[1].ravel()
-    norms = deviations * math.sqrt(picture.shape[0] * picture.shape[1])
-    scale = _WEIGHTS / (norms + 1.0)
-    length = math.sqrt(float(((scale * norms) ** 2).sum()))
-    products = numpy.asarray(matrix @ (picture * scale.astype(numpy.float32)).ravel(), numpy.float32)
+    root = math.sqrt(picture.shape[0] * picture.shape[1])
+    norms = [deviation * root for deviation in cv2.meanStdDev(picture)[1].ravel().tolist()]
+    scale = [weight / (norm + 1.0) for weight, norm in zip(_WEIGHT_VALUES, norms, strict=True)]
+    length = math.sqrt(sum((s * n) * (s * n) for s, n in zip(scale, norms, strict=True)))
+    # A 4-tuple is a scalar to OpenCV (its stubs know arrays only): per channel, in float32 as numpy.
+    per_channel: Any = (*numpy.array(scale, numpy.float32).tolist(), 0.0)
+    scaled = cv2.multiply(picture, per_channel)
+    products = numpy.asarray(matrix @ scaled.ravel(), numpy.float32)
     return products / numpy.float32(length) if length > 0 else products
 
 
@@ -96,6 +103,9 @@ class Window:
         self.bgr = bgr
         self.grey = grey
         self._parts: dict[tuple[int, int], FloatArray] = {}
+        self.lined: dict[str, tuple[FloatArray, tuple[int, int], FloatArray]] = {}
+        """Per frame colour: the cell lined up with its looks (`Templates.lined_up`) and its scores
+        against them, as a doubtful cell's likeness in two colours found them before its match."""
 
     def part(self, dy: int, dx: int) -> FloatArray:
         """The Lab view TEMPLATE_PX square from (dy, dx) in the window."""
@@ -278,7 +288,19 @@ class Templates:
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
-        return aligned(windows, self._mean[colour])
+        view, shift, _ = self._lined_scored(colour, windows)
+        return view, shift
+
+    def _lined_scored(
+        self, colour: str, windows: list[Window]
+    ) -> tuple[FloatArray, tuple[int, int], FloatArray]:
+        """`lined_up`, and the view's scores against the colour's looks: kept with a single window
+        (a doubtful cell's likeness, then its match, line it up in the same colour)."""
+        memo = windows[0].lined if len(windows) == 1 else {}
+        if colour not in memo:
+            view, shift = aligned(windows, self._mean[colour])
+            memo[colour] = (view, shift, _scores(self.by_colour[colour][0], view))
+        return memo[colour]
 
     def match(
         self,
@@ -299,8 +321,11 @@ class Templates:
         """
         looks = self.by_colour[colour][2]
         labels = self._labels[colour]
-        view, shift = lined or self.lined_up(colour, windows)
-        scores = _scores(self.by_colour[colour][0], view)
+        if lined is None:
+            view, shift, scores = self._lined_scored(colour, windows)
+        else:
+            view, shift = lined
+            scores = _scores(self.by_colour[colour][0], view)
         top = float(scores.max())
         close = numpy.flatnonzero(scores >= top - CLOSE_CALL)
         # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
@@ -364,7 +389,7 @@ class Templates:
 
     def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
-        return float(_scores(self.by_colour[colour][0], lined_up(windows, self._mean[colour])).max())
+        return float(self._lined_scored(colour, windows)[2].max())
 
     def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
@@ -373,8 +398,8 @@ class Templates:
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
         looks = self.by_colour[colour][2]
-        view = lined_up(windows, self._mean[colour])
-        best = self._drawn(colour, int(numpy.argmax(_scores(self.by_colour[colour][0], view))))
+        view, _, scores = self._lined_scored(colour, windows)
+        best = self._drawn(colour, int(numpy.argmax(scores)))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
         twin = next(

@@ -433,17 +433,17 @@ class AsterionRecogniser:
         if contrast < TILE_CONTRAST:
             # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
             return EMPTY, 0.5, None
-        lined: tuple[FloatArray, tuple[int, int]] | None = templates.lined_up(colour, windows)
-        found = lined[1] if lined is not None else (0, 0)
+        found = templates.lined_up(colour, windows)[1]
         if max(abs(found[0]), abs(found[1])) >= SHIFT_PX:
             # Lined up at the edge of the search: the tile may lie further off (a sixth of the tiles on
             # hard generated frames, seeds 6-8), and matched short of it a chest or a wing falls outside
             # where two looks are compared. Matched in a window where it was found.
             small, region, offset = placed
-            windows, lined = [small.window(region, (offset[0] + found[0], offset[1] + found[1]))], None
+            windows = [small.window(region, (offset[0] + found[0], offset[1] + found[1]))]
         else:
             found = (0, 0)
-        design, rotation, margin, shift, likeness = templates.match(colour, windows, lined)
+        # Lined up and scored once per window and colour (kept in the window): not again here.
+        design, rotation, margin, shift, likeness = templates.match(colour, windows)
         if likeness < LEAST_LIKENESS or (
             not doubtful and share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS
         ):
