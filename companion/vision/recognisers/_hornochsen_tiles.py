@@ -10,6 +10,7 @@ straightens it the same way. hornochsen.py reads what these find.
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import Any, cast
 
 import cv2
@@ -109,11 +110,11 @@ def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, f
     tile = 1.0 - empty / 255 / ((y1 - y0) * (x1 - x0))
     if tile < NORMALISED_TILE_SHARE:
         return tile, (0.0, 0.0, 0.0)
-    grey = seen.grey[y0:y1, x0:x1][seen.table[y0:y1, x0:x1] == 0]
-    size = grey.size
-    dark, median, light = numpy.partition(grey, (size // 10, size // 2, size * 9 // 10))[
-        [size // 10, size // 2, size * 9 // 10]
-    ]
+    # The order statistics from the tile's histogram (exact for bytes; fewer calls than a partition).
+    tile_part = cv2.inRange(seen.table[y0:y1, x0:x1], 0, 0)
+    counts = numpy.cumsum(cv2.calcHist([seen.grey[y0:y1, x0:x1]], [0], tile_part, [256], [0, 256]).ravel())
+    size = int(counts[-1])
+    dark, median, light = numpy.searchsorted(counts, (size // 10, size // 2, size * 9 // 10), side="right")
     return tile, (float(median), float(light), float(dark))
 
 
@@ -227,7 +228,9 @@ piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
 
 def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
     """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
-    ink = (light < INK_LEVEL * face_level).astype(numpy.uint8)
+    # light < INK_LEVEL * face_level, as cv2's threshold on bytes (not above the whole level below it).
+    below = math.ceil(INK_LEVEL * face_level) - 1
+    ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
     parts = stats[1:count, :4]
     parts = parts[(parts[:, 3] >= PART_MM * PLANE_PX_PER_MM) & (parts[:, 2] <= 14.0 * PLANE_PX_PER_MM)]
