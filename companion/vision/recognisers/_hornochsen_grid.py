@@ -274,7 +274,7 @@ def _loose_shifts(
     height, width = table.shape[:2]
     size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
     occupied = cv2.resize(numpy.asarray(table < 128, numpy.uint8), size, interpolation=cv2.INTER_AREA)
-    summed = numpy.asarray(cv2.integral(occupied), numpy.float64)
+    summed = numpy.asarray(cv2.integral(occupied, sdepth=cv2.CV_64F), numpy.float64)
     steps = numpy.arange(-LOOSE_MM, LOOSE_MM + 1, dtype=numpy.float64)
     dx, dy = (grid.ravel() for grid in numpy.meshgrid(steps, steps))
     half = LOOSE_BOX_MM / 2

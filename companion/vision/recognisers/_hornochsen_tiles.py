@@ -89,8 +89,9 @@ class Seen:
         area = numpy.maximum(0, y1 - y0) * numpy.maximum(0, x1 - x0)
         y0, y1 = (numpy.clip(v, 0, height).astype(numpy.intp) for v in (y0, y1))
         x0, x1 = (numpy.clip(v, 0, width).astype(numpy.intp) for v in (x0, x1))
-        sums = self.empty_sums.astype(numpy.int64)
-        empty = (sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]) / 255
+        sums = self.empty_sums  # its corners taken, then widened (not the whole table copied)
+        corners = [sums[y, x].astype(numpy.int64) for y, x in ((y1, x1), (y0, x1), (y1, x0), (y0, x0))]
+        empty = (corners[0] - corners[1] - corners[2] + corners[3]) / 255
         return numpy.where(area > 0, 1.0 - empty / numpy.maximum(area, 1), 0.0)
 
 
