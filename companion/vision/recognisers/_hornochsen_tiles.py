@@ -146,10 +146,11 @@ def _back_template(scale: float) -> FloatArray:
 _BACK_TEMPLATES = [_back_template(scale) for scale in BACK_SCALES]
 
 
-def back_mark(seen: Seen, region: ItemRegion) -> float:
+def back_mark(seen: Seen, region: ItemRegion, enough: float | None = None) -> float:
     """How much a square shows a tile's back: the best correlation of its lightness with the back's mark
     (a ring round a disc) about its centre. Backs score 0.57 and more on dev seeds 5, 8, 13, 21 and 34,
-    faces and the board's print or a shadow the reference left in view 0.41 and less."""
+    faces and the board's print or a shadow the reference left in view 0.41 and less. `enough`: a score
+    that decides, returned as soon as one size scores it (the other sizes are not looked at)."""
     cx, cy = round(region.centre_px()[0]), round(region.centre_px()[1])
     reach = _BACK_TEMPLATES[-1].shape[0] // 2 + round(BACK_REACH_MM * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - reach), max(0, cy - reach)
@@ -158,6 +159,8 @@ def back_mark(seen: Seen, region: ItemRegion) -> float:
     for template in _BACK_TEMPLATES:
         if min(grey.shape[:2]) >= template.shape[0]:
             best = max(best, float(cv2.minMaxLoc(cv2.matchTemplate(grey, template, cv2.TM_CCOEFF_NORMED))[1]))
+            if enough is not None and best >= enough:
+                break
     return best
 
 

@@ -470,7 +470,7 @@ def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[t
     dim = median < BACK_LEVEL or median < BACK_SHARE * light_level
     # A back is told by its mark, not by being dark: the board's print or a shadow the reference left in
     # view is dark and textured too (light wood, seed 5: a row of the board's squares read "down").
-    if (dim or median < FACE_LEAST) and back_mark(seen, region) >= BACK_MARK:
+    if (dim or median < FACE_LEAST) and back_mark(seen, region, BACK_MARK) >= BACK_MARK:
         return DOWN, float(min(1.0, tile)), []
     straight = normalised_tile(seen, region, light_level)
     if straight is None:
@@ -492,7 +492,7 @@ def _read_face(
         again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
-    if number is None and back_mark(seen, face.region) >= BACK_MARK:
+    if number is None and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
         return (
             DOWN,
             float(min(1.0, face.tile)),
