@@ -477,7 +477,8 @@ def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy
     end) and no noise; a taught picture of a real tile is compared there.
     """
     apart = _drawn_pixels(design, rotation) - _drawn_pixels(other, other_rotation)
-    return numpy.flatnonzero((apart * apart).sum(axis=1) > DIFFERENT**2)
+    # The drawings' pixels are whole numbers: their squared distances are exact in any order of adding.
+    return numpy.flatnonzero(numpy.einsum("ij,ij->i", apart, apart) > DIFFERENT**2)
 
 
 @functools.cache
@@ -514,8 +515,11 @@ def _difference_test(
     a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`)."""
     if sloping is None:
         sloping = _sloping(window)
-    difference = (theirs - mine)[:, window]
-    both = ((mine + theirs) / 2)[:, window]
+    # Taken where the looks are compared first, then subtracted and averaged (the same values): not
+    # over the whole cell.
+    mine_there, theirs_there = mine[:, window], theirs[:, window]
+    difference = theirs_there - mine_there
+    both = (mine_there + theirs_there) / 2
     # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
     # glare), and a gain on the mean of both looks.
     difference = difference - (difference @ sloping) @ sloping.T
