@@ -235,7 +235,7 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
     # light < INK_LEVEL * face_level, as cv2's threshold on bytes (not above the whole level below it).
     below = math.ceil(INK_LEVEL * face_level) - 1
     ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     parts = stats[1:count, :4]
     parts = parts[(parts[:, 3] >= PART_MM * PLANE_PX_PER_MM) & (parts[:, 2] <= 14.0 * PLANE_PX_PER_MM)]
     boxes = _stacked(numpy.asarray(parts, numpy.int32))
