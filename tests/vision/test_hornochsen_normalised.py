@@ -101,15 +101,23 @@ def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
     assert _hornochsen_tiles.table_mask(plane) is None
 
 
+def _normalised_with_table(
+    layout: Layout, labels: dict[str, str]
+) -> tuple[numpy.typing.NDArray[numpy.uint8], numpy.typing.NDArray[numpy.uint8]]:
+    """The default edition's board with `labels` normalised against its empty board, and its table mask."""
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    return plane, table
+
+
 def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatch) -> None:
     """Faces under a dim lamp the reference did not even out are as dark as backs: a face showing two
     digits side by side is read, a dim back still reads as one (by its mark: without it, it does not)."""
     layout = _layout()
     labels = _labels(layout)
-    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
-    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
-    table = _hornochsen_tiles.table_mask(plane)
-    assert table is not None
+    plane, table = _normalised_with_table(layout, labels)
     for item_id in ("row:0:square:1", "row:0:square:2", "row:2:square:0"):
         x0, y0, x1, y1 = layout.items[item_id].box_px()
         box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
@@ -193,10 +201,7 @@ def test_a_face_in_deep_shadow_is_read_and_an_overexposed_back_is_a_back(
     is read as a face first: without the mark, it is not taken for a back."""
     layout = _layout()
     labels = _labels(layout)
-    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
-    plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
-    table = _hornochsen_tiles.table_mask(plane)
-    assert table is not None
+    plane, table = _normalised_with_table(layout, labels)
     # The face darkened; the back washed towards white (its mark's contrast halved).
     for item_id, (gain, offset) in (("row:0:square:1", (0.4, 0.0)), ("row:2:square:0", (0.6, 100.0))):
         x0, y0, x1, y1 = layout.items[item_id].box_px()
