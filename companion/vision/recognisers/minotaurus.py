@@ -73,6 +73,7 @@ from companion.vision.recognisers._minotaurus_prototypes import (
     default_prototypes,
     normalised_prototypes,
 )
+from companion.vision.recognisers._minotaurus_white import too_coloured_for_white
 from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
@@ -559,6 +560,8 @@ class MinotaurusRecogniser:
             hues, sure = prototypes.colours.classify(features[up][:, COLOUR_FEATURES])
             for n, label, certainty in zip(up, hues, sure, strict=True):
                 classes[n], confidences[n] = label, min(confidences[n], certainty)
+            if cells.covered is not None and "white" in hues:
+                _pale_faces_not_white(features, up, classes, confidences, prototypes, profile)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         face_up = [item for item in ids if items[item] not in ("empty", "down")]
@@ -676,6 +679,28 @@ class MinotaurusRecogniser:
             self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
             self._prepared_for = (profile, normalised)
         return self._prepared
+
+
+def _pale_faces_not_white(
+    features: FloatArray,
+    up: list[int],
+    classes: list[str],
+    confidences: list[float],
+    prototypes: Prototypes,
+    profile: Profile | None,
+) -> None:
+    """On a normalised plane, a face read white but too coloured for white (_minotaurus_white) is read by
+    its hue among the other colours, in place."""
+    unweigh = numpy.array(FEATURE_WEIGHTS[4:6], numpy.float32)
+    casts = features[up][:, 4:6] / unweigh
+    taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
+    taught_casts = None if not taught else numpy.array(taught, numpy.float32)[:, 4:6] / unweigh
+    pale = [n for n, far in zip(up, too_coloured_for_white(casts, taught_casts), strict=True) if far]
+    pale = [n for n in pale if classes[n] == "white"]
+    if pale:
+        hues, sure = prototypes.colours.classify(features[pale][:, COLOUR_FEATURES], barred="white")
+        for n, label, certainty in zip(pale, hues, sure, strict=True):
+            classes[n], confidences[n] = label, min(confidences[n], certainty)
 
 
 def _small(plane: Frame) -> Frame:

@@ -1,0 +1,57 @@
+"""A Minotaurus face is white only when its colour is the canonical white (or the cast of the frame's
+other whites): a pale face paler than any built-in colour keeps its hue.
+
+The planes are drawn as the reference would leave them: the generator's pieces on NEUTRAL_BGR.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.generate.minotaurus import paste, piece_face
+from companion.vision.recognisers._minotaurus_white import WHITE_CHROMA, too_coloured_for_white
+from companion.vision.recognisers.minotaurus import MinotaurusRecogniser, _cell_colours, matrix_layout
+from companion.vision.reference import NEUTRAL_BGR
+
+LAYOUT = matrix_layout({"players": 5})
+
+
+def _plane(pieces: dict[str, Frame]) -> Frame:
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
+    for item, face in pieces.items():
+        x, y = LAYOUT.items[item].centre_mm
+        paste(plane, face, (x * PLANE_PX_PER_MM, y * PLANE_PX_PER_MM), 0.0, shadow=False)
+    return plane
+
+
+def _washed(label: str, share: float) -> Frame:
+    """The second print's face lightened towards white by `share` (a pastel print, a glare)."""
+    face = piece_face(label, PLANE_PX_PER_MM, edition="second-print").astype(numpy.float32)
+    return numpy.clip(face + share * (255.0 - face), 0, 255).astype(numpy.uint8)
+
+
+def test_a_green_face_paler_than_the_built_in_greens_reads_green_not_white() -> None:
+    """Half washed out, the second print's green is nearer the built-in white prototypes' casts than its
+    saturated greens, yet still well coloured (chroma ~25): its hue is green."""
+    plane = _plane(
+        {"cell:7": _washed("green-3-right", 0.5), "cell:20": piece_face("white-2-left", PLANE_PX_PER_MM)}
+    )
+    cells = _cell_colours(plane, LAYOUT)
+    cast = cells.features[cells.ids.index("cell:7"), 4:6] / 2.0
+    assert float(numpy.hypot(*cast)) > WHITE_CHROMA
+    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
+    assert reading.items["cell:7"] == "green-3-right"
+    assert reading.items["cell:20"] == "white-2-left"
+
+
+def test_a_white_face_sharing_the_cast_of_the_frames_near_white_face_stays_white() -> None:
+    """A face as coloured as WHITE_CHROMA is still white when another face of the frame, near the canonical
+    white, is nearer it than that (the normalisation's cast on both); never so for two far faces alone."""
+    casts = numpy.array([[0.0, 8.0], [-2.0, 25.0], [-20.0, 22.0]], numpy.float32)
+    assert too_coloured_for_white(casts).tolist() == [False, False, True]
+    assert too_coloured_for_white(casts[1:]).tolist() == [True, True]
+    # A taught white (an edition's ivory) stands for the frame's own white.
+    taught = numpy.array([[-15.0, 20.0]], numpy.float32)
+    assert too_coloured_for_white(casts[1:], taught).tolist() == [False, False]
