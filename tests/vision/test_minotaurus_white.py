@@ -26,10 +26,11 @@ def _plane(pieces: dict[str, Frame]) -> Frame:
     return plane
 
 
-def _washed(label: str, share: float) -> Frame:
-    """The second print's face lightened towards white by `share` (a pastel print, a glare)."""
+def _washed(label: str, share: float, shade: float = 1.0) -> Frame:
+    """The second print's face lightened towards white by `share` (a pastel print, a glare), then dimmed
+    by `shade`."""
     face = piece_face(label, PLANE_PX_PER_MM, edition="second-print").astype(numpy.float32)
-    return numpy.clip(face + share * (255.0 - face), 0, 255).astype(numpy.uint8)
+    return numpy.clip((face + share * (255.0 - face)) * shade, 0, 255).astype(numpy.uint8)
 
 
 def test_a_green_face_paler_than_the_built_in_greens_reads_green_not_white() -> None:
@@ -50,8 +51,34 @@ def test_a_white_face_sharing_the_cast_of_the_frames_near_white_face_stays_white
     """A face as coloured as WHITE_CHROMA is still white when another face of the frame, near the canonical
     white, is nearer it than that (the normalisation's cast on both); never so for two far faces alone."""
     casts = numpy.array([[0.0, 8.0], [-2.0, 25.0], [-20.0, 22.0]], numpy.float32)
-    assert too_coloured_for_white(casts).tolist() == [False, False, True]
-    assert too_coloured_for_white(casts[1:]).tolist() == [True, True]
+    bright = numpy.full(len(casts), 240.0, numpy.float32)
+    assert too_coloured_for_white(casts, bright).tolist() == [False, False, True]
+    assert too_coloured_for_white(casts[1:], bright[1:]).tolist() == [True, True]
     # A taught white (an edition's ivory) stands for the frame's own white.
     taught = numpy.array([[-15.0, 20.0]], numpy.float32)
-    assert too_coloured_for_white(casts[1:], taught).tolist() == [False, False]
+    assert too_coloured_for_white(casts[1:], bright[1:], taught).tolist() == [False, False]
+
+
+def test_a_cast_is_as_strong_as_the_light_where_a_pastel_is_as_coloured_in_the_shade() -> None:
+    """The same tint short of WHITE_CHROMA: white when brightly lit (a lamp's cast), too saturated for
+    white when dim."""
+    tint = numpy.array([[-10.0, -14.0]], numpy.float32)
+    assert not too_coloured_for_white(tint, numpy.array([240.0], numpy.float32))[0]
+    assert too_coloured_for_white(tint, numpy.array([110.0], numpy.float32))[0]
+    # A dim white's faint tint is its noise.
+    faint = numpy.array([[3.0, 4.0]], numpy.float32)
+    assert not too_coloured_for_white(faint, numpy.array([30.0], numpy.float32))[0]
+
+
+def test_a_blue_face_paler_than_the_built_in_blues_reads_blue_not_white() -> None:
+    """Washed out and in a shade, the second print's blue is nearer the canonical white than a cast white
+    can be (chroma ~17) but twice as saturated for its lightness."""
+    plane = _plane(
+        {
+            "cell:7": _washed("blue-3-right", 0.3, shade=0.6),
+            "cell:20": piece_face("white-2-left", PLANE_PX_PER_MM),
+        }
+    )
+    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
+    assert reading.items["cell:7"] == "blue-3-right"
+    assert reading.items["cell:20"] == "white-2-left"

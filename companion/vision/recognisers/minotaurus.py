@@ -695,7 +695,9 @@ def _pale_faces_not_white(
     casts = features[up][:, 4:6] / unweigh
     taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
     taught_casts = None if not taught else numpy.array(taught, numpy.float32)[:, 4:6] / unweigh
-    pale = [n for n, far in zip(up, too_coloured_for_white(casts, taught_casts), strict=True) if far]
+    lightness = features[up][:, 0] / FEATURE_WEIGHTS[0]
+    far = too_coloured_for_white(casts, lightness, taught_casts)
+    pale = [n for n, is_far in zip(up, far, strict=True) if is_far]
     pale = [n for n in pale if classes[n] == "white"]
     if pale:
         hues, sure = prototypes.colours.classify(features[pale][:, COLOUR_FEATURES], barred="white")
