@@ -28,6 +28,7 @@ from companion.vision.recognisers._shipped import (
     decoded_templates,
     load_shipped,
     rewrite_command,
+    shipped_colours,
     shipped_path,
 )
 
@@ -537,15 +538,21 @@ def _difference_test(
     return spread.ravel()
 
 
-def _sloping(window: numpy.typing.NDArray[numpy.intp]) -> FloatArray:
-    """An offset sloping across the window's pixels, as orthonormal columns (pixels, 3)."""
+def _sloping(
+    window: numpy.typing.NDArray[numpy.intp], apart: numpy.typing.NDArray[numpy.bool_] | None = None
+) -> FloatArray:
+    """An offset sloping across the window's pixels, and one over the pixels `apart` if given (a chest),
+    as orthonormal columns (pixels, 3 or 4)."""
     if len(window) < 3:
         return numpy.zeros((len(window), 3), numpy.float32)
     across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
     down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
     # Orthonormal columns spanning the same as QR's (three columns: by their Gram matrix's Cholesky
     # factor, a tenth of numpy's QR here); the tests use only the projection, whatever the signs.
-    columns = numpy.stack([numpy.ones_like(across), across, down], axis=1).astype(numpy.float64)
+    parts = [numpy.ones_like(across), across, down]
+    if apart is not None:
+        parts.append(apart.astype(numpy.float32))
+    columns = numpy.stack(parts, axis=1).astype(numpy.float64)
     factor = numpy.linalg.cholesky(columns.T @ columns)
     return numpy.asarray(numpy.linalg.solve(factor, columns.T).T, numpy.float32)
 
@@ -561,7 +568,108 @@ def _pair_window(
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
     grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
     window = numpy.flatnonzero(grown.ravel())
+    # Where a path runs on one look and not the other, the path against the wall decides, not a chest's
+    # shade: editions print chests their own way (the travel edition's dark orange, outlined in black,
+    # read as wall, and a treasure corridor as a dead end). The chest's own offset is then taken as
+    # light (one more column of it, over the chests' pixels): its outline against its inside still
+    # counts, its shade does not. Dropping the chest's pixels instead lost a hidden chest's dead end,
+    # whose chest is most of what differs from a corridor.
+    chests = _chest_pixels(design, rotation, window) | _chest_pixels(other, other_rotation, window)
+    if chests.any() and _path_against_wall(design, rotation, other, other_rotation) >= CHEST_ASIDE_PX:
+        return window, _sloping(window, chests)
     return window, _sloping(window)
+
+
+CHEST_ASIDE_PX = 24
+"""Pixels of path against wall (drawn) from which two looks are told apart without their chests' shade:
+a path's end through the frame is 30 or so, a path's half a hundred and more; a treasury and a cell,
+differing by their chest alone, none."""
+
+
+def _has_coins(design: int) -> bool:
+    return design != MINOTAUR_DESIGN and any(path.coins for path in DESIGNS[design].paths)
+
+
+@functools.cache
+def _chest_palettes() -> tuple[FloatArray, FloatArray]:
+    """The drawn colours of chests and of everything else: a design with a chest against its twin
+    without (the same paths and prisoners) differs by the chest alone; designs without chests show
+    the rest (paths, walls, frames, prisoners, wings)."""
+    chest: list[FloatArray] = []
+    for number, drawn in enumerate(DESIGNS):
+        bare = tuple(path._replace(coins=0) for path in drawn.paths)
+        twin = next((i for i, d in enumerate(DESIGNS) if d.paths == bare and i != number), None)
+        if _has_coins(number) and twin is not None:
+            chest.append(_drawn_pixels(number, 0)[differ(number, 0, twin, 0)])
+    rest = [_drawn_pixels(number, 0) for number in range(len(DESIGNS)) if not _has_coins(number)]
+    return (
+        numpy.unique(numpy.concatenate(chest or [numpy.zeros((0, 3), numpy.float32)]), axis=0),
+        numpy.unique(numpy.concatenate(rest), axis=0),
+    )
+
+
+def _chest_pixels(
+    design: int, rotation: int, where: numpy.typing.NDArray[numpy.intp]
+) -> numpy.typing.NDArray[numpy.bool_]:
+    """Which of the pixels `where` show a chest in a design's drawing (`_chest_mask`)."""
+    return _chest_mask(design, rotation)[where]
+
+
+@functools.cache
+def _chest_mask(design: int, rotation: int) -> numpy.typing.NDArray[numpy.bool_]:
+    """Where (every pixel of the tile) a design's drawing, turned, shows a chest: nearer a chest's drawn
+    colours than any other drawn colour. Worked out once per design and turned (not per pair of looks:
+    they are built inside timed frames)."""
+    if rotation:
+        return turned(_chest_mask(design, 0).reshape(TEMPLATE_PX, TEMPLATE_PX), rotation).ravel()
+    chest, rest = _chest_palettes()
+    if not _has_coins(design) or len(chest) == 0:
+        return numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.bool_)
+    # Pixels of the path, stone or frame drawn are no chest: only the others are compared with the
+    # palettes (a few hundred of the 1,600).
+    drawn = _drawn_pixels(design, 0)
+    plain = numpy.zeros(len(drawn), numpy.bool_)
+    for colour in _drawn_colours():
+        plain |= numpy.linalg.norm(drawn - colour, axis=1) < DIFFERENT
+    mask = numpy.zeros(len(drawn), numpy.bool_)
+    pixels = drawn[~plain]
+
+    def nearest(palette: FloatArray) -> FloatArray:
+        squared = (
+            (pixels * pixels).sum(axis=1)[:, None] - 2 * pixels @ palette.T + (palette * palette).sum(axis=1)
+        )
+        return numpy.asarray(squared.min(axis=1), numpy.float32)
+
+    mask[~plain] = nearest(chest) < nearest(rest)
+    return mask
+
+
+@functools.cache
+def _drawn_colours() -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The drawn path, stone and frame (of the drawings' frame colour) as Lab, read once."""
+    colours = shipped_colours(TILES_FILE, GAME, ("path", "stone", COLOURS[0]))
+    path, stone, frame = (
+        numpy.array(colours[label][-1], numpy.float32) for label in ("path", "stone", COLOURS[0])
+    )
+    return path, stone, frame
+
+
+@functools.cache
+def _path_against_wall(design: int, rotation: int, other: int, other_rotation: int) -> int:
+    """How many pixels show path in one look's drawing and wall in the other's: stone, or the frame a
+    path's end runs through (the drawn colours of the drawings' frame colour)."""
+    path, stone, frame = _drawn_colours()
+    where = differ(design, rotation, other, other_rotation)
+    mine, theirs = _drawn_pixels(design, rotation)[where], _drawn_pixels(other, other_rotation)[where]
+
+    def near(pixels: FloatArray, colour: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
+        return numpy.asarray(numpy.linalg.norm(pixels - colour, axis=1) < DIFFERENT, numpy.bool_)
+
+    def wall(pixels: FloatArray) -> numpy.typing.NDArray[numpy.bool_]:
+        return near(pixels, stone) | near(pixels, frame)
+
+    crossed = (near(mine, path) & wall(theirs)) | (wall(mine) & near(theirs, path))
+    return int(crossed.sum())
 
 
 @functools.cache
