@@ -14,8 +14,9 @@ from companion.vision.generate import asterion as generated
 from companion.vision.generate._sprites import blank_plane, paste
 from companion.vision.recognisers._asterion_grid import cell_windows
 from companion.vision.recognisers._asterion_labels import tile_label
-from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
-from companion.vision.reference import NEUTRAL_BGR
+from companion.vision.recognisers.asterion import AsterionRecogniser, asterion_layout
+
+from .test_asterion_match import on_table
 
 LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]
@@ -34,13 +35,7 @@ def _dark_chest_cell(colour: str, number: int, rotation: int, light: float) -> F
     middle = (cell.shape[0] - 1) / 2 / PLANE_PX_PER_MM
     paste(cell, sprite, alpha, (middle, middle), 0.0, shadow=0.0)
     cell = numpy.ascontiguousarray(numpy.rot90(cell, k=-rotation))
-    width, height = LAYOUT.plane_size_px()
-    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
-    cx, cy = REGION.centre_px()
-    tile = round(TILE_MM * PLANE_PX_PER_MM)
-    inset = (cell.shape[0] - tile) // 2
-    y0, x0 = round(cy) - cell.shape[0] // 2 + inset, round(cx) - cell.shape[1] // 2 + inset
-    plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
+    plane = on_table(cell)
     return numpy.clip(cv2.GaussianBlur(plane * light, (0, 0), 1.5), 0, 255).astype(numpy.uint8)
 
 

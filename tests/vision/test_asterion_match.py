@@ -25,7 +25,7 @@ LAYOUT = asterion_layout(1, 1)
 REGION = LAYOUT.items["cell:0,0"]
 
 
-def _on_table(cell: Frame) -> numpy.typing.NDArray[numpy.float32]:
+def on_table(cell: Frame) -> numpy.typing.NDArray[numpy.float32]:
     """A normalised plane (the table neutral grey) with the cell's tile in its place (floats, to light it)."""
     width, height = LAYOUT.plane_size_px()
     plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
@@ -40,7 +40,7 @@ def _on_table(cell: Frame) -> numpy.typing.NDArray[numpy.float32]:
 def _lamp_lit(cell: Frame, gain: float) -> Frame:
     """The cell alone on the table under a lamp so bright that paths saturate (clipped at white),
     brighter towards the bottom, then blurred as a camera would."""
-    plane = _on_table(cell)
+    plane = on_table(cell)
     downwards = numpy.linspace(0.8, 1.2, plane.shape[0], dtype=numpy.float32)[:, None, None]
     lit = numpy.clip(plane * gain * downwards, 0, 255)
     return numpy.clip(cv2.GaussianBlur(lit, (0, 0), 1.5), 0, 255).astype(numpy.uint8)
@@ -67,7 +67,7 @@ def test_a_wing_or_horns_are_told_from_a_plain_path_when_the_light_saturates(gai
 
 def _washed(cell: Frame, glare: float) -> Frame:
     """The cell alone on the table under glare (washed towards white), blurred a little."""
-    plane = _on_table(cell)
+    plane = on_table(cell)
     washed = plane + glare * (255.0 - plane)
     return numpy.clip(cv2.GaussianBlur(washed, (0, 0), 1.2), 0, 255).astype(numpy.uint8)
 

@@ -24,7 +24,7 @@ from companion.vision.reference import NEUTRAL_BGR
 LAYOUT = matrix_layout({"players": 5})
 
 
-def _plane(pieces: dict[str, Frame]) -> Frame:
+def neutral_plane(pieces: dict[str, Frame]) -> Frame:
     width, height = LAYOUT.plane_size_px()
     plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
     for item, face in pieces.items():
@@ -39,7 +39,7 @@ def test_a_face_the_colour_of_the_back_is_told_from_the_back_by_its_darker_ink()
         "cell:0": piece_face("down", PLANE_PX_PER_MM, edition="travel"),
         "cell:2": piece_face("red-3-left", PLANE_PX_PER_MM, colour_bgr=back, edition="travel"),
     }
-    plane = _plane(pieces)
+    plane = neutral_plane(pieces)
     cells = _cell_colours(plane, LAYOUT)
     assert cells.polarity[cells.ids.index("cell:0")] >= BACK_POLARITY
     assert cells.polarity[cells.ids.index("cell:2")] <= FACE_POLARITY
@@ -50,7 +50,7 @@ def test_a_face_the_colour_of_the_back_is_told_from_the_back_by_its_darker_ink()
 
 def test_a_white_face_partly_taken_for_the_table_still_shows_its_value() -> None:
     label = "white-4-right"
-    plane = _plane({"cell:12": piece_face(label, PLANE_PX_PER_MM)})
+    plane = neutral_plane({"cell:12": piece_face(label, PLANE_PX_PER_MM)})
     x, y = (v * PLANE_PX_PER_MM for v in LAYOUT.items["cell:12"].centre_mm)
     # The reference took the face beside either end of its row of pips for the (light) table.
     for x0, x1 in ((-15.0, -10.3), (10.3, 15.0)):
@@ -81,10 +81,13 @@ def test_a_colour_taught_in_a_deep_shadow_still_reads_in_full_light() -> None:
     face = piece_face("yellow-2-left", PLANE_PX_PER_MM)
     shaded = numpy.clip(face.astype(numpy.float32) * 0.5, 0, 255).astype(numpy.uint8)
     profile = recogniser.teach(
-        _plane({"cell:12": shaded}), LAYOUT, {"cell:12": "yellow-2-left"}, Profile("minotaurus", "test")
+        neutral_plane({"cell:12": shaded}),
+        LAYOUT,
+        {"cell:12": "yellow-2-left"},
+        Profile("minotaurus", "test"),
     )
     reading = recogniser.read(
-        _plane({"cell:3": piece_face("yellow-3-right", PLANE_PX_PER_MM)}), LAYOUT, profile
+        neutral_plane({"cell:3": piece_face("yellow-3-right", PLANE_PX_PER_MM)}), LAYOUT, profile
     )
     assert reading.items["cell:3"] == "yellow-3-right"
 
@@ -97,7 +100,7 @@ def test_a_table_the_reference_left_unnormalised_is_no_face_for_want_of_a_horn()
         "cell:0": piece_face("down", PLANE_PX_PER_MM),
         "cell:2": piece_face("yellow-3-left", PLANE_PX_PER_MM),
     }
-    plane = _plane(pieces)
+    plane = neutral_plane(pieces)
     x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:12"].centre_mm)
     reach = round(20 * PLANE_PX_PER_MM)
     wood = rng.normal((70.0, 175.0, 215.0), 4.0, (2 * reach, 2 * reach, 3))
@@ -112,7 +115,7 @@ def test_a_pale_face_washed_by_a_glare_reads_its_hue_not_white() -> None:
     """Its colour is its hue: a glare lightens a face and its ink alike, towards the white face's look."""
     face = piece_face("green-3-right", PLANE_PX_PER_MM, edition="second-print").astype(numpy.float32)
     washed = numpy.clip(face + 0.45 * (255.0 - face), 0, 255).astype(numpy.uint8)
-    reading = MinotaurusRecogniser().read(_plane({"cell:7": washed}), LAYOUT, None)
+    reading = MinotaurusRecogniser().read(neutral_plane({"cell:7": washed}), LAYOUT, None)
     assert reading.items["cell:7"] == "green-3-right"
 
 

@@ -9,21 +9,11 @@ from __future__ import annotations
 import numpy
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.generate.minotaurus import paste, piece_face
+from companion.vision.generate.minotaurus import piece_face
 from companion.vision.recognisers._minotaurus_white import WHITE_CHROMA, too_coloured_for_white
-from companion.vision.recognisers.minotaurus import MinotaurusRecogniser, _cell_colours, matrix_layout
-from companion.vision.reference import NEUTRAL_BGR
+from companion.vision.recognisers.minotaurus import MinotaurusRecogniser, _cell_colours
 
-LAYOUT = matrix_layout({"players": 5})
-
-
-def _plane(pieces: dict[str, Frame]) -> Frame:
-    width, height = LAYOUT.plane_size_px()
-    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
-    for item, face in pieces.items():
-        x, y = LAYOUT.items[item].centre_mm
-        paste(plane, face, (x * PLANE_PX_PER_MM, y * PLANE_PX_PER_MM), 0.0, shadow=False)
-    return plane
+from .test_minotaurus_marks import LAYOUT, neutral_plane
 
 
 def _washed(label: str, share: float, shade: float = 1.0) -> Frame:
@@ -36,7 +26,7 @@ def _washed(label: str, share: float, shade: float = 1.0) -> Frame:
 def test_a_green_face_paler_than_the_built_in_greens_reads_green_not_white() -> None:
     """Half washed out, the second print's green is nearer the built-in white prototypes' casts than its
     saturated greens, yet still well coloured (chroma ~25): its hue is green."""
-    plane = _plane(
+    plane = neutral_plane(
         {"cell:7": _washed("green-3-right", 0.5), "cell:20": piece_face("white-2-left", PLANE_PX_PER_MM)}
     )
     cells = _cell_colours(plane, LAYOUT)
@@ -73,7 +63,7 @@ def test_a_cast_is_as_strong_as_the_light_where_a_pastel_is_as_coloured_in_the_s
 def test_a_blue_face_paler_than_the_built_in_blues_reads_blue_not_white() -> None:
     """Washed out and in a shade, the second print's blue is nearer the canonical white than a cast white
     can be (chroma ~17) but twice as saturated for its lightness."""
-    plane = _plane(
+    plane = neutral_plane(
         {
             "cell:7": _washed("blue-3-right", 0.3, shade=0.6),
             "cell:20": piece_face("white-2-left", PLANE_PX_PER_MM),
