@@ -27,6 +27,7 @@ profiles taught on them never see the tablecloth.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 import cv2
@@ -184,6 +185,13 @@ def _surround_for(layout: Layout) -> Surround:
     return Surround(layout.plane_mm, _mask_size(layout), MASK_PX_PER_MM)
 
 
+@functools.lru_cache(maxsize=8)
+def _band_geometry(plane_mm: tuple[float, float], size: tuple[int, int]) -> Surround:
+    """A surround of this plane's size that only lends `band_of` its size and margin (never learns): made
+    once, as building one (its depth map over the band) cost a third of warping the band each frame."""
+    return Surround(plane_mm, size, MASK_PX_PER_MM)
+
+
 def _px(mm: float) -> int:
     """A window of about `mm` millimetres as an odd number of mask pixels (3 at least)."""
     return max(3, round(mm * MASK_PX_PER_MM) | 1)
@@ -337,7 +345,7 @@ class TableReference:
         """The camera frame over the band around the layout's plane (`homography`: frame to plane pixels),
         for `learn` and `look`: the strips of it the band's comparison reads; the plane's middle is left
         black, and `learn` and `look` take it from the plane itself."""
-        return band_of(_surround_for(layout), frame, homography)
+        return band_of(_band_geometry(layout.plane_mm, _mask_size(layout)), frame, homography)
 
     def _set_image(self, image: Floats) -> None:
         self._image = image
