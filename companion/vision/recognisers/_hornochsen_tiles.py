@@ -313,15 +313,11 @@ RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
 
 
 def _face_rect(
-    bright: numpy.typing.NDArray[numpy.uint8],
-    face_mask: numpy.typing.NDArray[numpy.uint8],
-    centre: tuple[float, float] | None = None,
+    mask: numpy.typing.NDArray[numpy.uint8], centre: tuple[float, float] | None = None
 ) -> RotatedRect | None:
-    """The minimum-area rectangle of the bright face pixels' largest shape (with `centre`, the largest of
-    those reaching within a few millimetres of it: not a neighbour's tile), when it is of a tile's size."""
-    # The ink inside the face is part of the tile: close it; cut thin bridges to look-alike surroundings.
-    closed = cv2.morphologyEx(cv2.bitwise_and(bright, face_mask), cv2.MORPH_CLOSE, _DISC)
-    mask = numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
+    """The minimum-area rectangle of the largest shape of the bright face pixels (`mask`, see _shaped; with
+    `centre`, the largest of those reaching within a few millimetres of it: not a neighbour's tile), when
+    it is of a tile's size."""
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     if not contours:
         return None
@@ -372,13 +368,13 @@ def _tile_rect(
     if brightest is None:
         brightest = float(numpy.partition(light.ravel(), light.size * 9 // 10)[light.size * 9 // 10])
     rect = None
+    shaped = _shaped(light, numpy.asarray(face_mask, numpy.uint8))
     # On a raw plane, what outlines no tile at the first share is no tile (a table's grain lit up would
     # show one at a tighter share); on a normalised one the table is gone and tighter shares may be tried.
-    # (cv2's threshold and "and" on bytes, 0/1 and 0/1 or 0/255: as numpy's comparisons, in fewer calls.)
-    faces = numpy.asarray(face_mask, numpy.uint8)
     for share in BRIGHT_SHARES if centre is not None else BRIGHT_SHARES[:2]:
-        bright = numpy.asarray(cv2.threshold(light, share * brightest, 1, cv2.THRESH_BINARY)[1], numpy.uint8)
-        found = _face_rect(bright, faces, centre)
+        # (cv2's threshold on bytes, 0/1: as numpy's comparison, in fewer calls.)
+        bright = numpy.asarray(cv2.threshold(shaped, share * brightest, 1, cv2.THRESH_BINARY)[1], numpy.uint8)
+        found = _face_rect(bright, centre)
         if found is None and rect is None and centre is None:
             return None
         rect = found if found is not None else rect
@@ -387,6 +383,16 @@ def _tile_rect(
         # The face ran into a surround of its colour and nearly its lightness (a light table, the board
         # between two tiles): only the face's own lightness outlines the tile then.
     return rect
+
+
+def _shaped(light: Frame, faces: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+    """The face's lightness (0 off `faces`), closed and opened: thresholded at a share, the bright face
+    pixels with the ink inside the face closed (it is part of the tile) and thin bridges to look-alike
+    surroundings cut. (Flat morphology commutes with a threshold: the same pixels as closing and opening
+    each share's bright pixels, for the morphology's cost once a tile, not once a share.)"""
+    face = cv2.bitwise_and(light, light, mask=faces)
+    closed = cv2.morphologyEx(face, cv2.MORPH_CLOSE, _DISC)
+    return numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
 
 
 def _upright(light: Frame, centre: tuple[float, float], angle: float) -> FloatArray:
