@@ -56,14 +56,24 @@ def sum3(image: Floats) -> Floats:
     return numpy.asarray(cv2.transform(image, numpy.ones((1, 3), numpy.float32)), numpy.float32)
 
 
+_ACROSS_3 = numpy.ones((1, 3), numpy.uint8)
+
+
 def max3(image: Floats) -> Floats:
-    blue, green, red = cv2.split(image)
-    return numpy.asarray(cv2.max(cv2.max(blue, green), red), numpy.float32)
+    """max(B, G, R) per pixel: the channels, side by side in a row, dilated over three (each pixel's first
+    channel then holds its three's largest). Splitting them first cost half as much again."""
+    height, width = image.shape[:2]
+    rows = numpy.ascontiguousarray(image).reshape(height, width * 3)
+    largest = cv2.dilate(rows, _ACROSS_3, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return numpy.ascontiguousarray(largest[:, 0::3], numpy.float32)
 
 
 def min3(image: Floats) -> Floats:
-    blue, green, red = cv2.split(image)
-    return numpy.asarray(cv2.min(cv2.min(blue, green), red), numpy.float32)
+    """min(B, G, R) per pixel, as `max3`."""
+    height, width = image.shape[:2]
+    rows = numpy.ascontiguousarray(image).reshape(height, width * 3)
+    smallest = cv2.erode(rows, _ACROSS_3, anchor=(0, 0), borderType=cv2.BORDER_REPLICATE)
+    return numpy.ascontiguousarray(smallest[:, 0::3], numpy.float32)
 
 
 def log_level(image: Floats) -> Floats:
