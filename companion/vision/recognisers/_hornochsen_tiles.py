@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any, cast
+from typing import Any
 
 import cv2
 import numpy
@@ -111,9 +111,13 @@ def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, f
     tile = 1.0 - empty / 255 / ((y1 - y0) * (x1 - x0))
     if tile < NORMALISED_TILE_SHARE:
         return tile, (0.0, 0.0, 0.0)
-    # The order statistics from the tile's histogram (exact for bytes; fewer calls than a partition).
-    tile_part = cv2.inRange(seen.table[y0:y1, x0:x1], 0, 0)
-    counts = numpy.cumsum(cv2.calcHist([seen.grey[y0:y1, x0:x1]], [0], tile_part, [256], [0, 256]).ravel())
+    # The order statistics from the tile's histogram (exact for bytes; fewer calls than a partition): the
+    # empty area's pixels made 255 (or'd with its mask) and that many taken off the last bin (half the
+    # time of a histogram under a mask of the tile's part, which cost a pass of its own to make).
+    shown = cv2.bitwise_or(seen.grey[y0:y1, x0:x1], seen.table[y0:y1, x0:x1])
+    histogram = numpy.bincount(shown.ravel(), minlength=256)
+    histogram[255] -= empty // 255
+    counts = numpy.cumsum(histogram)
     size = int(counts[-1])
     dark, median, light = numpy.searchsorted(counts, (size // 10, size // 2, size * 9 // 10), side="right")
     return tile, (float(median), float(light), float(dark))
@@ -184,8 +188,9 @@ def normalised_tile(
     wide_table = seen.table[y0:y1, x0:x1]
     # Where the reference took part of a face for the empty area (a face as light as the board's print
     # round it), the neutral grey would read as ink: it takes the face's lightness instead.
+    # (cv2's copy under a mask: a fifth of numpy.putmask's time; nonzero bytes are the mask.)
     light = seen.grey[y0:y1, x0:x1].copy()
-    numpy.putmask(light, cast(Any, wide_table), numpy.uint8(min(255.0, face_level)))  # nonzero bytes: True
+    cv2.copyTo(numpy.full(light.shape, numpy.uint8(min(255.0, face_level)), numpy.uint8), wide_table, light)
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)
     faces = numpy.asarray(cv2.inRange(wide_table, 0, 0), numpy.uint8)  # 255 where no empty area
@@ -236,39 +241,47 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
     below = math.ceil(INK_LEVEL * face_level) - 1
     ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    parts = stats[1:count, :4]
-    parts = parts[(parts[:, 3] >= PART_MM * PLANE_PX_PER_MM) & (parts[:, 2] <= 14.0 * PLANE_PX_PER_MM)]
-    boxes = _stacked(numpy.asarray(parts, numpy.int32))
-    if not len(boxes):
+    # (A dozen shapes: looked at in plain Python, where numpy's calls on arrays this small cost more.)
+    parts = [
+        [x, y, x + w, y + h]
+        for x, y, w, h in stats[1:count, :4].tolist()
+        if h >= PART_MM * PLANE_PX_PER_MM and w <= 14.0 * PLANE_PX_PER_MM
+    ]
+    tall = [
+        box
+        for box in _stacked(parts)
+        if 0.5 * 11.0 * PLANE_PX_PER_MM <= box[3] - box[1] <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
+        and box[2] - box[0] <= 14.0 * PLANE_PX_PER_MM
+    ]
+    if not tall:
         return None
-    height, width = boxes[:, 3] - boxes[:, 1], boxes[:, 2] - boxes[:, 0]
-    digit_high = (height >= 0.5 * 11.0 * PLANE_PX_PER_MM) & (height <= DIGIT_HIGH_MM * PLANE_PX_PER_MM)
-    tall = boxes[digit_high & (width <= 14.0 * PLANE_PX_PER_MM)].astype(numpy.float64)
-    if not len(tall):
-        return None
-    middles = (tall[:, :2] + tall[:, 2:]) / 2
-    offsets = middles - numpy.asarray(centre)
-    nearest = int(numpy.argmin(numpy.hypot(offsets[:, 0], offsets[:, 1])))
-    if float(numpy.hypot(*offsets[nearest])) > NEAR_MM * 2 * PLANE_PX_PER_MM:
+    middles = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in tall]
+    offsets = numpy.array(middles, numpy.float64) - numpy.asarray(centre, numpy.float64)
+    distances = numpy.hypot(offsets[:, 0], offsets[:, 1]).tolist()
+    nearest = distances.index(min(distances))
+    if distances[nearest] > NEAR_MM * 2 * PLANE_PX_PER_MM:
         return None
     # A thin upright stroke further off is a tile's frame line or edge, not a digit (a thin 1 stands close).
-    gap = numpy.maximum(tall[:, 0] - tall[nearest, 2], tall[nearest, 0] - tall[:, 2])
-    stroke = (tall[:, 2] - tall[:, 0] < STROKE_SHARE * (tall[:, 3] - tall[:, 1])) & (
-        gap > DIGIT_GAP_MM * PLANE_PX_PER_MM
-    )
-    beside = (
-        (numpy.abs(middles[:, 0] - middles[nearest, 0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM)
-        & (numpy.abs(middles[:, 1] - middles[nearest, 1]) <= 4.0 * PLANE_PX_PER_MM)
-        & (tall[:, 3] - tall[:, 1] >= ALIKE_HEIGHT * (tall[nearest, 3] - tall[nearest, 1]))
-        & ~stroke
-    )
-    beside[nearest] = False
-    number = [nearest]
-    if beside.any():  # a number has two digits at most: the other is the one standing closest
-        number.append(int(numpy.flatnonzero(beside)[numpy.argmin(gap[beside])]))
-    x0, y0 = tall[number, :2].min(axis=0)
-    x1, y1 = tall[number, 2:].max(axis=0)
-    return float(x0 + x1) / 2, float(y0 + y1) / 2
+    near_x0, _, near_x1, _ = tall[nearest]
+    near_height = tall[nearest][3] - tall[nearest][1]
+    beside = []  # (gap, place) of the shapes beside the nearest
+    for place, ((x0, y0, x1, y1), (mx, my)) in enumerate(zip(tall, middles, strict=True)):
+        gap = max(x0 - near_x1, near_x0 - x1)
+        stroke = x1 - x0 < STROKE_SHARE * (y1 - y0) and gap > DIGIT_GAP_MM * PLANE_PX_PER_MM
+        if (
+            place != nearest
+            and abs(mx - middles[nearest][0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM
+            and abs(my - middles[nearest][1]) <= 4.0 * PLANE_PX_PER_MM
+            and y1 - y0 >= ALIKE_HEIGHT * near_height
+            and not stroke
+        ):
+            beside.append((gap, place))
+    number = [tall[nearest]]
+    if beside:  # a number has two digits at most: the other is the one standing closest (the first of ties)
+        number.append(tall[min(beside)[1]])
+    x0, y0 = min(box[0] for box in number), min(box[1] for box in number)
+    x1, y1 = max(box[2] for box in number), max(box[3] for box in number)
+    return (x0 + x1) / 2, (y0 + y1) / 2
 
 
 PART_MM = 2.0
@@ -277,11 +290,11 @@ DIGIT_HIGH_MM = 16.0
 """A digit's ink, blurred, is at most this tall (they are printed 10 to 12 mm high)."""
 
 
-def _stacked(parts: numpy.typing.NDArray[numpy.int32]) -> numpy.typing.NDArray[numpy.int32]:
-    """Ink shapes' boxes (x, y, width, height) as (x0, y0, x1, y1), with those just above one another in
-    the same columns made one: a blurred digit's ink may break across its waist (a 5 in two parts)."""
+def _stacked(parts: list[list[int]]) -> list[list[int]]:
+    """Ink shapes' boxes (x0, y0, x1, y1), with those just above one another in the same columns made one:
+    a blurred digit's ink may break across its waist (a 5 in two parts)."""
     merged: list[list[int]] = []
-    for box in sorted(numpy.hstack([parts[:, :2], parts[:, :2] + parts[:, 2:4]]).tolist()):
+    for box in sorted(parts):
         last = merged[-1] if merged else [0, 0, 0, 0]
         top, bottom = min(last[1], box[1]), max(last[3], box[3])
         if (
@@ -292,7 +305,7 @@ def _stacked(parts: numpy.typing.NDArray[numpy.int32]) -> numpy.typing.NDArray[n
             merged[-1] = [last[0], top, max(last[2], box[2]), bottom]
         else:
             merged.append(box)
-    return numpy.asarray(merged, numpy.int32).reshape(-1, 4)
+    return merged
 
 
 def middle_of(image: numpy.typing.NDArray[Any], share: float) -> numpy.typing.NDArray[Any]:
