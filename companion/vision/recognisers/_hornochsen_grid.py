@@ -42,6 +42,11 @@ FACE_LEVEL = 150
 reference left in view, darker, has its own dark marks, which would pull the fit onto the print)."""
 _INK_QUARTERS = round(4 * INK_SHARE)
 assert _INK_QUARTERS == 4 * INK_SHARE, "INK_SHARE is compared in whole quarters (see _ink)"
+_INK_BELOW = numpy.array(
+    [-(-_INK_QUARTERS * face // 4) if face > FACE_LEVEL else 0 for face in range(256)], numpy.uint8
+)
+"""For each lightness of the face round it, the least grey that is no ink: 4 grey < 3 face is, for whole
+numbers, grey < ceil(3 face / 4); 0 (nothing is darker) where the face is no lighter than FACE_LEVEL."""
 _FACE_REACH = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 """(mm) a digit's strokes are at most 2 mm wide: 3 mm off them is the face."""
 _SEAM = cv2.getStructuringElement(cv2.MORPH_RECT, (1, 15))
@@ -85,18 +90,17 @@ def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing
     empty = cv2.resize(table, size, interpolation=cv2.INTER_AREA)
     face = cv2.dilate(grey, _FACE_REACH)
     # A tile's rim, blended with the empty area round it, is as dark as ink: only ink well inside counts.
-    inner = cv2.erode(numpy.asarray(empty < 128, numpy.uint8), _FACE_REACH)
-    # grey < INK_SHARE * face in whole numbers (in quarters: 4 grey < 3 face), cheaper than in floats.
-    darker = numpy.multiply(grey, 4, dtype=numpy.uint16) < numpy.multiply(
-        face, _INK_QUARTERS, dtype=numpy.uint16
-    )
-    ink = (darker & (face > FACE_LEVEL) & (inner > 0)).astype(numpy.uint8)
+    # (empty < 128 as 0/1 bytes by cv2's threshold: not above 127.)
+    inner = cv2.erode(cv2.threshold(empty, 127, 1, cv2.THRESH_BINARY_INV)[1], _FACE_REACH)
+    # grey < INK_SHARE * face where face > FACE_LEVEL, by a look-up of the face's lightness and a comparison
+    # (numpy took a pass over the plane for each step of it).
+    darker = cv2.compare(grey, cv2.LUT(face, _INK_BELOW), cv2.CMP_LT)  # 255 where ink
+    ink = cv2.bitwise_and(darker, inner)  # 0/1
     # The dark seam between two touching tiles of a row runs the tiles' whole height, a digit's ink 12 mm at
     # most: taken for ink, seams pull the fit half a square sideways (laminate, seed 21: the slots' row
-    # then read a tile's neighbour). Runs longer than a digit are no ink.
+    # then read a tile's neighbour). Runs longer than a digit are no ink (0/1 bytes: taken off, not below 0).
     seams = cv2.morphologyEx(ink, cv2.MORPH_OPEN, _SEAM)
-    ink[cv2.dilate(seams, _SEAM_WIDTH) > 0] = 0
-    return numpy.asarray(ink, numpy.uint8)
+    return numpy.asarray(cv2.subtract(ink, cv2.dilate(seams, _SEAM_WIDTH)), numpy.uint8)
 
 
 _PAD = 32
