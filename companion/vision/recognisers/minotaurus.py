@@ -120,6 +120,13 @@ one at most FACE_POLARITY a face (its marks darker); between, its colour and pat
 hard sessions, every edition: faces up to 0.12 under a glare, backs down to 0.1 where a glare washes their
 emblem out, or a dim light leaves the built-in ring faint.)"""
 FACE_POLARITY = -0.1
+FLAT_VARIATION = 5.0
+"""On a normalised plane, a cell whose middle varies less than this (the largest standard deviation of its
+three channels) shows no mark at all, so holds no piece: every piece shows one there, a back its emblem,
+a face its glyph, in shade or in colour (generated hard sessions: 8.2 and more for a back in a deep
+shadow, 7.7 for dark ink on a dark blue face). The table a normalisation left behind (a shadow cast after
+the reference was taken, a lamp's hotspot saturating a glossy table) varies 0-4.9, and was read as a
+back, dark or light, or a face where a neighbour's edge showed a horn."""
 POLARITY_MIN_PIXELS = 20
 """Pixels of a piece a cell's middle must show for its polarity to be its own (else all are counted)."""
 FIT_BOX_MM = 26.0
@@ -224,6 +231,11 @@ class Cells:
     polarity: FloatArray
     """Per cell, which way its middle's minority tone lies from its median: towards the light (a back's
     emblem, +1) or the dark (a face's ink, -1); see ink_polarity."""
+    variation: FloatArray | None
+    """On a normalised plane, per cell, the largest standard deviation of its middle's three channels:
+    how much mark it shows, in shade or in colour alone (None on other planes; see FLAT_VARIATION). Where
+    that is plainly no flat cell (its grey varies as much) or plainly bare table (EMPTY_COVER), its grey's
+    standard deviation instead: never above the largest channel's, and enough to tell."""
 
 
 def cell_centres(
@@ -284,7 +296,7 @@ def _cell_colours(
     both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
     lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
     body, table = lab[: len(ids)], lab[len(ids) :]
-    covered = None
+    covered = variation = None
     piece = numpy.ones(grey.shape, numpy.bool_)
     if normalised:
         away = numpy.abs(middle_pixels.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(
@@ -292,6 +304,7 @@ def _cell_colours(
         )
         piece = away > FOREGROUND_LEVEL
         covered = piece.mean(axis=1).astype(numpy.float32)
+        variation = _variation(middle_pixels, grey, covered)
     polarity = ink_polarity(grey, piece)
     matched = None
     if covered is not None:
@@ -303,7 +316,17 @@ def _cell_colours(
     features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
-    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered, polarity)
+    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered, polarity, variation)
+
+
+def _variation(middle_pixels: Frame, grey: FloatArray, covered: FloatArray) -> FloatArray:
+    """Cells.variation: the middles' grey's standard deviation, and the largest channel's where that is
+    below FLAT_VARIATION in a cell mostly covered (few cells: the three channels' cost 0.4 ms a frame)."""
+    variation = grey.std(axis=1).astype(numpy.float32)
+    unsure = numpy.flatnonzero((variation < FLAT_VARIATION) & (covered >= EMPTY_COVER))
+    if unsure.size:
+        variation[unsure] = middle_pixels[unsure].std(axis=1).max(axis=1)
+    return variation
 
 
 def ink_polarity(grey: FloatArray, piece: numpy.typing.NDArray[numpy.bool_]) -> FloatArray:
@@ -562,6 +585,8 @@ class MinotaurusRecogniser:
                 classes[n], confidences[n] = label, min(confidences[n], certainty)
             if cells.covered is not None and "white" in hues:
                 _pale_faces_not_white(features, up, classes, confidences, prototypes, profile)
+        if cells.variation is not None:
+            _flat_cells_empty(cells.variation, classes, confidences)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         face_up = [item for item in ids if items[item] not in ("empty", "down")]
@@ -679,6 +704,14 @@ class MinotaurusRecogniser:
             self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
             self._prepared_for = (profile, normalised)
         return self._prepared
+
+
+def _flat_cells_empty(variation: FloatArray, classes: list[str], confidences: list[float]) -> None:
+    """On a normalised plane, a cell read as a piece whose middle shows no mark (FLAT_VARIATION) is read
+    empty, in place: it is the table the normalisation left, whatever its shade."""
+    for n in numpy.flatnonzero(variation < FLAT_VARIATION).tolist():
+        if classes[n] != "empty":
+            classes[n], confidences[n] = "empty", 1.0 - 0.5 * float(variation[n]) / FLAT_VARIATION
 
 
 def _pale_faces_not_white(
