@@ -322,7 +322,7 @@ def _cell_colours(
 def _variation(middle_pixels: Frame, grey: FloatArray, covered: FloatArray) -> FloatArray:
     """Cells.variation: the middles' grey's standard deviation, and the largest channel's where that is
     below FLAT_VARIATION in a cell mostly covered (few cells: the three channels' cost 0.4 ms a frame)."""
-    variation = grey.std(axis=1).astype(numpy.float32)
+    variation = numpy.asarray(grey.std(axis=1), numpy.float32)
     unsure = numpy.flatnonzero((variation < FLAT_VARIATION) & (covered >= EMPTY_COVER))
     if unsure.size:
         variation[unsure] = middle_pixels[unsure].std(axis=1).max(axis=1)
