@@ -12,6 +12,8 @@ several times slower than OpenCV's.
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy
 import numpy.typing
@@ -57,6 +59,14 @@ def sum3(image: Floats) -> Floats:
 
 
 _ACROSS_3 = numpy.ones((1, 3), numpy.uint8)
+_REACH = -float(numpy.log(DEEPEST_SHADE))
+"""How far (log) a cell's light may lie from the plane's (`DEEPEST_SHADE`)."""
+
+
+@functools.cache
+def _below(band: float) -> float:
+    """The largest float32 below `band`: what lies under it passes OpenCV's threshold as under numpy's `<`."""
+    return float(numpy.nextafter(numpy.float32(band), numpy.float32(-numpy.inf)))
 
 
 def max3(image: Floats) -> Floats:
@@ -194,9 +204,8 @@ class LightGrid:
         found too few."""
         deviation = floats(cv2.multiply(cv2.absdiff(log_ratio, centre), usable))
         # 1.0 where the largest deviation lies below the band (float32, as numpy compares with it).
-        below = float(numpy.nextafter(numpy.float32(band), numpy.float32(-numpy.inf)))
-        within = floats(cv2.threshold(max3(deviation), below, 1.0, cv2.THRESH_BINARY_INV)[1])
-        weights = cv2.multiply(cv2.merge((within, within, within)), usable)
+        within = floats(cv2.threshold(max3(deviation), _below(band), 1.0, cv2.THRESH_BINARY_INV)[1])
+        weights = cv2.multiply(cv2.cvtColor(within, cv2.COLOR_GRAY2BGR), usable)
         support = numpy.asarray(cv2.resize(weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32)
         sums = numpy.asarray(
             cv2.resize(cv2.multiply(log_ratio, weights), self.grid, interpolation=cv2.INTER_AREA),
@@ -208,8 +217,8 @@ class LightGrid:
         borrowed = (near_sums + 0.01 * fallback) / (near_support + 0.01)
         supported = support > 0.1
         cells = numpy.where(supported, own, borrowed)
-        reach = -float(numpy.log(DEEPEST_SHADE))
-        clipped = numpy.asarray(numpy.clip(cells, overall - reach, overall + reach), numpy.float32)
+        # numpy.clip's, by its two halves: its dispatch cost more than both on a grid this small.
+        clipped = numpy.minimum(numpy.maximum(cells, overall - _REACH), overall + _REACH, dtype=numpy.float32)
         return clipped, supported.size - int(numpy.count_nonzero(supported))
 
     def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
