@@ -285,12 +285,20 @@ def _loose_shifts(
     steps = numpy.arange(-LOOSE_MM, LOOSE_MM + 1, dtype=numpy.float64)
     dx, dy = (grid.ravel() for grid in numpy.meshgrid(steps, steps))
     half = LOOSE_BOX_MM / 2
-    shifted_x, shifted_y = xs[None, :] + dx[:, None], ys[None, :] + dy[:, None]
-    x0 = numpy.clip(numpy.rint(shifted_x - half), 0, size[0]).astype(numpy.intp)
-    x1 = numpy.clip(numpy.rint(shifted_x + half), 0, size[0]).astype(numpy.intp)
-    y0 = numpy.clip(numpy.rint(shifted_y - half), 0, size[1]).astype(numpy.intp)
-    y1 = numpy.clip(numpy.rint(shifted_y + half), 0, size[1]).astype(numpy.intp)
-    scores = summed[y1, x1] - summed[y0, x1] - summed[y1, x0] + summed[y0, x0]  # (shifts, items)
+    # A box's sides along x depend on its x shift only, along y on its y shift: each is worked out for
+    # each shift of its own axis (steps, items), and the boxes' sums are looked up for every pair at once
+    # (y shift, x shift, item), in meshgrid's order (shifts, items) (not 441 shifts' sides each).
+    shifted_x, shifted_y = xs[None, :] + steps[:, None], ys[None, :] + steps[:, None]
+    x0 = numpy.clip(numpy.rint(shifted_x - half), 0, size[0]).astype(numpy.intp)[None, :, :]
+    x1 = numpy.clip(numpy.rint(shifted_x + half), 0, size[0]).astype(numpy.intp)[None, :, :]
+    y0 = numpy.clip(numpy.rint(shifted_y - half), 0, size[1]).astype(numpy.intp)[:, None, :]
+    y1 = numpy.clip(numpy.rint(shifted_y + half), 0, size[1]).astype(numpy.intp)[:, None, :]
+    width = summed.shape[1]  # the sums looked up flat: one index a corner
+    flat = summed.ravel()
+    bottom, top = y1 * width, y0 * width
+    scores = (flat[bottom + x1] - flat[top + x1] - flat[bottom + x0] + flat[top + x0]).reshape(
+        len(dx), len(xs)
+    )
     # The least shift among the best; a slot whose best box is not mostly tile stays put (an empty slot
     # beside a tile would otherwise move onto the tile's rim or the shadow the reference left round it).
     pick = numpy.argmax(scores - 1e-3 * numpy.hypot(dx, dy)[:, None], axis=0)
