@@ -529,13 +529,13 @@ class TableReference:
                 hand = False
             else:
                 # Under the plane's light carried outward, most frames' band changes nowhere near as
-                # much as an arm crossing it would; where it may, the band's own light (a shadow or a
-                # hotspot over the band alone is light) decides, as measuring it costs more.
+                # much as an arm crossing it would, nor crosses it into the plane's changes as wide as
+                # an arm; where it may, the band's own light (a shadow or a hotspot over the band alone
+                # is light) decides, as measuring it costs more.
                 band = with_middle(self._surround, surround() if callable(surround) else surround, small)
                 level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
                 _, carried, _, _ = self._surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
-                crossing = self._surround.margin * settings.hand_min_edge_mm * MASK_PX_PER_MM
-                hand = bool(numpy.count_nonzero(carried) >= crossing) and self._crossed(
+                hand = self._may_cross(carried, joined) and self._crossed(
                     self._surround.changed(band, BAND_SHADOW_MIN, blur, level), joined
                 )
         else:
@@ -573,6 +573,19 @@ class TableReference:
         reached[ring(numpy.asarray(labels, numpy.int32), 0)] = True
         reached[0] = False
         return int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2
+
+    def _may_cross(self, carried: Mask, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+        """Whether what differs at all in the band under the plane's light carried outward (`carried`:
+        `Surround.changed`'s second mask in that mode) could take part in an arm crossing it: as many
+        pixels as an arm's crossing, and a region of them as wide as an arm from the band's outer edge
+        into the plane's changes (`joined`). An arm differs under that light too: where the band's own
+        light is another (a shadow or a hotspot over the band alone), the table there differs under the
+        plane's, and the region crossing is wider still. Only then is the band's own light measured
+        (`_crossed`): at rest, a shadow or a hotspot over the band alone seldom crosses into the plane."""
+        width = self.settings.hand_min_edge_mm
+        if numpy.count_nonzero(carried) < self._surround.margin * width * MASK_PX_PER_MM:
+            return False
+        return self._surround.crossing(carried, joined, width, None, self._markers)
 
     def _crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as

@@ -25,6 +25,7 @@ from companion.vision.reference import (
     TableView,
     normalised_plane,
 )
+from companion.vision.surround import Surround
 
 PLANE_MM = (400.0, 260.0)
 PIECE_MM = 30.0
@@ -674,3 +675,43 @@ def test_no_arm_can_cross_the_band_into_changes_that_do_not_reach_the_planes_edg
         assert may or not crossed, trial
         outcomes.add((may, crossed))
     assert (True, True) in outcomes and (False, False) in outcomes  # both kinds of changes were drawn
+
+
+def test_the_bands_own_light_is_measured_only_when_its_changes_cross_into_the_planes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A player's head shading the band beyond the top edge changes the band under the plane's light, but
+    # nothing there crosses into the plane's changes (the pieces lie along the bottom edge): the band's
+    # own light is not measured. An arm coming in over the same top edge still is, and is a hand.
+    rng = numpy.random.default_rng(14)
+    tray = edge_to_edge_layout()
+    plane = table("light-wood", rng)
+    frame = numpy.asarray(cv2.copyMakeBorder(plane, *(BORDER_PX,) * 4, cv2.BORDER_REFLECT), numpy.uint8)
+    reference = TableReference(tray)
+    reference.learn([plane], [TableReference.surround_of(tray, frame, IDENTITY_SHIFTED)])
+    row = with_pieces(plane, {(60.0 + 31.0 * n, PLANE_MM[1] - 17.0): (60, 150, 45) for n in range(9)})
+    measured: list[bool] = []
+    changed = Surround.changed
+
+    def counted(band: Surround, *args: object, **kwargs: object) -> object:
+        measured.append(len(args) < 5 and kwargs.get("log_light") is None)  # the band's own light
+        return changed(band, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Surround, "changed", counted)
+
+    def seen(shot: Frame) -> TableView:
+        inner = shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX]
+        return reference.look(inner, reference.surround_of(tray, shot, IDENTITY_SHIFTED))
+
+    # The shadow over the band alone (28 mm of its 30 beyond the top edge, softly edged).
+    sharp = numpy.zeros(frame.shape[:2], numpy.float32)
+    sharp[BORDER_PX - 70 : BORDER_PX - 14, 150:450] = 0.45
+    shade = cv2.GaussianBlur(sharp, (0, 0), 4)[..., None]
+    shaded = numpy.clip(in_frame(frame, row).astype(numpy.float32) * (1.0 - shade), 0, 255).astype(
+        numpy.uint8
+    )
+    view = seen(shaded)
+    assert not view.refused and measured and not any(measured), (view.reason, measured)
+    measured.clear()
+    view = seen(with_arm(in_frame(frame, row), "top", SKINS_BGR[1], rng))
+    assert view.hand and any(measured), measured
