@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy
@@ -178,12 +178,18 @@ def face_up_tile(
     return normalised_tile(seen, region, light) if tile >= NORMALISED_TILE_SHARE else None
 
 
-def normalised_tile(
-    seen: Seen, region: ItemRegion, face_level: float, on_ink: bool = False
-) -> FloatArray | None:
-    """The face-up tile of a square of a normalised plane, straightened (see straighten); None when no tile
-    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
-    the window centred on the number's ink instead of the tile's outline (None where that is no better)."""
+class TileWindow(NamedTuple):
+    """A square's surround as normalised_tile looks at it: its lightness (where the empty area was, the
+    face's), the square's centre in it and the tile's outline found there (None where none was)."""
+
+    light: Frame
+    here: tuple[float, float]
+    rect: RotatedRect | None
+
+
+def tile_window(seen: Seen, region: ItemRegion, face_level: float) -> TileWindow:
+    """normalised_tile's look about a square (see there), for it to straighten the tile from, once or twice
+    (centred on the outline, then on the number's ink: hornochsen.py asks for both of one square)."""
     x0, y0, x1, y1 = _wide_box(region, seen.table.shape)
     wide_table = seen.table[y0:y1, x0:x1]
     # Where the reference took part of a face for the empty area (a face as light as the board's print
@@ -194,7 +200,17 @@ def normalised_tile(
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)
     faces = numpy.asarray(cv2.inRange(wide_table, 0, 0), numpy.uint8)  # 255 where no empty area
-    rect = _tile_rect(light, faces, here, face_level)
+    return TileWindow(light, here, _tile_rect(light, faces, here, face_level))
+
+
+def normalised_tile(
+    seen: Seen, region: ItemRegion, face_level: float, on_ink: bool = False, window: TileWindow | None = None
+) -> FloatArray | None:
+    """The face-up tile of a square of a normalised plane, straightened (see straighten); None when no tile
+    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
+    the window centred on the number's ink instead of the tile's outline (None where that is no better).
+    `window`: tile_window's look at the square with this face_level, when taken already."""
+    light, here, rect = window if window is not None else tile_window(seen, region, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
         angle = ((rect[2] + 45) % 90) - 45
         if not on_ink:

@@ -22,6 +22,7 @@ back and the mending by the game's rules.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from typing import Any, NamedTuple
@@ -62,6 +63,7 @@ from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     NORMALISED_TILE_SHARE,
     Seen,
+    TileWindow,
     back_mark,
     face_up_tile,
     middle_of,
@@ -69,6 +71,7 @@ from companion.vision.recognisers._hornochsen_tiles import (
     square_levels,
     straighten,
     table_mask,
+    tile_window,
 )
 from companion.vision.recognisers._lab import (
     FloatArray,
@@ -102,8 +105,10 @@ TILE_SHARE = 0.4
 _SQUARE = re.compile(r"^row:(\d+):square:(\d+)$")
 
 
+@functools.lru_cache(maxsize=1024)
 def parse_square(item_id: str) -> tuple[int, int] | None:
-    """(row, square) of a board square's item id; None for a played slot."""
+    """(row, square) of a board square's item id; None for a played slot. (Kept: the game's rules look at
+    every item of every frame, and a camera reads the same items frame after frame.)"""
     match = _SQUARE.match(item_id)
     return (int(match.group(1)), int(match.group(2))) if match else None
 
@@ -452,6 +457,8 @@ class _Face(NamedTuple):
     light_level: float
     dim: bool
     glyphs: list[Glyph]
+    window: TileWindow
+    """Where the tile was looked for (its window centred on its ink is cut from it too: see _read_face)."""
 
 
 def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[tuple[int, float]]] | _Face:
@@ -472,10 +479,11 @@ def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[t
     # view is dark and textured too (light wood, seed 5: a row of the board's squares read "down").
     if (dim or median < FACE_LEAST) and back_mark(seen, region, BACK_MARK) >= BACK_MARK:
         return DOWN, float(min(1.0, tile)), []
-    straight = normalised_tile(seen, region, light_level)
+    window = tile_window(seen, region, light_level)
+    straight = normalised_tile(seen, region, light_level, window=window)
     if straight is None:
         return EMPTY, 0.2, []
-    return _Face(region, tile, median, light_level, dim, tile_glyphs(straight, normalise=False))
+    return _Face(region, tile, median, light_level, dim, tile_glyphs(straight, normalise=False), window)
 
 
 def _read_face(
@@ -488,7 +496,7 @@ def _read_face(
     number, margin, alternatives = number_of(face.glyphs, scored, least)
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
-        centred = normalised_tile(seen, face.region, face.light_level, on_ink=True)
+        centred = normalised_tile(seen, face.region, face.light_level, on_ink=True, window=face.window)
         again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
