@@ -669,29 +669,29 @@ class TableReference:
     def normalise(self, plane: Frame, view: TableView | None = None) -> Frame:
         """The plane in canonical light with every table pixel replaced by NEUTRAL_BGR."""
         view = view if view is not None else self.look(plane)
-        out = self._neutral.copy()  # a copy is a memcpy; filling with a colour is not
         box = _kept_box(view.foreground, self.plane_size)
         if box is None:
-            return out
+            return self._neutral.copy()  # a copy is a memcpy; filling with a colour is not
         (top, bottom, left, right), (inner_y, inner_x), scale = box
         # Spread smoothly and cut a little below half: the outline runs between the mask's 2 mm pixels
         # where the piece's edge is, and a pixel half piece is kept (its blur belongs to the piece).
         mask = view.foreground[top:bottom, left:right].astype(numpy.uint8) * 255
         size = (round((right - left) * scale[0]), round((bottom - top) * scale[1]))
         spread = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
-        keep = cv2.threshold(spread, KEEP_LEVEL, 1, cv2.THRESH_BINARY)[1]
+        table = cv2.threshold(spread, KEEP_LEVEL, 1, cv2.THRESH_BINARY_INV)[1]
         # The correction is smooth: scaled to bytes (1/80 steps) it multiplies the plane in one pass.
         scaled = numpy.clip(view.correction[top:bottom, left:right] * 80.0, 0, 255).astype(numpy.uint8)
         factor = cv2.resize(scaled, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
         y0, x0 = round(top * scale[1]) + inner_y.start, round(left * scale[0]) + inner_x.start
-        region = (slice(y0, y0 + keep.shape[0]), slice(x0, x0 + keep.shape[1]))
-        corrected = cv2.multiply(plane[region], numpy.ascontiguousarray(factor), scale=1.0 / 80.0)
-        if keep.shape == out.shape[:2]:
-            cv2.copyTo(corrected, keep, out)  # the whole plane (a board full of pieces): in place
-            return out
-        patch = out[region].copy()  # OpenCV writes only into a whole array
-        cv2.copyTo(corrected, keep, patch)
-        out[region] = patch
+        region = (slice(y0, y0 + table.shape[0]), slice(x0, x0 + table.shape[1]))
+        corrected = numpy.asarray(cv2.multiply(plane[region], factor, scale=1.0 / 80.0), numpy.uint8)
+        # The table's pixels of the corrected plane become NEUTRAL_BGR, in place (OpenCV writes only into
+        # a whole array): the whole plane (a board full of pieces) is then the normalised plane itself.
+        cv2.copyTo(self._neutral[region], table, corrected)
+        if table.shape == self._neutral.shape[:2]:
+            return corrected
+        out = self._neutral.copy()
+        out[region] = corrected
         return out
 
     def keep_current(self, plane: Frame, view: TableView) -> None:
