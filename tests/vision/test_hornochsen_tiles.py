@@ -1,0 +1,103 @@
+"""Tanz der Hornochsen: the shortcuts that find and measure a tile give what the plain ways give.
+
+Each shortcut (one morphology for every brightness share, a histogram without a mask, the ink by a
+look-up table) is compared with the plain computation it replaced, on random planes.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+
+from companion.vision.base import ItemRegion
+from companion.vision.recognisers import _hornochsen_grid, _hornochsen_tiles
+
+
+def _random_tile_crop(rng: numpy.random.Generator) -> tuple[numpy.typing.NDArray[numpy.uint8], ...]:
+    """A wide crop's lightness with a few bright blobs (faces, parts of neighbours) and ink, and the
+    non-empty area (255) round them."""
+    light = numpy.asarray(rng.integers(60, 140, (96, 96)), numpy.uint8)
+    for _ in range(3):
+        x, y = (int(v) for v in rng.integers(0, 96, 2))
+        side = int(rng.integers(20, 60))
+        cv2.rectangle(
+            light,
+            (x - side // 2, y - side // 2),
+            (x + side // 2, y + side // 2),
+            int(rng.integers(170, 250)),
+            -1,
+        )
+    cv2.putText(light, str(int(rng.integers(10, 99))), (30, 60), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 40, 3)
+    light = numpy.asarray(cv2.GaussianBlur(light, (0, 0), float(rng.uniform(0.5, 2.0))), numpy.uint8)
+    faces = numpy.asarray(numpy.where(rng.random((96, 96)) < 0.15, 0, 255), numpy.uint8)
+    faces = numpy.asarray(
+        cv2.morphologyEx(faces, cv2.MORPH_OPEN, numpy.ones((5, 5), numpy.uint8)), numpy.uint8
+    )
+    return light, faces
+
+
+def test_one_morphology_outlines_the_face_at_every_brightness_share() -> None:
+    """The face's lightness closed and opened once, thresholded at a share, is that share's bright face
+    pixels closed and opened (what the outline is found in)."""
+    rng = numpy.random.default_rng(12)
+    disc = _hornochsen_tiles._DISC
+    for _ in range(40):
+        light, faces = _random_tile_crop(rng)
+        shaped = _hornochsen_tiles._shaped(light, faces)
+        brightest = float(rng.uniform(150, 255))
+        for share in _hornochsen_tiles.BRIGHT_SHARES:
+            bright = cv2.threshold(light, share * brightest, 1, cv2.THRESH_BINARY)[1]
+            closed = cv2.morphologyEx(cv2.bitwise_and(bright, faces), cv2.MORPH_CLOSE, disc)
+            plain = cv2.morphologyEx(closed, cv2.MORPH_OPEN, disc)
+            assert numpy.array_equal(cv2.threshold(shaped, share * brightest, 1, cv2.THRESH_BINARY)[1], plain)
+
+
+def test_a_squares_levels_are_its_tiles_order_statistics() -> None:
+    """square_levels' share of tile and its darkest tenth, median and brightest tenth, from a histogram of
+    the whole square with the empty area taken off, are those of the tile's own pixels."""
+    rng = numpy.random.default_rng(13)
+    for _ in range(60):
+        plane = numpy.asarray(rng.integers(0, 256, (120, 160, 3)), numpy.uint8)
+        table = numpy.asarray(
+            numpy.where(rng.random((120, 160)) < rng.uniform(0.0, 0.7), 255, 0), numpy.uint8
+        )
+        plane[table > 0] = 255  # the empty area as light as a face can be: only the mask tells them apart
+        seen = _hornochsen_tiles.Seen.of(plane, table)
+        region = ItemRegion((float(rng.uniform(10, 70)), float(rng.uniform(10, 50))), (30.0, 30.0))
+        tile, (median, light, dark) = _hornochsen_tiles.square_levels(seen, region)
+        x0, y0, x1, y1 = region.box_px()
+        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(160, x1), min(120, y1)
+        dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
+        middle = (slice(y0 + dy, y1 - dy), slice(x0 + dx, x1 - dx))
+        pixels = numpy.sort(seen.grey[middle][table[middle] == 0])
+        assert tile == 1.0 - (table[middle] > 0).sum() / table[middle].size
+        if tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE:
+            size = len(pixels)
+            assert (dark, median, light) == tuple(
+                float(pixels[k]) for k in (size // 10, size // 2, size * 9 // 10)
+            )
+
+
+def test_the_fits_ink_is_darker_than_three_quarters_of_a_light_face_about_it() -> None:
+    """_ink's look-up table marks what numpy's whole-number comparison marks: grey < 0.75 of the lightest
+    grey within 3 mm, where that is lighter than FACE_LEVEL, well inside the tiles, seams left out."""
+    rng = numpy.random.default_rng(14)
+    for _ in range(20):
+        grey = numpy.asarray(
+            cv2.GaussianBlur(rng.integers(0, 256, (200, 300), dtype=numpy.uint8), (0, 0), 2), numpy.uint8
+        )
+        grey = numpy.asarray(numpy.clip(grey.astype(numpy.int32) * 3 - 200, 0, 255), numpy.uint8)
+        table = numpy.zeros((200, 300), numpy.uint8)
+        for _ in range(4):  # the empty area in patches between the tiles
+            x, y = (int(v) for v in rng.integers(0, 300, 2))
+            cv2.rectangle(table, (x, y % 200), (x + 60, y % 200 + 40), 255, -1)
+        small = cv2.resize(grey, (150, 100), interpolation=cv2.INTER_AREA)
+        empty = cv2.resize(table, (150, 100), interpolation=cv2.INTER_AREA)
+        face = cv2.dilate(small, _hornochsen_grid._FACE_REACH)
+        inner = cv2.erode(numpy.asarray(empty < 128, numpy.uint8), _hornochsen_grid._FACE_REACH)
+        darker = small.astype(numpy.int32) * 4 < face.astype(numpy.int32) * 3
+        plain = (darker & (face > _hornochsen_grid.FACE_LEVEL) & (inner > 0)).astype(numpy.uint8)
+        seams = cv2.morphologyEx(plain, cv2.MORPH_OPEN, _hornochsen_grid._SEAM)
+        plain[cv2.dilate(seams, _hornochsen_grid._SEAM_WIDTH) > 0] = 0
+        assert plain.any()
+        assert numpy.array_equal(_hornochsen_grid._ink(grey, table), plain)
