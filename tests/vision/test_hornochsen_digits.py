@@ -54,7 +54,8 @@ def test_a_sharp_tile_is_not_cut() -> None:
 
 def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.MonkeyPatch) -> None:
     """A camera's view of an empty cow-pat square whose green looks like a tile's face (see the README)."""
-    crop = cv2.imread(str(CROPS / "hornochsen-cowpat-square.png"))
+    crop = numpy.asarray(cv2.imread(str(CROPS / "hornochsen-cowpat-square.png")), numpy.uint8)
+    assert crop.ndim == 3, "the crop is there"
     recogniser = hornochsen.HornochsenRecogniser()
     profile = recogniser.default_profile()
     palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
@@ -90,7 +91,8 @@ def test_camera_crops_once_misread_are_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Each crop (see the README) is read right, and wrong without the setting that mends it."""
-    crop = cv2.imread(str(CROPS / crop_file))
+    crop = numpy.asarray(cv2.imread(str(CROPS / crop_file)), numpy.uint8)
+    assert crop.ndim == 3, "the crop is there"
     recogniser = hornochsen.HornochsenRecogniser()
     profile = recogniser.default_profile()
     palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
@@ -195,9 +197,8 @@ def test_a_few_taught_digits_move_the_classifier_to_another_typeface() -> None:
     taught = classifier.taught({d: (found[0].pixels, found[0].aspect, 1) for d, found in lessons.items()})
     tested = _glyphs_at(2.8, "travel")
     assert _right(taught, tested) > _right(classifier, tested) + 0.01
-    assert taught.precision is classifier.precision or numpy.array_equal(
-        taught.precision, classifier.precision
-    )
+    assert taught.precision is not None and classifier.precision is not None
+    assert numpy.array_equal(taught.precision, classifier.precision)
     same = classifier.taught({})
     assert numpy.allclose(same.weights, classifier.weights, atol=1e-4), "nothing taught: nothing moves"
 

@@ -421,7 +421,7 @@ class DigitTemplates:
             pixels = numpy.asarray(pixels / numpy.where(norms > 0, norms, 1), numpy.float32)
         # OpenCV's product, not numpy's: numpy's went through BLAS's threads, whose waiting cost this
         # thread 1-4 ms a frame on a loaded machine (cv2.gemm: 0.1 ms, on this thread alone).
-        products = numpy.asarray(cv2.gemm(self._rows, pixels, 1.0, None, 0.0), numpy.float32)
+        products = numpy.asarray(cv2.gemm(self._rows, pixels, 1.0, None, 0.0), numpy.float32)  # type: ignore[call-overload]
         templates = len(self.glyphs)
         best = numpy.maximum.reduceat(products[:templates], self.starts, axis=0)
         aspects = numpy.array([glyph.aspect for glyph in glyphs], numpy.float32)
