@@ -164,6 +164,9 @@ class TableView:
     hand: bool
     reason: str
     """Why the plane must not be read ("" when it may)."""
+    small: Frame = dataclasses.field(default_factory=lambda: numpy.zeros((0, 0, 3), numpy.uint8), repr=False)
+    """The plane averaged down to the masks' size, as compared (`keep_current` takes the table's look from
+    it rather than averaging the plane down again); empty when not known."""
 
     @property
     def refused(self) -> bool:
@@ -556,7 +559,7 @@ class TableReference:
                 "(cloth, camera or lamp changed): show the empty area again"
             )
         correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
-        return TableView(foreground > 0, correction, matches, table_share, hand, reason)
+        return TableView(foreground > 0, correction, matches, table_share, hand, reason, small)
 
     def _may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band
@@ -712,7 +715,9 @@ class TableReference:
         # In the reference's own light: the correction less the white balance is the light's gain.
         # OpenCV's per-element operations, the update over all pixels kept where clear: numpy's indexing
         # by a mask cost more than the reference's renewal itself.
-        in_reference_light = cv2.multiply(cv2.multiply(self._small(plane), view.correction), self._unwhite)
+        known = view.small.shape == (self.size[1], self.size[0], 3)
+        small = view.small.astype(numpy.float32) if known else self._small(plane)
+        in_reference_light = cv2.multiply(cv2.multiply(small, view.correction), self._unwhite)
         rate = min(1.0, self.settings.update_rate * UPDATE_EVERY)
         updated = cv2.scaleAdd(cv2.subtract(in_reference_light, self._image), rate, self._image)
         image = self._image.copy()
