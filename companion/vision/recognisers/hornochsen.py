@@ -269,12 +269,13 @@ class HornochsenRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
-        shares = seen.tile_shares(list(layout.items.values())) if seen is not None else None
+        # (As Python floats: most squares are empty, and each is only compared.)
+        shares = seen.tile_shares(list(layout.items.values())).tolist() if seen is not None else None
         faces: dict[str, _Face] = {}
         for place, (item_id, region) in enumerate(layout.items.items()):
             alternatives: list[tuple[int, float]]
             if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
-                label, sure, alternatives = EMPTY, _empty_confidence(float(shares[place])), []
+                label, sure, alternatives = EMPTY, _empty_confidence(shares[place]), []
             elif seen is not None:
                 looked = _look_normalised(seen, region)
                 if isinstance(looked, _Face):
