@@ -114,6 +114,10 @@ empty: a piece covers all of it, even laid askew and off its place."""
 HORN_SEEN = 0.3
 """Least likeness of the horn to the built-in one (or a taught one) where a face lies: every edition's
 faces show one above 0.33 even when their ink hardly differs from them; bare table, even textured, below."""
+HORN_CLEAR = 0.7
+"""Likeness of the horn that only a face shows: a back's emblem, whatever the edition, looks like a horn
+at most 0.6 (generated hard sessions, every edition, 12000 backs); a light face the prototypes took for a
+back (a white face beside dark backs on a dark table, its marks' polarity unclear) 0.8."""
 BACK_POLARITY = 0.12
 """A piece whose ink_polarity is at least this is a back (its marks lighter than it), whatever its colour;
 one at most FACE_POLARITY a face (its marks darker); between, its colour and pattern decide. (Generated
@@ -568,6 +572,8 @@ class MinotaurusRecogniser:
             for n, label in enumerate(classes)
             if label == "down" and cells.polarity[n] <= FACE_POLARITY and (empty is None or not empty[n])
         ]
+        if empty is not None:
+            faces += _clear_horns(plane, cells, classes, empty, glyphs)
         if faces:
             pieces, sure = prototypes.classify(features[faces], barred=("empty", "down"))
             for n, label, certainty in zip(faces, pieces, sure, strict=True):
@@ -704,6 +710,25 @@ class MinotaurusRecogniser:
             self._prepared = (Prototypes.of(table), _templates(profile), profile_back(profile))
             self._prepared_for = (profile, normalised)
         return self._prepared
+
+
+def _clear_horns(
+    plane: Frame, cells: Cells, classes: list[str], empty: numpy.typing.NDArray[numpy.bool_], glyphs: Glyphs
+) -> list[int]:
+    """On a normalised plane, the cells read "down" whose marks' polarity is unclear (between FACE_POLARITY
+    and BACK_POLARITY) that show a horn as clearly as only a face does (HORN_CLEAR): faces. (Few cells:
+    the horn is looked for in these alone.)"""
+    unclear = (cells.polarity > FACE_POLARITY) & (cells.polarity < BACK_POLARITY) & ~empty
+    found = []
+    for n in numpy.flatnonzero(unclear).tolist():
+        if classes[n] != "down":
+            continue
+        x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
+        grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+        likeness = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)[3]
+        if likeness >= HORN_CLEAR:
+            found.append(n)
+    return found
 
 
 def _flat_cells_empty(variation: FloatArray, classes: list[str], confidences: list[float]) -> None:
