@@ -512,7 +512,7 @@ class TableReference:
         foreground = self._filled(foreground | (bridged & lost.astype(numpy.uint8)))
         # An arm of nearly the table's colour differs from it by little, but over a large area: the
         # difference averaged over a few millimetres shows it where single pixels are within the noise.
-        excess = numpy.where(cast_shadow, 0.0, distance).astype(numpy.float32)
+        excess = floats(cv2.bitwise_and(distance, distance, mask=(~cast_shadow).view(numpy.uint8)))
         side = _px(HAND_BLUR_MM)
         averaged = cv2.blur(excess, (side, side))
         # A lost texture counts only over an arm's width: a piece hides it too, but is no hand by itself.
