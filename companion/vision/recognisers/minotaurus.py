@@ -12,9 +12,12 @@ row of pips below it, matched there blurred (round, square or ring pips alike), 
 Most planes come normalised against the empty play area (companion.vision.reference): the table one
 neutral grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is
 found where its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is
-empty when its middle is mostly the neutral table, and the prototypes are those learned on normalised
-planes (minotaurus_normalised.json). A plane without a reference is read as before, with prototypes
-learned on planes as the camera sees them (minotaurus_prototypes.json).
+empty when its middle is mostly the neutral table, or shows no mark at all (the table a normalisation
+left behind: a shadow, a lamp's hotspot; FLAT_VARIATION), and the prototypes are those learned on
+normalised planes (minotaurus_normalised.json). A cell the prototypes call a back whose marks tell
+neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR). A plane without
+a reference is read as before, with prototypes learned on planes as the camera sees them
+(minotaurus_prototypes.json).
 
 The built-in edition is data shipped beside this module, learned offline from the generator
 (`python -m companion.vision.training minotaurus` writes it): the prototypes above and the pieces'
