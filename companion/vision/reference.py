@@ -175,7 +175,11 @@ class TableView:
 
 def _hue(image: Floats) -> Floats:
     """Per pixel, each channel's log level less the mean of the three: the hue, whatever the light."""
-    logs = log_level(image)
+    return _hue_of(log_level(image))
+
+
+def _hue_of(logs: Floats) -> Floats:
+    """`_hue` from the image's `log_level` already taken."""
     return floats(cv2.subtract(logs, cv2.merge([sum3(logs) / 3.0] * 3)))
 
 
@@ -359,30 +363,33 @@ class TableReference:
         # A thin line's pixels: the darkest (or lightest) of their neighbourhood, by more than noise.
         spread = self._high - self._low
         line = ((image <= self._low) | (image >= self._high)) & (spread > self.settings.tolerance)
-        self._spread = numpy.where(line, spread, 0.0).astype(numpy.float32)
+        self._spread = numpy.where(line, spread, 0.0).astype(numpy.float32, copy=False)
         self._remember_texture(image)
         settings = self.settings
-        self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(numpy.float32)
+        self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(
+            numpy.float32, copy=False
+        )
         self._log_image = log_level(image)
         self._image_2 = numpy.asarray(image + 2.0, numpy.float32)
         # Noise makes the channels of a dark table's shadow disagree more.
         self._shadow_chroma = settings.shadow_chroma + 5.0 / (sum3(image) / 3.0 + 2.0)
         # Each pixel's neighbourhood range of hue: its ranges per channel (from a dark print line to light
         # card) hold any colour between them, a green piece's too; their hues do not.
-        hue = _hue(image)
+        hue = _hue_of(self._log_image)  # the log levels just taken (numpy's log is a third of this)
         self._hue_low = numpy.asarray(cv2.erode(hue, kernel), numpy.float32)
         self._hue_high = numpy.asarray(cv2.dilate(hue, kernel), numpy.float32)
         self._hue_tolerance = (HUE_TOLERANCE + settings.tolerance / (sum3(image) / 3.0 + 4.0)).astype(
-            numpy.float32
+            numpy.float32, copy=False
         )
 
     def _remember_texture(self, image: Floats) -> None:
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
         grey = sum3(image) / 3.0
-        mean = cv2.blur(grey, side)
-        self._grey, self._grey_mean = grey, numpy.asarray(mean, numpy.float32)
-        variance = cv2.blur(grey * grey, side) - mean * mean
-        self._grey_deviation = numpy.asarray(numpy.sqrt(numpy.maximum(variance, 0.0)), numpy.float32)
+        mean = floats(cv2.blur(grey, side))
+        self._grey, self._grey_mean = grey, mean
+        # OpenCV's per-element operations, as `_texture_lost`'s: numpy's arithmetic without its temporaries.
+        variance = cv2.subtract(cv2.blur(cv2.multiply(grey, grey), side), cv2.multiply(mean, mean))
+        self._grey_deviation = floats(cv2.sqrt(_at_least_zero(floats(variance))))
         self._textured = self._grey_deviation > TEXTURED
 
     def _small(self, plane: Frame) -> Floats:
