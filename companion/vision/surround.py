@@ -418,6 +418,9 @@ class Surround:
         edge_count = numpy.bincount(at_edge, minlength=count)
         in_count = numpy.bincount(further_in, minlength=count)
         wide = (outer_count >= width) & (edge_count >= width) & (in_count >= width / 2)
+        wide[0] = False
+        if not numpy.any(wide):
+            return False  # what follows only narrows `wide` further: no need to count it
         if bridges is not None:
             # Come in by a bridge (over a marker), an arm goes on over the plane, a hand's area of it; a
             # ring or a shadow lying beside the marker does not.
@@ -435,7 +438,6 @@ class Surround:
             depth = numpy.minimum(self._depth[outline], m - 1)
             seen = numpy.bincount(labels[outline] * m + depth, minlength=count * m).reshape(count, m) > 0
             wide &= numpy.count_nonzero(seen, axis=1) >= m * OUTLINE_DEPTHS
-        wide[0] = False
         if texture is not None and numpy.any(wide):
             wide &= ~self._shaded(labels, count, texture, width)
         return bool(numpy.any(wide))
