@@ -6,7 +6,8 @@ as a camera blurs, written by companion.vision.training.asterion), and the user'
 cell is matched by normalised correlation over the whole tile, lined up by the best shift; looks
 scoring close to the best are then told apart pairwise, only around the pixels where their
 drawings differ (a wing, a chest, a path's end), with the light there fitted (a gain and an offset
-sloping across) so that glare or shadow on one tile does not decide.
+sloping across) so that glare or shadow on one tile does not decide. A close call is read again
+without the pixels the reference took for the table (its neutral grey inside the tile).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from companion.vision.recognisers._shipped import (
     shipped_colours,
     shipped_path,
 )
+from companion.vision.reference import NEUTRAL_BGR
 
 GAME = "asterion"
 
@@ -44,12 +46,32 @@ CANDIDATES = 12
 """At most this many labels scoring within CLOSE_CALL of the best are told apart pairwise (each design's
 best label first: on dev planes, seeds 5-34, 25 of 126 cells read wrong had their label cut at 6)."""
 
+MISSING_LEAST_PX = 8
+MISSING_RIM_PX = 3
+"""A cell is read without the pixels showing the table's neutral grey when at least MISSING_LEAST_PX do,
+MISSING_RIM_PX and more inside its window's edge (a tile's edge lies 1.4 pixels inside it)."""
+UNSURE = 0.2
+"""A cell read by a lead under this (less than fully sure, as the recogniser counts) is looked at for
+pixels the table covers, and read again without them (most cells are not: 20 us each)."""
+PARTIAL_SHARE = 10
+PARTIAL_LEAST_PX = 12
+"""Two looks are told apart without the pixels the table covers when those are at least a
+PARTIAL_SHARE-th of where they are compared, on what is left when at least PARTIAL_LEAST_PX are."""
+
 CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
 """Weights of CIELAB's L, a and b in a template: colour tells a chest from a prisoner, a wing from a path."""
 
 
 _WEIGHTS = numpy.array(CHANNEL_WEIGHTS, numpy.float32)
 _WEIGHT_VALUES = _WEIGHTS.tolist()
+_NEUTRAL_LOW = numpy.array([v - 1 for v in NEUTRAL_BGR], numpy.uint8)
+_NEUTRAL_HIGH = numpy.array([v + 1 for v in NEUTRAL_BGR], numpy.uint8)
+_BESIDE = numpy.ones((3, 3), numpy.uint8)
+_NEUTRAL_GREY = numpy.float32(
+    cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2GRAY)[0, 0]
+)
+Missing = numpy.typing.NDArray[numpy.bool_] | None
+"""A cell's pixels (flat) the table covers (`Window.missing`), or None when (almost) none."""
 
 
 def channels(picture: FloatArray) -> FloatArray:
@@ -105,9 +127,10 @@ class Window:
         self.bgr = bgr
         self.grey = grey
         self._parts: dict[tuple[int, int], FloatArray] = {}
-        self.lined: dict[str, tuple[FloatArray, tuple[int, int], FloatArray]] = {}
-        """Per frame colour: the cell lined up with its looks (`Templates.lined_up`) and its scores
-        against them, as a doubtful cell's likeness in two colours found them before its match."""
+        self.lined: dict[str, tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]] = {}
+        """Per frame colour: the cell lined up with its looks (`Templates.lined_up`), its scores
+        against them and where it was cut from, as a doubtful cell's likeness in two colours found them
+        before its match."""
 
     def part(self, dy: int, dx: int) -> FloatArray:
         """The Lab view TEMPLATE_PX square from (dy, dx) in the window."""
@@ -117,6 +140,26 @@ class Window:
                 numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
             )
         return self._parts[key]
+
+    def missing(self, dy: int, dx: int) -> Missing:
+        """Which pixels (flat, TEMPLATE_PX square from (dy, dx)) inside the tile show the table's
+        NEUTRAL_BGR, and those beside them (blended with it), when at least MISSING_LEAST_PX do; else
+        None. Not its rim: the table shows between tiles, and there the looks agree."""
+        inner = slice(MISSING_RIM_PX, TEMPLATE_PX - MISSING_RIM_PX)
+        # The table's grey is grey 128: few cells show that many pixels of it, and those only are
+        # looked at in colour.
+        grey = self.grey[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX][inner, inner]
+        if int(numpy.count_nonzero(grey == _NEUTRAL_GREY)) < MISSING_LEAST_PX:
+            return None
+        picture = numpy.ascontiguousarray(
+            self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX][inner, inner]
+        )
+        neutral = cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH)
+        if cv2.countNonZero(neutral) < MISSING_LEAST_PX:
+            return None
+        mask = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.uint8)
+        mask[inner, inner] = cv2.dilate(neutral, _BESIDE)
+        return numpy.asarray(mask.ravel() > 0, numpy.bool_)
 
     @classmethod
     def of(cls, bgr: Frame) -> Window:
@@ -139,6 +182,14 @@ def aligned(
     windows: list[Window], template: FloatArray, centred: FloatArray | None = None
 ) -> tuple[FloatArray, tuple[int, int]]:
     """`lined_up`'s view, and the shift (x, y template pixels from the window's centre) it was found at."""
+    view, shift, _ = _aligned_in(windows, template, centred)
+    return view, shift
+
+
+def _aligned_in(
+    windows: list[Window], template: FloatArray, centred: FloatArray | None = None
+) -> tuple[FloatArray, tuple[int, int], tuple[Window, int, int]]:
+    """`aligned`, and the window and place (dy, dx) in it the view was cut from."""
     light_template = numpy.ascontiguousarray(template[..., 0])
     best, chosen = -2.0, (0, 0, 0)
     for index, window in enumerate(windows):
@@ -148,9 +199,10 @@ def aligned(
             best, chosen = float(top), (index, dy, dx)
     index, dy, dx = chosen
     shift = (dx - SHIFT_PX, dy - SHIFT_PX)
+    cut = (windows[index], dy, dx)
     if centred is not None and chosen == (0, SHIFT_PX, SHIFT_PX):
-        return centred, shift
-    return windows[index].part(dy, dx), shift
+        return centred, shift, cut
+    return windows[index].part(dy, dx), shift, cut
 
 
 def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
@@ -229,6 +281,7 @@ class Templates:
             for colour, (pictures, _) in by_colour.items()
         }
         self._alikes: dict[tuple[str, int], list[int]] = {}
+        self._by_channel: dict[str, tuple[FloatArray, FloatArray]] = {}
         self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}
         self._tests: dict[
             tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
@@ -288,21 +341,109 @@ class Templates:
         self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
         return self._tests[key]
 
+    def _channel_wise(self, colour: str) -> tuple[FloatArray, FloatArray]:
+        """A colour's looks' features as (looks x 3, pixels), channel after channel, and their squares."""
+        if colour not in self._by_channel:
+            features = self.by_colour[colour][0]
+            looks = numpy.ascontiguousarray(
+                features.reshape(len(features), -1, 3).transpose(0, 2, 1).reshape(3 * len(features), -1)
+            )
+            self._by_channel[colour] = (looks, looks * looks)
+        return self._by_channel[colour]
+
+    def _partial_test(
+        self,
+        colour: str,
+        champion: int,
+        challenger: int,
+        window: numpy.typing.NDArray[numpy.intp],
+        kept: numpy.typing.NDArray[numpy.bool_],
+    ) -> FloatArray | None:
+        """`_pair_test`'s filter over the kept pixels of its window alone; None when under
+        PARTIAL_LEAST_PX are kept or they lie on a line (no slope of light to fit)."""
+        _, _, looks = self.by_colour[colour]
+        mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
+        if int(kept.sum()) < PARTIAL_LEAST_PX:
+            return None
+        chests = _pair_chests(*looks[mine], *looks[theirs])
+        chests = None if chests is None or not chests[kept].any() else chests[kept]
+        try:
+            sloping = _sloping(window[kept], chests)
+        except numpy.linalg.LinAlgError:
+            return None
+        softened = self._softened[colour]
+        return _interleaved(_difference_test(softened[mine], softened[theirs], window[kept], sloping))
+
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
-        view, shift, _ = self._lined_scored(colour, windows)
+        view, shift, _, _ = self._lined_scored(colour, windows)
         return view, shift
 
     def _lined_scored(
         self, colour: str, windows: list[Window]
-    ) -> tuple[FloatArray, tuple[int, int], FloatArray]:
-        """`lined_up`, and the view's scores against the colour's looks: kept with a single window
-        (a doubtful cell's likeness, then its match, line it up in the same colour)."""
+    ) -> tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]:
+        """`lined_up`, the view's scores against the colour's looks, and the window and place the view
+        was cut from: kept with a single window (a doubtful cell's likeness, then its match, line it up
+        in the same colour)."""
         memo = windows[0].lined if len(windows) == 1 else {}
         if colour not in memo:
-            view, shift = aligned(windows, self._mean[colour])
-            memo[colour] = (view, shift, _scores(self.by_colour[colour][0], view))
+            view, shift, cut = _aligned_in(windows, self._mean[colour])
+            memo[colour] = (view, shift, _scores(self.by_colour[colour][0], view), cut)
         return memo[colour]
+
+    def _candidates(self, colour: str, scores: FloatArray) -> list[int]:
+        """The looks told apart pairwise: within CLOSE_CALL of the best, the best look of each label,
+        each design's best label first, then other turns (a hidden chest's and a treasury's four turns
+        crowded a crossroads out of a travel edition's cell, whose whole tile correlated 0.04 less than
+        theirs, a paler path, and which its pair tests would have found), at most CANDIDATES, in
+        order of score. The looks of one label (a winged corridor at either end) are one: they crowded
+        a plainer design out, whose learned picture correlates a little less."""
+        looks = self.by_colour[colour][2]
+        labels = self._labels[colour]
+        values = scores.tolist()
+        floor = max(values) - CLOSE_CALL
+        order: list[int] = []
+        later: list[int] = []
+        named: set[str] = set()
+        designs: set[int] = set()
+        for i in sorted(
+            (i for i, v in enumerate(values) if v >= floor), key=values.__getitem__, reverse=True
+        ):
+            if labels[i] in named:
+                continue
+            named.add(labels[i])
+            (later if looks[i][0] in designs else order).append(i)
+            designs.add(looks[i][0])
+        return sorted((order + later)[:CANDIDATES], key=values.__getitem__, reverse=True)
+
+    def _partial_scores(
+        self, colour: str, view: FloatArray, kept: numpy.typing.NDArray[numpy.bool_]
+    ) -> FloatArray:
+        """`_scores` over the kept pixels alone: the correlation of the view with each look there.
+
+        Where the reference took a tile's pixels for the table (a linen as pale as a path), they show
+        its neutral grey, as dark as a wall: a crossroads' arm of it read as a junction. Each look's
+        channels are as `_features` scaled them; centred over the kept pixels (the view's centring
+        there makes the looks' needless in the product, not in their lengths)."""
+        features = self.by_colour[colour][0]
+        count = int(kept.sum())
+        picture = numpy.asarray(view, numpy.float32).reshape(-1, 3)
+        seen = numpy.zeros_like(picture)
+        shown = picture[kept]
+        shown = shown - shown.mean(axis=0)
+        seen[kept] = shown * (_WEIGHTS / (numpy.sqrt((shown * shown).sum(axis=0)) + 1.0))
+        length = math.sqrt(float((seen * seen).sum()))
+        if length == 0 or count < 2:
+            return numpy.zeros(len(features), numpy.float32)
+        products = features @ (seen.ravel() / length)
+        # Each look's channels' sums and sums of squares over the kept pixels: two products with the
+        # looks channel-wise (numpy's einsum over the looks cost 0.8 ms a cell).
+        by_channel, squared = self._channel_wise(colour)
+        weights = kept.astype(numpy.float32)
+        sums = (by_channel @ weights).reshape(len(features), 3)
+        squares = (squared @ weights).reshape(len(features), 3)
+        lengths = numpy.sqrt(numpy.maximum((squares - sums * sums / count).sum(axis=1), 1e-12))
+        return numpy.asarray(products / lengths, numpy.float32)
 
     def match(
         self,
@@ -322,41 +463,58 @@ class Templates:
         `lined`: the windows' `lined_up`, when known already.
         """
         looks = self.by_colour[colour][2]
-        labels = self._labels[colour]
+        cut: tuple[Window, int, int] | None = None
         if lined is None:
-            view, shift, scores = self._lined_scored(colour, windows)
+            view, shift, scores, cut = self._lined_scored(colour, windows)
         else:
             view, shift = lined
             scores = _scores(self.by_colour[colour][0], view)
+        # How like a tile the cell is counts the table's grey too (a bare cell is all of it).
         top = float(scores.max())
-        close = numpy.flatnonzero(scores >= top - CLOSE_CALL)
-        # The best look of each label, up to CANDIDATES labels: the looks of one label (a winged corridor
-        # at either end) crowded a plainer design out, whose learned picture correlates a little less.
-        order: list[int] = []
-        later: list[int] = []
-        named: set[str] = set()
-        designs: set[int] = set()
-        for i in close[numpy.argsort(scores[close])[::-1]].tolist():
-            if labels[i] in named:
-                continue
-            named.add(labels[i])
-            (later if looks[i][0] in designs else order).append(i)
-            designs.add(looks[i][0])
-        # Every design first (its best label), then other turns: a hidden chest's and a treasury's four
-        # turns crowded a crossroads out of a travel edition's cell, whose whole tile correlated 0.05
-        # less (a paler path) than theirs and which its pair tests would have found.
-        order = sorted((order + later)[:CANDIDATES], key=lambda i: -float(scores[i]))
+        order = self._candidates(colour, scores)
+        if len(order) == 1:
+            return looks[order[0]][0], looks[order[0]][1], 1.0, shift, top
+        seen = numpy.ascontiguousarray(view, dtype=numpy.float32).ravel()
+        champion, margin = self._tournament(colour, order, seen, None)
+        if cut is not None and margin < UNSURE:
+            # Not sure: maybe the reference took some of the tile for the table (a linen as pale as
+            # a path shows a crossroads' arm in the table's grey, as dark as a wall, and it read as a
+            # junction). Which look it is, then, only from what the table leaves.
+            missing = cut[0].missing(cut[1], cut[2])
+            if missing is not None:
+                order = self._candidates(colour, self._partial_scores(colour, view, ~missing))
+                champion, margin = order[0], 1.0
+                if len(order) > 1:
+                    champion, margin = self._tournament(colour, order, seen, missing)
+        return looks[champion][0], looks[champion][1], margin, shift, top
+
+    def _tournament(
+        self, colour: str, order: list[int], seen: FloatArray, missing: Missing
+    ) -> tuple[int, float]:
+        """The look (of `order`, the candidates) the cell `seen` (flat) shows, and its least lead over
+        another label's; `missing`: the cell's pixels the table covers, not looked at."""
+        labels = self._labels[colour]
         champion = order[0]
         label = labels[champion]
         margin = 1.0
-        if len(order) == 1:
-            return looks[champion][0], looks[champion][1], margin, shift, top
-        seen = numpy.ascontiguousarray(view, dtype=numpy.float32).ravel()
+        partial: dict[tuple[int, int], FloatArray | None] = {}
 
         def lead(look: int, other: int) -> float:
             """How much better `look` than `other` explains the cell where they differ (antisymmetric)."""
             window, test, winning_share = self._pair_test(colour, look, other)
-            return winning_share - float(seen @ test) if len(window) >= 3 else 0.0
+            if len(window) < 3:
+                return 0.0
+            if missing is not None and int(missing[window].sum()) * PARTIAL_SHARE >= len(window):
+                # Told apart where the table does not cover the tile, or not at all.
+                if (look, other) not in partial:
+                    kept = self._partial_test(colour, look, other, window, ~missing[window])
+                    partial[(look, other)] = kept
+                    partial[(other, look)] = None if kept is None else -kept
+                kept_test = partial[(look, other)]
+                if kept_test is None:
+                    return 0.0
+                test = kept_test
+            return winning_share - float(seen @ test)
 
         # A label against another: each of its turns the game counts as the same (a wing at either
         # end) against all of the other's, each pair compared where they differ only. Turns of one
@@ -376,7 +534,7 @@ class Templates:
                 mine, label = theirs, other
             champion = best
             margin = min(margin, abs(best_lead))
-        return looks[champion][0], looks[champion][1], margin, shift, top
+        return champion, margin
 
     def _alike(self, colour: str, look: int) -> list[int]:
         """The drawn looks of the same label as `look` (a wing corridor and its half turn), one of
@@ -406,7 +564,7 @@ class Templates:
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
         looks = self.by_colour[colour][2]
-        view, _, scores = self._lined_scored(colour, windows)
+        view, _, scores, _ = self._lined_scored(colour, windows)
         best = self._drawn(colour, int(numpy.argmax(scores)))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
@@ -569,22 +727,40 @@ def _pair_window(
     design: int, rotation: int, other: int, other_rotation: int
 ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray]:
     """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX;
-    and an offset sloping across those pixels as orthonormal columns (pixels, 3): light there."""
+    and an offset sloping across those pixels as orthonormal columns (pixels, 3): light there (and a
+    chest's shade, `_pair_chests`)."""
+    window = _pair_pixels(design, rotation, other, other_rotation)
+    return window, _sloping(window, _pair_chests(design, rotation, other, other_rotation))
+
+
+@functools.cache
+def _pair_pixels(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> numpy.typing.NDArray[numpy.intp]:
+    """`_pair_window`'s pixels: where two looks differ, grown by PAIR_GROW_PX."""
     mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
     mask[differ(design, rotation, other, other_rotation)] = 1
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
-    grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
-    window = numpy.flatnonzero(grown.ravel())
-    # Where a path runs on one look and not the other, the path against the wall decides, not a chest's
-    # shade: editions print chests their own way (the travel edition's dark orange, outlined in black,
-    # read as wall, and a treasure corridor as a dead end). The chest's own offset is then taken as
-    # light (one more column of it, over the chests' pixels): its outline against its inside still
-    # counts, its shade does not. Dropping the chest's pixels instead lost a hidden chest's dead end,
-    # whose chest is most of what differs from a corridor.
+    return numpy.flatnonzero(cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
+
+
+@functools.cache
+def _pair_chests(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> numpy.typing.NDArray[numpy.bool_] | None:
+    """Which of `_pair_pixels` show a chest whose shade is taken as light; None when none is.
+
+    Where a path runs on one look and not the other, the path against the wall decides, not a chest's
+    shade: editions print chests their own way (the travel edition's dark orange, outlined in black,
+    read as wall, and a treasure corridor as a dead end). The chest's own offset is then taken as
+    light (one more column of it, over the chests' pixels): its outline against its inside still
+    counts, its shade does not. Dropping the chest's pixels instead lost a hidden chest's dead end,
+    whose chest is most of what differs from a corridor."""
+    window = _pair_pixels(design, rotation, other, other_rotation)
     chests = _chest_pixels(design, rotation, window) | _chest_pixels(other, other_rotation, window)
     if chests.any() and _path_against_wall(design, rotation, other, other_rotation) >= CHEST_ASIDE_PX:
-        return window, _sloping(window, chests)
-    return window, _sloping(window)
+        return chests
+    return None
 
 
 CHEST_ASIDE_PX = 24
