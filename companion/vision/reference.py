@@ -110,6 +110,10 @@ EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
 """Labels that mean "nothing there": a plane read as all of these shows the empty play area."""
 
 
+_NEIGHBOURS = numpy.ones((3, 3), numpy.uint8)
+"""A pixel's neighbourhood, as a kernel."""
+
+
 class ReferenceError(VisionError):
     """Planes that cannot make or be compared with a reference (wrong size, none at all)."""
 
@@ -204,7 +208,9 @@ def _px(mm: float) -> int:
     return max(3, round(mm * MASK_PX_PER_MM) | 1)
 
 
+@functools.cache
 def _square(mm: float) -> numpy.typing.NDArray[numpy.uint8]:
+    """A square kernel of about `mm` (made once: OpenCV only reads it, and a look asks for a dozen)."""
     return numpy.ones((_px(mm), _px(mm)), numpy.uint8)
 
 
@@ -511,7 +517,7 @@ class TableReference:
         raw = (foreign | (shadow_like & ~near_foreign)).astype(numpy.uint8)
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
-        foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, numpy.ones((3, 3), numpy.uint8))
+        foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _NEIGHBOURS)
         lost = self._texture_lost(corrected)
         # A piece of one of the cloth's colours matches it in places, but hides its texture there: beside
         # what differs, where the texture is gone is piece too (between pieces the cloth shows).

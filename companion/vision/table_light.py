@@ -59,6 +59,7 @@ def sum3(image: Floats) -> Floats:
 
 
 _ACROSS_3 = numpy.ones((1, 3), numpy.uint8)
+_NEIGHBOURS = numpy.ones((3, 3), numpy.uint8)
 _REACH = -float(numpy.log(DEEPEST_SHADE))
 """How far (log) a cell's light may lie from the plane's (`DEEPEST_SHADE`)."""
 
@@ -123,7 +124,7 @@ class LightGrid:
         the reference's, at the masks' size; current and reference: the levels themselves)."""
         band, coarse = self.band, self.coarse
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
-        one = numpy.ones((3, 3), numpy.uint8)
+        one = _NEIGHBOURS
         brightest = cv2.resize(cv2.dilate(current, one), coarse, interpolation=cv2.INTER_NEAREST)
         if reference is not self._reference:
             # The reference changes every few frames at most: its darkest neighbours are kept.
