@@ -43,7 +43,7 @@ def _lamp_lit(cell: Frame, gain: float) -> Frame:
     plane = on_table(cell)
     downwards = numpy.linspace(0.8, 1.2, plane.shape[0], dtype=numpy.float32)[:, None, None]
     lit = numpy.clip(plane * gain * downwards, 0, 255)
-    return numpy.clip(cv2.GaussianBlur(lit, (0, 0), 1.5), 0, 255).astype(numpy.uint8)
+    return numpy.asarray(numpy.clip(cv2.GaussianBlur(lit, (0, 0), 1.5), 0, 255), numpy.uint8)
 
 
 @pytest.mark.parametrize("gain", [1.6, 1.8])
