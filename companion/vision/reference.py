@@ -286,6 +286,9 @@ class TableReference:
         self._log_white: Floats = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
         self._unwhite: Floats = numpy.ones((self.size[1], self.size[0], 3), numpy.float32)
         """exp(-_log_white): the white balance taken off again (kept: it changes only when learning)."""
+        self._ceiling: Floats | None = None
+        """log(SATURATED) - _log_white: the camera level (log) the light correction brings to SATURATED
+        where the light is the reference's; the light grid takes no light that pushes a table past it."""
         self._low: Floats | None = None
         self._high: Floats | None = None
         self._spread: Floats = numpy.zeros(0, numpy.float32)
@@ -336,6 +339,7 @@ class TableReference:
         else:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
         self._unwhite = numpy.asarray(numpy.exp(-self._log_white), numpy.float32)
+        self._ceiling = numpy.asarray(numpy.log(SATURATED) - self._log_white, numpy.float32)
 
     def _hotspot(self, image: Floats) -> Floats:
         """How much (log) the reference `image`, white-balanced by the corners, shows brighter than the
@@ -456,7 +460,7 @@ class TableReference:
         small = self._small_bytes(plane)
         current = small.astype(numpy.float32)
         log_ratio = floats(cv2.subtract(cv2.LUT(small, LOG_LEVELS), self._log_image))
-        log_light = self._light.measure(log_ratio, current, self._image)
+        log_light = self._light.measure(log_ratio, current, self._image, self._ceiling)
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
         low = _at_most(floats(cv2.multiply(self._low, gain)), SATURATED)

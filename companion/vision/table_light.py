@@ -4,7 +4,8 @@
 first for the whole plane (the peak of the pixels' ratios: the table agrees on one, pieces
 scatter), then per cell of a coarse grid from the pixels that agree with it, followed from cell
 to cell where the light falls or rises further (a lamp low to one side, a player's shadow), and
-spread smoothly back over the plane, so that these are light and not a piece. `MarkerPaper`
+spread smoothly back over the plane, so that these are light and not a piece (a cell whose light
+would push its table past white, a hotspot's held by the pieces in it, takes the table's). `MarkerPaper`
 reads the corner markers' white paper, which is in every plane, to bring colours to one canonical
 white whatever the lamp. The channel reductions are here too: numpy's over a last axis of three are
 several times slower than OpenCV's.
@@ -35,6 +36,9 @@ TOO_DARK = 5.0
 """A reference channel this dark is too dark to measure a gain on. A navy board learned under a dim lamp
 has its green and red at 8-15 (the reference averages their noise away): at 20 the grid could not follow
 a warm lamp switched on over it in those channels, and the hotspot was taken for something foreign."""
+LAMP_CHROMA = 0.1
+"""How far (log) a lamp's brightening of a cell may differ between channels: a hotspot brightens every
+channel alike, a yellow piece on dark wood differs from it in each by its own share."""
 WALK_PASSES = 8
 """Passes in which the grid follows the light from cell to cell at the full band's width: a player's
 soft shadow deepens over several cells, and each pass takes the grid one band's depth further into it."""
@@ -117,22 +121,37 @@ class LightGrid:
         self.band = band
         self._reference: Floats | None = None
         self._darkest: Floats = numpy.zeros(0, numpy.float32)
+        self._ceiling: Floats | None = None
+        self._headroom: Floats | None = None
+        self._lifted: Floats | None = None
         self._to_grid: dict[tuple[int, int], numpy.typing.NDArray[numpy.float64]] = {}
 
-    def measure(self, log_ratio: Floats, current: Floats, reference: Floats) -> Floats:
+    def measure(
+        self, log_ratio: Floats, current: Floats, reference: Floats, ceiling: Floats | None = None
+    ) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
-        the reference's, at the masks' size; current and reference: the levels themselves)."""
+        the reference's, at the masks' size; current and reference: the levels themselves). `ceiling`
+        (at the masks' size, when the plane is brought to canonical white): per pixel and channel, the log
+        of the highest camera level the light may bring to `SATURATED` and no further (the log of
+        `SATURATED` less the white balance): the grid takes no light under which a cell's table would
+        be pushed past it."""
         band, coarse = self.band, self.coarse
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
         one = _NEIGHBOURS
         brightest = cv2.resize(cv2.dilate(current, one), coarse, interpolation=cv2.INTER_NEAREST)
-        if reference is not self._reference:
+        if reference is not self._reference or ceiling is not self._ceiling:
             # The reference changes every few frames at most: its darkest neighbours are kept.
-            self._reference = reference
+            self._reference, self._ceiling = reference, ceiling
             eroded = cv2.erode(reference, one)
             self._darkest = numpy.asarray(
                 cv2.resize(eroded, coarse, interpolation=cv2.INTER_NEAREST), numpy.float32
             )
+            # How far (log) a pixel's ratio may lie above the light before the light correction takes
+            # it past white: the ceiling less the reference's own log level.
+            self._headroom = None
+            if ceiling is not None:
+                headroom = cv2.subtract(ceiling, log_level(reference))
+                self._headroom = floats(cv2.resize(headroom, coarse, interpolation=cv2.INTER_AREA))
         darkest = self._darkest
         # A clipped channel, or one too dark to measure, tells nothing of the light: it takes no part
         # (the others of its pixel do).
@@ -140,6 +159,13 @@ class LightGrid:
         overall = self._overall(log_ratio, usable)
         # As factors, for OpenCV's per-element operations in each pass (numpy's cost several times more).
         weight = usable.astype(numpy.float32)
+        self._lifted = None
+        if self._headroom is not None:
+            # Each pixel's ratio less its headroom, once a frame (`_cells` compares it with each pass's
+            # light); a channel that takes no part lies far below any light.
+            lifted = floats(cv2.subtract(log_ratio, self._headroom))
+            lifted[~usable] = -100.0
+            self._lifted = lifted
         # The pixels agreeing with the plane's light give a first grid, those agreeing with that grid
         # the next, narrower: a lamp's gradient takes the far side of the table beyond the first band.
         flat = numpy.empty_like(log_ratio)
@@ -212,6 +238,28 @@ class LightGrid:
             cv2.resize(cv2.multiply(log_ratio, weights), self.grid, interpolation=cv2.INTER_AREA),
             numpy.float32,
         )
+        if self._lifted is not None:
+            # Under a lamp brightening one part of the table more than the rest, the pixels of a cell
+            # that agree with the light beside it may be its pieces' (a dark back under a hotspot 1.6
+            # times the rest passes for the table at the plane's light) while its table lies beyond
+            # the band: the cell kept that light (the walk only goes on into cells that found none)
+            # and multiplied its table past white, which nothing on a table is. Where a tenth of a
+            # cell (in channels the camera did not clip) would land more than the full band past
+            # `SATURATED`, the cell has no light of its own yet; when those pixels are brighter than
+            # its centre alike in every channel (a lamp's light, not a piece's colour), theirs is its
+            # light: the table under the hotspot.
+            beyond = max3(floats(cv2.subtract(self._lifted, centre)))
+            over = floats(cv2.threshold(beyond, self.band, 1.0, cv2.THRESH_BINARY)[1])
+            whiter = cv2.resize(over, self.grid, interpolation=cv2.INTER_AREA) > 0.1
+            if numpy.any(whiter):
+                self._to_brighter(
+                    cells_of=(support, sums),
+                    whiter=whiter,
+                    over=over,
+                    usable=usable,
+                    log_ratio=log_ratio,
+                    centre=centre,
+                )
         near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
         near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)
         own = sums / numpy.maximum(support, 1e-6)
@@ -221,6 +269,34 @@ class LightGrid:
         # numpy.clip's, by its two halves: its dispatch cost more than both on a grid this small.
         clipped = numpy.minimum(numpy.maximum(cells, overall - _REACH), overall + _REACH, dtype=numpy.float32)
         return clipped, supported.size - int(numpy.count_nonzero(supported))
+
+    def _to_brighter(
+        self,
+        cells_of: tuple[Floats, Floats],
+        whiter: Mask,
+        over: Floats,
+        usable: Floats,
+        log_ratio: Floats,
+        centre: Floats,
+    ) -> None:
+        """In the `whiter` cells of the grid's (support, sums) (`_cells`'), in place: the support and sums
+        of the pixels `over` white where these are brighter than the cell's centre alike in every channel
+        (by `LAMP_CHROMA` at most), else none (the cell borrows its neighbours' light). Taking them
+        whatever their colour set the light of a cell on a yellow or white piece on a dark or printed
+        table (Minotaurus seed 20261131's dark-wood, printed, felt sessions: 18 items lost); zeroing
+        every such cell left a hotspot full of pieces under-lit (its neighbours were held by pieces)."""
+        support, sums = cells_of
+        bright = cv2.multiply(cv2.cvtColor(over, cv2.COLOR_GRAY2BGR), usable)
+        bright_support = floats(cv2.resize(bright, self.grid, interpolation=cv2.INTER_AREA))
+        bright_sums = floats(
+            cv2.resize(cv2.multiply(log_ratio, bright), self.grid, interpolation=cv2.INTER_AREA)
+        )
+        lift = bright_sums / numpy.maximum(bright_support, 1e-6)
+        lift -= floats(cv2.resize(centre, self.grid, interpolation=cv2.INTER_AREA))
+        alike = (lift.max(axis=2) - lift.min(axis=2) < LAMP_CHROMA) & (bright_support.min(axis=2) > 0.05)
+        taken = whiter & alike
+        support[whiter], sums[whiter] = 0.0, 0.0
+        support[taken], sums[taken] = bright_support[taken], bright_sums[taken]
 
     def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
         """The grid spread smoothly over an image of `size`, carrying its slope on out to the edges (a
