@@ -213,23 +213,44 @@ def normalised_tile(
     light, here, rect = window if window is not None else tile_window(seen, region, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
         angle = ((rect[2] + 45) % 90) - 45
-        if not on_ink:
+        # An outline narrower than a tile lost a strip to the empty area or the board (a face washed out
+        # where the reference took it for the table): centred on it, a digit falls off the window's edge
+        # (dev seed 8: 18 read 8 from an outline 41 px wide, its 1 cut off).
+        narrow = min(rect[1]) < NARROW * TILE_MM * PLANE_PX_PER_MM
+        if not on_ink and not narrow:
             return _upright(light, rect[0], angle)
         # The number is printed in the tile's middle: its ink centres the window better than an outline
         # whose side ran into a neighbour or lost a strip to the empty area (where a digit falls off).
-        inked = _ink_centre(light, face_level, rect[0])
-        if inked is None or numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > RECENTRE_PX:
-            return None
+        found = _ink_number(light, face_level, rect[0])
+        # (Unless the ink window is asked for, only a number's two digits move it: one may be half of it.)
+        inked = None if found is None or (not on_ink and found[1] < 2) else found[0]
+        # A narrow outline's centre is off by up to half the strip it lost, so its ink may lie further.
+        reach = RECENTRE_PX * (NARROW_REACH if narrow else 1.0)
+        if inked is None or numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > reach:
+            return None if on_ink else _upright(light, rect[0], angle)
         return _upright(light, inked, angle)
     if on_ink:
         return None
     # An outline larger than a tile took in some of a neighbour or of the board between tiles washed out
     # to a face's lightness (or there is none): the number is the ink nearest the square's centre, and
-    # the window is centred on it; the outline, when there is one, still tells how the tile is turned.
+    # the window is centred on it; the outline, when there is one, still tells how the tile is turned
+    # when it is turned a little. Turned further, it is the shape of the tile and what it ran into (dev
+    # seed 13: 79, 13 and 56 read wrong in windows turned 16-30 degrees off upright tiles).
     inked = _ink_centre(light, face_level, here)
+    angle = ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0
     if inked is None:
-        return None if rect is None else _upright(light, rect[0], ((rect[2] + 45) % 90) - 45)
-    return _upright(light, inked, ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0)
+        return None if rect is None else _upright(light, rect[0], angle)
+    return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
+
+
+NARROW = 0.85
+"""An outline whose shorter side is less than this share of a tile's lost a strip (dev seeds 5, 8, 13: faces'
+outlines' shorter sides are 1.02 of a tile at the median, 0.885 at the 5th percentile, 2 % under 0.85; at
+0.9 the windows of whole tiles moved too, and a frame fewer was read)."""
+NARROW_REACH = 1.5
+"""A narrow outline's number may lie this many times RECENTRE_PX from its centre."""
+OVERSIZE_TURN = 10.0
+"""An oversize outline's turn (degrees) is the tile's up to this; beyond, the window is left upright."""
 
 
 RECENTRE_PX = 10.0 * PLANE_PX_PER_MM
@@ -253,6 +274,14 @@ piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
 
 def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
     """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
+    found = _ink_number(light, face_level, centre)
+    return None if found is None else found[0]
+
+
+def _ink_number(
+    light: Frame, face_level: float, centre: tuple[float, float]
+) -> tuple[tuple[float, float], int] | None:
+    """_ink_centre's middle, and how many digits it was found from (1 or 2)."""
     # light < INK_LEVEL * face_level, as cv2's threshold on bytes (not above the whole level below it).
     below = math.ceil(INK_LEVEL * face_level) - 1
     ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
@@ -297,7 +326,7 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
         number.append(tall[min(beside)[1]])
     x0, y0 = min(box[0] for box in number), min(box[1] for box in number)
     x1, y1 = max(box[2] for box in number), max(box[3] for box in number)
-    return (x0 + x1) / 2, (y0 + y1) / 2
+    return ((x0 + x1) / 2, (y0 + y1) / 2), len(number)
 
 
 PART_MM = 2.0

@@ -1,0 +1,104 @@
+"""Tanz der Hornochsen: the window a face-up tile's number is read in holds the whole number, level.
+
+A tile's outline (its bright face) may lose a strip where the reference took part of a washed-out face for
+the empty table, or run into a look-alike surround and turn with it; the number's own ink then places and
+levels the window (_hornochsen_tiles.normalised_tile).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+
+from companion.vision.base import ItemRegion
+from companion.vision.recognisers import _hornochsen_tiles
+from companion.vision.recognisers._lab import FloatArray
+from companion.vision.reference import NEUTRAL_BGR
+
+FACE = 230
+INK = 40
+
+
+def _plane(face: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+    """A normalised plane: the neutral empty area, and a face's light grey wherever `face` is 255 (the
+    ink is drawn on it before it is seen)."""
+    plane = numpy.full((*face.shape, 3), NEUTRAL_BGR, numpy.uint8)
+    plane[face > 0] = FACE
+    return plane
+
+
+def _finish(plane: numpy.typing.NDArray[numpy.uint8]) -> _hornochsen_tiles.Seen:
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    return _hornochsen_tiles.Seen.of(plane, table)
+
+
+def _window(seen: _hornochsen_tiles.Seen, region: ItemRegion) -> FloatArray:
+    tile, (_, light, _) = _hornochsen_tiles.square_levels(seen, region)
+    assert tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE
+    straight = _hornochsen_tiles.normalised_tile(seen, region, light)
+    assert straight is not None
+    return straight
+
+
+def _digits(straight: FloatArray) -> list[tuple[int, float, float]]:
+    """The window's ink shapes: (pixels, middle x, middle y), largest first."""
+    ink = numpy.asarray(straight < (FACE + INK) / 2, numpy.uint8)
+    count, _, stats, middles = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    shapes = [(int(stats[k, 4]), float(middles[k][0]), float(middles[k][1])) for k in range(1, count)]
+    return sorted(shapes, reverse=True)
+
+
+def test_a_digit_off_a_narrow_outline_stays_in_the_window() -> None:
+    """An 18 whose face lost its left part and top to the empty area and ran on to the right into the
+    board washed out to a face's lightness: its outline is narrower than a tile and off to the right, and
+    a window centred on it cuts the 1 off (dev seed 8 read 8). The window is centred on the number."""
+    face = numpy.zeros((260, 260), numpy.uint8)
+    cv2.rectangle(face, (98, 80), (150, 121), 255, -1)  # 53 x 42 px: a tile is 52 px a side
+    plane = _plane(face)
+    cv2.rectangle(plane, (86, 89), (94, 111), (INK, INK, INK), -1)  # the 1, in the lost strip
+    cv2.rectangle(plane, (100, 89), (114, 111), (INK, INK, INK), -1)  # the 8
+    seen = _finish(plane)
+    straight = _window(seen, ItemRegion((50.0, 50.0), (26.0, 26.0)))
+    shapes = _digits(straight)
+    assert len(shapes) == 2
+    # Both digits whole (a shape's edge straddling pixels is shared with the face: a row and a column lost).
+    one, eight = sorted(size for size, _, _ in shapes)
+    assert one >= 8 * 22 and eight >= 14 * 22
+    middle = straight.shape[1] / 2
+    assert abs((shapes[0][1] + shapes[1][1]) / 2 - middle) <= 4.0
+
+
+def test_a_whole_outline_is_not_moved_to_the_ink() -> None:
+    """A tile outlined whole is straightened about its outline, not re-centred on its ink (a number printed
+    a little left of the tile's middle stays there)."""
+    face = numpy.zeros((260, 260), numpy.uint8)
+    cv2.rectangle(face, (74, 74), (125, 125), 255, -1)
+    plane = _plane(face)
+    cv2.rectangle(plane, (78, 89), (91, 111), (INK, INK, INK), -1)
+    cv2.rectangle(plane, (95, 89), (108, 111), (INK, INK, INK), -1)
+    seen = _finish(plane)
+    straight = _window(seen, ItemRegion((50.0, 50.0), (26.0, 26.0)))
+    shapes = _digits(straight)
+    assert len(shapes) == 2
+    assert abs((shapes[0][1] + shapes[1][1]) / 2 - (straight.shape[1] / 2 - 6.5)) <= 1.5
+
+
+def test_an_oversize_outline_turned_far_leaves_an_upright_number_level() -> None:
+    """An upright 47 whose bright face ran into a turned look-alike surround: the outline is larger than a
+    tile and turned 25 degrees. The window is centred on the number and left upright, its digits level
+    (turned with the outline, one digit stood 8 px above the other)."""
+    face = numpy.zeros((260, 260), numpy.uint8)
+    corners = cv2.boxPoints(((100.0, 100.0), (70.0, 50.0), 25.0))
+    cv2.fillPoly(face, [numpy.asarray(numpy.rint(corners), numpy.int32)], 255)
+    plane = _plane(face)
+    cv2.rectangle(plane, (86, 89), (99, 111), (INK, INK, INK), -1)
+    cv2.rectangle(plane, (104, 89), (117, 111), (INK, INK, INK), -1)
+    seen = _finish(plane)
+    region = ItemRegion((50.0, 50.0), (26.0, 26.0))
+    window = _hornochsen_tiles.tile_window(seen, region, float(FACE))
+    assert window.rect is not None and max(window.rect[1]) > _hornochsen_tiles.OVERSIZE * 52
+    assert abs(((window.rect[2] + 45) % 90) - 45) > _hornochsen_tiles.OVERSIZE_TURN
+    shapes = _digits(_window(seen, region))
+    assert len(shapes) >= 2
+    assert abs(shapes[0][2] - shapes[1][2]) <= 1.5
