@@ -85,14 +85,31 @@ class SmallPlane:
         y = min(max(half, round((cy - SMALL_ORIGIN_PX) * _SMALL_PER_PX) + offset[1]), height - half)
         return x, y
 
-    def window(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> Window:
-        """The cell's window (TEMPLATE_PX and SHIFT_PX to spare each side), `offset` pixels off its place."""
-        x, y = self.centre(region, offset)
+    def centres(
+        self, regions: list[ItemRegion], offsets: numpy.typing.NDArray[numpy.intp]
+    ) -> numpy.typing.NDArray[numpy.intp]:
+        """`centre` of many cells at once (x, y rows), each `offsets` (x, y rows) off its place: the same
+        roundings and bounds, without Python's arithmetic per cell."""
+        middles = numpy.array([region.centre_px() for region in regions], numpy.float64).reshape(-1, 2)
+        # numpy's rint rounds halves to even, as Python's round does.
+        at = numpy.rint((middles - SMALL_ORIGIN_PX) * _SMALL_PER_PX).astype(numpy.intp) + offsets
+        half = TEMPLATE_PX // 2 + SHIFT_PX
+        height, width = self.grey.shape
+        return numpy.asarray(
+            numpy.minimum(numpy.maximum(at, half), [width - half, height - half]), numpy.intp
+        )
+
+    def window_at(self, x: int, y: int) -> Window:
+        """The window centred at (x, y), shrunk plane pixels (`centre`)."""
         half = TEMPLATE_PX // 2 + SHIFT_PX
         return Window(
             self.bgr[y - half : y + half, x - half : x + half],
             self.grey[y - half : y + half, x - half : x + half],
         )
+
+    def window(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> Window:
+        """The cell's window (TEMPLATE_PX and SHIFT_PX to spare each side), `offset` pixels off its place."""
+        return self.window_at(*self.centre(region, offset))
 
     def spreads(self, centres: numpy.typing.NDArray[numpy.intp], inset: int) -> FloatArray:
         """The spread (standard deviation) of grey inside each window centred at `centres` (x, y rows),
@@ -167,14 +184,15 @@ class GridFit:
         (index in the layout, item id)."""
         return self.shape.rings
 
-    def offsets(self, indices: list[int]) -> list[tuple[int, int]]:
+    def offsets(self, indices: list[int]) -> numpy.typing.NDArray[numpy.intp]:
         """Where the model puts the cells (indices in the layout), from their places (whole template
-        pixels)."""
+        pixels, x, y rows): the model's line per axis, rounded (halves to even, as Python's round)."""
         (ax, bx), (ay, by) = self.model
-        return [
-            (round(ax + bx * float(x)), round(ay + by * float(y)))
-            for x, y in self.shape.from_middle[indices].tolist()
-        ]
+        middle = self.shape.from_middle[indices]
+        placed = numpy.empty((len(indices), 2), numpy.intp)
+        placed[:, 0] = numpy.rint(ax + bx * middle[:, 0])
+        placed[:, 1] = numpy.rint(ay + by * middle[:, 1])
+        return placed
 
     def found(self, index: int, offset: tuple[int, int], shift: tuple[int, int]) -> None:
         x, y = self.shape.from_middle[index].tolist()
@@ -194,7 +212,7 @@ class GridFit:
             determinant = n * suu - su * su
             stretch = (n * suv - su * sv) / determinant
             stretch = min(MAX_STRETCH, max(-MAX_STRETCH, stretch))
-            fits.append(((sv - stretch * su) / n, stretch))
+            fits.append((float((sv - stretch * su) / n), float(stretch)))
         self.model = (fits[0], fits[1])
 
 

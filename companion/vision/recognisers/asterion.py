@@ -320,7 +320,8 @@ class AsterionRecogniser:
             cells = [(index, item_id, layout.items[item_id]) for index, item_id in ring]
             placed = grid.offsets([index for index, _, _ in cells])
             read = self._read_ring(plane, small, cells, placed, (rows, cols), prepared)
-            for (index, item_id, _), offset, (label, sure, shift) in zip(cells, placed, read, strict=True):
+            at = [(x, y) for x, y in placed.tolist()]
+            for (index, item_id, _), offset, (label, sure, shift) in zip(cells, at, read, strict=True):
                 offsets[item_id] = offset
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
@@ -333,7 +334,7 @@ class AsterionRecogniser:
         plane: Frame,
         small: SmallPlane,
         cells: list[tuple[int, str, ItemRegion]],
-        placed: list[tuple[int, int]],
+        placed: numpy.typing.NDArray[numpy.intp] | list[tuple[int, int]],
         corner_pixels: tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]],
         prepared: _Prepared,
     ) -> list[tuple[str, float, tuple[int, int] | None]]:
@@ -343,38 +344,43 @@ class AsterionRecogniser:
         grey inside them, and their corners' colours. `corner_pixels`: `_corner_pixels` of the layout."""
         height, width = plane.shape[:2]
         indices = numpy.array([index for index, _, _ in cells], numpy.intp)
-        centres = numpy.array(
-            [small.centre(region, o) for (_, _, region), o in zip(cells, placed, strict=True)]
-        )
+        offsets = numpy.array(placed, numpy.intp).reshape(-1, 2)
+        centres = small.centres([region for _, _, region in cells], offsets)
         # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
         busy = numpy.flatnonzero(small.spreads(centres, ROUGH_INSET_PX) >= ROUGH_CONTRAST)
-        contrasts = small.spreads(centres[busy], CONTRAST_INSET_PX)
-        moved = numpy.array([[round(v / _SMALL_PER_PX) for v in placed[k]] for k in busy], numpy.intp)
-        moved = moved.reshape(-1, 2)
+        contrasts = small.spreads(centres[busy], CONTRAST_INSET_PX).tolist()
+        # Rounded halves to even, as Python's round.
+        moved = numpy.rint(offsets[busy] / _SMALL_PER_PX).astype(numpy.intp)
         rows, cols = corner_pixels
-        at_rows = numpy.clip(rows[indices[busy]] + moved[:, 1:2], 0, height - 1)
-        at_cols = numpy.clip(cols[indices[busy]] + moved[:, 0:1], 0, width - 1)
+        at_rows = numpy.minimum(numpy.maximum(rows[indices[busy]] + moved[:, 1:2], 0), height - 1)
+        at_cols = numpy.minimum(numpy.maximum(cols[indices[busy]] + moved[:, 0:1], 0), width - 1)
         corners = plane[at_rows, at_cols]
         # The Minotaur tile is (0, 0) by the game's own coordinates, and no other cell's tile.
-        origin = numpy.array([cells[k][1] == ORIGIN for k in busy], bool)
+        origin = numpy.array([cells[k][1] == ORIGIN for k in busy.tolist()], bool)
         owners = numpy.empty(at_rows.shape, numpy.intp)
         for at_origin, palettes in prepared.palettes.items():
-            if (origin == at_origin).any():
-                owners[origin == at_origin] = palettes.every_map[
-                    palettes.every.classify_bgr(corners[origin == at_origin])
-                ]
+            here = origin == at_origin
+            if here.any():
+                owners[here] = palettes.every_map[palettes.every.classify_bgr(corners[here])]
+        # Each cell's count of corner pixels per label, for all cells at once (a bincount per cell cost
+        # more than its work).
+        labels = len(FRAME_LABELS) + len(OTHER_LABELS)
+        counts = numpy.bincount(
+            (owners + numpy.arange(len(busy))[:, None] * labels).ravel(), minlength=len(busy) * labels
+        ).reshape(len(busy), labels)
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
-        for j, k in enumerate(busy.tolist()):
+        placed_at = offsets.tolist()
+        for j, (k, (x, y)) in enumerate(zip(busy.tolist(), centres[busy].tolist(), strict=True)):
             _, item_id, region = cells[k]
             read[k] = self._read_cell(
-                small.window(region, placed[k]),
-                float(contrasts[j]),
+                small.window_at(x, y),
+                contrasts[j],
                 corners[j],
-                owners[j],
+                counts[j],
                 prepared.palettes[item_id == ORIGIN],
                 prepared.templates,
                 _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
-                (small, region, placed[k]),
+                (small, region, (placed_at[k][0], placed_at[k][1])),
             )
         return read
 
@@ -383,7 +389,7 @@ class AsterionRecogniser:
         window: Window,
         contrast: float,
         corner_pixels: Frame,
-        owners: numpy.typing.NDArray[numpy.intp],
+        counts: numpy.typing.NDArray[numpy.intp],
         palettes: _CellPalettes,
         templates: Templates,
         frames_here: numpy.typing.NDArray[numpy.bool_],
@@ -391,11 +397,12 @@ class AsterionRecogniser:
     ) -> tuple[str, float, tuple[int, int] | None]:
         """A cell's label and confidence, and where its tile lay (shift from its window's centre,
         template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
-        spread of grey inside it, its corners' pixels (BGR) and their labels' indices in FRAME_LABELS
-        then OTHER_LABELS. `palettes`: of every surface, of the frame colours, and the frame colour
-        nearest to the path's; `placed`: the shrunk plane, the cell and its offset (to move its window)."""
+        spread of grey inside it, its corners' pixels (BGR) and how many of them show each label (by
+        index in FRAME_LABELS then OTHER_LABELS). `palettes`: of every surface, of the frame colours,
+        and the frame colour nearest to the path's; `placed`: the shrunk plane, the cell and its offset
+        (to move its window)."""
         labels = (*FRAME_LABELS, *OTHER_LABELS)
-        votes = numpy.bincount(owners, minlength=len(labels))[: len(FRAME_LABELS)] / len(owners) * frames_here
+        votes = counts[: len(FRAME_LABELS)] / len(corner_pixels) * frames_here
         colour_index = int(votes.argmax())
         share = float(votes[colour_index])
         doubtful = share < TILE_VOTE
@@ -414,7 +421,7 @@ class AsterionRecogniser:
                     palettes.frames_map[palettes.frames.classify_bgr(corner_pixels)],
                     minlength=len(FRAME_LABELS),
                 )
-                nearest[palettes.path_like] += int((owners == labels.index("path")).sum())
+                nearest[palettes.path_like] += int(counts[labels.index("path")])
                 # A frame colour this cell cannot show ranks below all it can, even unseen ones.
                 ranked = numpy.where(frames_here, nearest, -1)
                 first, second = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1][:2])
