@@ -19,7 +19,7 @@ import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.components import dimension_mm
-from companion.vision.recognisers._asterion_match import SHIFT_PX, TEMPLATE_PX, Window
+from companion.vision.recognisers._asterion_match import SHIFT_PX, TEMPLATE_PX, Window, shift_scales
 from companion.vision.recognisers._lab import FloatArray
 
 CELL_MM = dimension_mm("asterion", "cell")
@@ -99,13 +99,21 @@ class SmallPlane:
             numpy.minimum(numpy.maximum(at, half), [width - half, height - half]), numpy.intp
         )
 
-    def window_at(self, x: int, y: int) -> Window:
-        """The window centred at (x, y), shrunk plane pixels (`centre`)."""
+    def window_at(self, x: int, y: int, scales: numpy.typing.NDArray[numpy.float64] | None = None) -> Window:
+        """The window centred at (x, y), shrunk plane pixels (`centre`); `scales`: its `shift_scales`
+        if known (`scales_at`)."""
         half = TEMPLATE_PX // 2 + SHIFT_PX
         return Window(
             self.bgr[y - half : y + half, x - half : x + half],
             self.grey[y - half : y + half, x - half : x + half],
+            scales if scales is not None else self.scales_at(numpy.array([[x, y]]))[0],
         )
+
+    def scales_at(self, centres: numpy.typing.NDArray[numpy.intp]) -> numpy.typing.NDArray[numpy.float64]:
+        """`shift_scales` of the windows centred at `centres` (x, y rows), from the plane's integral
+        images: for many cells at once (numpy's calls per window cost more than their work)."""
+        values, squares = self.sums
+        return shift_scales(values, squares, centres - (TEMPLATE_PX // 2 + SHIFT_PX))
 
     def window(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> Window:
         """The cell's window (TEMPLATE_PX and SHIFT_PX to spare each side), `offset` pixels off its place."""

@@ -370,10 +370,11 @@ class AsterionRecogniser:
         ).reshape(len(busy), labels)
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
         placed_at = offsets.tolist()
+        scales = small.scales_at(centres[busy])
         for j, (k, (x, y)) in enumerate(zip(busy.tolist(), centres[busy].tolist(), strict=True)):
             _, item_id, region = cells[k]
             read[k] = self._read_cell(
-                small.window_at(x, y),
+                small.window_at(x, y, scales[j]),
                 contrasts[j],
                 corners[j],
                 counts[j],
