@@ -265,6 +265,9 @@ class AsterionRecogniser:
         self._default: Profile | None = None
         self._completed: tuple[Profile, Profile] | None = None
         self._prepared: tuple[Profile, _Prepared] | None = None
+        self._corners: (
+            tuple[Layout, tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]] | None
+        ) = None
 
     def layout(self, options: Mapping[str, Any]) -> Layout:
         return asterion_layout(int(options.get("columns", 9)), int(options.get("rows", 7)))
@@ -292,10 +295,13 @@ class AsterionRecogniser:
     def _corner_pixels(
         self, layout: Layout
     ) -> tuple[numpy.typing.NDArray[numpy.intp], numpy.typing.NDArray[numpy.intp]]:
-        """Row and column indices of every cell's four corner patches: (cells, pixels) each."""
-        return corner_pixels(
-            tuple(region.centre_px() for region in layout.items.values()), layout.plane_size_px()
-        )
+        """Row and column indices of every cell's four corner patches: (cells, pixels) each. Kept for the
+        last layout (a session reads one layout frame after frame): the cache's key, every cell's centre,
+        cost more to build than a frame's use of them."""
+        if self._corners is None or self._corners[0] is not layout:
+            centres = tuple(region.centre_px() for region in layout.items.values())
+            self._corners = (layout, corner_pixels(centres, layout.plane_size_px()))
+        return self._corners[1]
 
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         return self._fitted(plane, layout, self._profile(profile))[0]
@@ -368,6 +374,11 @@ class AsterionRecogniser:
         counts = numpy.bincount(
             (owners + numpy.arange(len(busy))[:, None] * labels).ravel(), minlength=len(busy) * labels
         ).reshape(len(busy), labels)
+        # Each cell's share of corner pixels per frame colour it can show, the largest and its colour.
+        shown = numpy.where(origin[:, None], _AT_ORIGIN, _ELSEWHERE)
+        votes = counts[:, : len(FRAME_LABELS)] / corners.shape[1] * shown
+        best = votes.argmax(axis=1)
+        shares = votes[numpy.arange(len(busy)), best].tolist()
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
         placed_at = offsets.tolist()
         scales = small.scales_at(centres[busy])
@@ -378,6 +389,7 @@ class AsterionRecogniser:
                 contrasts[j],
                 corners[j],
                 counts[j],
+                (int(best[j]), shares[j]),
                 prepared.palettes[item_id == ORIGIN],
                 prepared.templates,
                 _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
@@ -391,6 +403,7 @@ class AsterionRecogniser:
         contrast: float,
         corner_pixels: Frame,
         counts: numpy.typing.NDArray[numpy.intp],
+        voted: tuple[int, float],
         palettes: _CellPalettes,
         templates: Templates,
         frames_here: numpy.typing.NDArray[numpy.bool_],
@@ -398,14 +411,13 @@ class AsterionRecogniser:
     ) -> tuple[str, float, tuple[int, int] | None]:
         """A cell's label and confidence, and where its tile lay (shift from its window's centre,
         template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
-        spread of grey inside it, its corners' pixels (BGR) and how many of them show each label (by
-        index in FRAME_LABELS then OTHER_LABELS). `palettes`: of every surface, of the frame colours,
+        spread of grey inside it, its corners' pixels (BGR), how many of them show each label (by
+        index in FRAME_LABELS then OTHER_LABELS), and the frame colour (index) most of them show among
+        those the cell can, with its share. `palettes`: of every surface, of the frame colours,
         and the frame colour nearest to the path's; `placed`: the shrunk plane, the cell and its offset
         (to move its window)."""
         labels = (*FRAME_LABELS, *OTHER_LABELS)
-        votes = counts[: len(FRAME_LABELS)] / len(corner_pixels) * frames_here
-        colour_index = int(votes.argmax())
-        share = float(votes[colour_index])
+        colour_index, share = voted
         doubtful = share < TILE_VOTE
         windows = [window]
         if doubtful:
