@@ -102,3 +102,27 @@ def test_an_oversize_outline_turned_far_leaves_an_upright_number_level() -> None
     shapes = _digits(_window(seen, region))
     assert len(shapes) >= 2
     assert abs(shapes[0][2] - shapes[1][2]) <= 1.5
+
+
+def test_a_faint_number_on_a_face_taken_for_the_table_is_looked_at_where_it_lies() -> None:
+    """A face the reference took for the empty area but round its faintly printed number: what is left
+    outlines no tile, and its ink is lighter than ink is looked for. The window is the square as it lies,
+    its number in the middle (it read empty: no window)."""
+    face = numpy.zeros((260, 260), numpy.uint8)
+    cv2.rectangle(face, (84, 84), (115, 115), 255, -1)  # the face left round the number, 16 mm a side
+    plane = _plane(face)
+    faint = round(0.8 * FACE)
+    cv2.rectangle(plane, (84, 89), (97, 111), (faint, faint, faint), -1)
+    cv2.rectangle(plane, (102, 89), (115, 111), (faint, faint, faint), -1)
+    seen = _finish(plane)
+    region = ItemRegion((50.0, 50.0), (26.0, 26.0))
+    tile, (_, light, _) = _hornochsen_tiles.square_levels(seen, region)
+    assert tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE
+    window = _hornochsen_tiles.tile_window(seen, region, light)
+    assert window.rect is None
+    assert _hornochsen_tiles._ink_centre(window.light, light, window.here) is None
+    straight = _hornochsen_tiles.normalised_tile(seen, region, light, window=window)
+    assert straight is not None
+    columns = numpy.flatnonzero((straight < (FACE + faint) / 2).any(axis=0))
+    assert len(columns) >= 26
+    assert abs((columns.min() + columns.max() + 1) / 2 - straight.shape[1] / 2) <= 1.5

@@ -206,9 +206,10 @@ def tile_window(seen: Seen, region: ItemRegion, face_level: float) -> TileWindow
 def normalised_tile(
     seen: Seen, region: ItemRegion, face_level: float, on_ink: bool = False, window: TileWindow | None = None
 ) -> FloatArray | None:
-    """The face-up tile of a square of a normalised plane, straightened (see straighten); None when no tile
-    of a tile's size is found. `face_level`: the face's lightness (the middle's brightest tenth). `on_ink`:
-    the window centred on the number's ink instead of the tile's outline (None where that is no better).
+    """The face-up tile of a square of a normalised plane, straightened (see straighten); where neither a
+    tile's outline nor a number's ink is found, the square as it lies. `face_level`: the face's lightness
+    (the middle's brightest tenth). `on_ink`: the window centred on the number's ink instead of the tile's
+    outline (None where that is no better).
     `window`: tile_window's look at the square with this face_level, when taken already."""
     light, here, rect = window if window is not None else tile_window(seen, region, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
@@ -239,7 +240,11 @@ def normalised_tile(
     inked = _ink_centre(light, face_level, here)
     angle = ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0
     if inked is None:
-        return None if rect is None else _upright(light, rect[0], angle)
+        # With no outline either: a face the reference took for the empty area but round its number,
+        # printed faint (lighter than INK_LEVEL of the face). The digit reader takes its face and ink
+        # levels from the window's middle, where the number is, and may still read it (dev seed 13,
+        # printed table: 24 and 39 read empty).
+        return _upright(light, here, 0.0) if rect is None else _upright(light, rect[0], angle)
     return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
 
 
