@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy
 
+from companion.vision._marker_match import forget_matches
 from companion.vision.base import Frame, Layout, Profile, Reading, Recogniser, recogniser_for
 from companion.vision.calibration import (
     CalibrationResult,
@@ -106,12 +107,21 @@ class PlaneReader:
 
     def plane(self, frame: Frame) -> tuple[CalibrationResult, Frame | None]:
         """Calibrate on the frame and warp it to the plane (None when the markers give no homography)."""
-        calibration = self.calibrator.update(frame)
+        calibration = self._calibrated(frame)
         if calibration.homography is None:
             return calibration, None
         return calibration, warp_plane(
             frame, self.read_homography(calibration.homography, frame), self.layout
         )
+
+    def _calibrated(self, frame: Frame) -> CalibrationResult:
+        """The calibrator's update. While the homography holds, a marker unmoved since it was found keeps
+        the corners found then (MarkerFinder.find_around, match_marker); one about to be fitted (the first,
+        or after the markers were lost) is fitted on corners found in this very frame."""
+        if self.calibrator.homography is None:
+            self.calibrator.finder.forget()
+            forget_matches()
+        return self.calibrator.update(frame)
 
     def read_homography(self, homography: Homography, frame: Frame) -> Homography:
         """The homography to the plane the recogniser reads: the markers' own, or for a layout read
@@ -126,7 +136,7 @@ class PlaneReader:
 
     def read(self, frame: Frame) -> FrameReading:
         started, cpu_started = time.perf_counter(), time.thread_time()
-        calibration = self.calibrator.update(frame)
+        calibration = self._calibrated(frame)
         calibrated = time.perf_counter()
         plane = None
         if calibration.homography is not None:

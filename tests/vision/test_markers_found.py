@@ -5,25 +5,27 @@ from __future__ import annotations
 
 import cv2
 import numpy
+import numpy.typing
 import pytest
 
 from companion.vision import calibration
 from companion.vision._marker_match import match_marker
 from companion.vision.base import CORNER_MARKER_IDS, MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame
 from companion.vision.calibration import Calibrator, MarkerFinder
+from companion.vision.pipeline import PlaneReader
 
 from . import scenes
 
 
-def _seen(top_down: Frame) -> Frame:
+def _seen(top_down: Frame, quad: numpy.typing.ArrayLike = scenes.CAMERA_QUAD) -> Frame:
     height, width = top_down.shape[:2]
     corners = numpy.array([[0, 0], [width, 0], [width, height], [0, height]], dtype=numpy.float32)
-    homography = cv2.getPerspectiveTransform(corners, numpy.asarray(scenes.CAMERA_QUAD, dtype=numpy.float32))
+    homography = cv2.getPerspectiveTransform(corners, numpy.asarray(quad, dtype=numpy.float32))
     image = cv2.warpPerspective(top_down, homography, scenes.FRAME_SIZE, borderValue=(90, 110, 120))
     return numpy.asarray(image, dtype=numpy.uint8)
 
 
-def _tile_over_a_corner() -> Frame:
+def _tile_over_a_corner_top_down() -> Frame:
     """The plane with a dark tile laid over the bottom-right marker's inner corner (as on a sheet laid by
     its cut edge): the tile touches the black square, whose outline then runs on into it."""
     top_down = scenes.plane({})
@@ -31,7 +33,11 @@ def _tile_over_a_corner() -> Frame:
     side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
     x, y = width - side, height - side
     cv2.rectangle(top_down, (x - 50, y - 40), (x + 6, y + 8), (40, 45, 50), -1)
-    return _seen(top_down)
+    return top_down
+
+
+def _tile_over_a_corner() -> Frame:
+    return _seen(_tile_over_a_corner_top_down())
 
 
 def test_a_marker_touched_by_a_dark_tile_is_found_by_its_print_in_its_place() -> None:
@@ -165,3 +171,148 @@ def test_a_marker_found_by_its_print_is_looked_for_so_first_in_the_next_frame(
     again = calibrator.update(image)
     # The touched marker by its print where it was; the detector's windows only for the other three.
     assert again.markers == (0, 1, 2, 3) and not again.changed and windows == [[0, 1, 3]]
+
+
+# ---------------------------------------------------------------- at rest: unmoved markers kept cheaply
+
+
+def _counting_detections(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    detect = MarkerFinder._detect_part
+
+    def counted(self: MarkerFinder, *args: object) -> dict[int, calibration.Points]:
+        calls.append(1)
+        return detect(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MarkerFinder, "_detect_part", counted)
+    return calls
+
+
+def _settled(frames: int = 3) -> Calibrator:
+    """A calibrator that has seen the table at rest for a few frames (each with its own noise)."""
+    calibrator = Calibrator(scenes.PLANE_MM)
+    for seed in range(frames):
+        assert calibrator.update(scenes.frame({}, noise=4, seed=seed)).state == "calibrated"
+    return calibrator
+
+
+def test_at_rest_an_unmoved_marker_keeps_its_corners_without_the_detector(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calibrator = _settled()
+    before = {k: v.copy() for k, v in calibrator._last.items()}
+    detections = _counting_detections(monkeypatch)
+    # Another frame's noise and a lamp a little brighter: the same markers, in the same places.
+    image = scenes.frame({}, noise=4, seed=7)
+    brighter = numpy.clip(image.astype(numpy.int16) * 1.08 + 6, 0, 255).astype(numpy.uint8)
+    markers = calibrator.find_markers(brighter)
+    assert detections == []
+    assert sorted(markers) == [0, 1, 2, 3]
+    assert all(numpy.array_equal(markers[k], before[k]) for k in before)
+
+
+def _one_marker_moved(dx: int, dy: int) -> Frame:
+    """The table with the top-right marker's sheet slid by (dx, dy) plane pixels, inwards (dx <= 0 <= dy)."""
+    top_down = scenes.plane({})
+    side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
+    width = top_down.shape[1]
+    sheet = top_down[0:side, width - side : width].copy()
+    top_down[0:side, width - side : width] = 200
+    top_down[dy : side + dy, width - side + dx : width + dx] = sheet
+    return _seen(top_down)
+
+
+def test_a_marker_moved_between_frames_is_found_at_its_new_place() -> None:
+    calibrator = _settled()
+    image = _one_marker_moved(-4, 3)
+    fresh = MarkerFinder().find(image)
+    markers = calibrator.find_markers(image)
+    assert numpy.abs(markers[1] - calibrator._last[1]).max() > 2.0  # it did move
+    assert numpy.abs(markers[1] - fresh[1]).max() < 0.5
+    # The others kept their corners.
+    assert all(numpy.array_equal(markers[k], calibrator._last[k]) for k in (0, 2, 3))
+
+
+def test_a_marker_moved_by_a_pixel_is_not_taken_as_unmoved(monkeypatch: pytest.MonkeyPatch) -> None:
+    calibrator = _settled()
+    detections = _counting_detections(monkeypatch)
+    calibrator.find_markers(_one_marker_moved(-1, 0))
+    assert detections  # the moved marker was looked for by the detector
+
+
+def test_a_hand_over_a_marker_kept_at_rest_is_not_taken_as_the_marker() -> None:
+    calibrator = _settled()
+    first = calibrator.homography
+    image = scenes.frame({}, noise=4, seed=9)
+    corners = calibrator._last[1]
+    x0, y0 = corners.min(axis=0).astype(int) - 2
+    x1, y1 = corners.max(axis=0).astype(int) + 2
+    image[y0 : (y0 + y1) // 2, x0:x1] = (70, 110, 170)  # skin over half the top-right marker
+    result = calibrator.update(image)
+    assert 1 not in result.markers and result.state == "calibrated" and result.homography is first
+
+
+def _blurred(image: Frame) -> Frame:
+    """A shake of the camera: motion blur across, 9 pixels long."""
+    kernel = numpy.zeros((9, 9), dtype=numpy.float32)
+    kernel[4, :] = 1 / 9
+    return numpy.asarray(cv2.filter2D(image, -1, kernel), dtype=numpy.uint8)
+
+
+def test_a_blurred_frame_keeps_the_markers_only_where_they_were() -> None:
+    calibrator = _settled()
+    first, before = calibrator.homography, {k: v.copy() for k, v in calibrator._last.items()}
+    # Shaken in place: blurred round where they were, the markers are still there.
+    at_rest = calibrator.update(_blurred(scenes.frame({}, noise=4, seed=5)))
+    assert at_rest.homography is first and not at_rest.changed and at_rest.markers == (0, 1, 2, 3)
+    # Shaken and moved by a few pixels: no marker is taken where it was.
+    moved = scenes.CAMERA_QUAD + numpy.array([[5, -4]] * 4, dtype=numpy.float32)
+    markers = calibrator.find_markers(_blurred(scenes.frame({}, quad=moved, noise=4, seed=6)))
+    assert not any(numpy.array_equal(markers[k], before[k]) for k in markers)
+
+
+def test_a_bump_of_a_few_pixels_is_seen_at_rest() -> None:
+    calibrator = _settled()
+    first = calibrator.homography
+    moved = scenes.CAMERA_QUAD + numpy.array([[9, -7]] * 4, dtype=numpy.float32)
+    image = scenes.frame({}, quad=moved, noise=4, seed=11)
+    fresh = MarkerFinder().find(image)
+    result = calibrator.update(image)
+    assert result.changed and result.markers == (0, 1, 2, 3)
+    assert first is not None and result.homography is not None
+    assert not numpy.allclose(first, result.homography, atol=1e-3)
+    assert all(numpy.abs(calibrator._last[k] - fresh[k]).max() < 0.5 for k in fresh)
+
+
+def test_a_marker_found_by_its_print_and_moved_is_found_at_its_new_place() -> None:
+    image = _tile_over_a_corner()
+    calibrator = Calibrator(scenes.PLANE_MM)
+    for _ in range(3):
+        assert calibrator.update(image).markers == (0, 1, 2, 3)
+    kept = calibrator._last[2].copy()
+    assert numpy.array_equal(calibrator.find_markers(image)[2], kept)  # unmoved: the same corners
+    # The camera slid 5 pixels (within the bump tolerance): the print is found where it now is (to the
+    # print match's pixel or so).
+    moved = _seen(
+        _tile_over_a_corner_top_down(), scenes.CAMERA_QUAD + numpy.array([4, 3], dtype=numpy.float32)
+    )
+    fresh = Calibrator(scenes.PLANE_MM).find_markers(moved)
+    markers = calibrator.find_markers(moved)
+    assert numpy.abs(markers[2] - kept).max() > 3.0
+    assert numpy.abs(markers[2] - fresh[2]).max() < 1.5
+
+
+def test_a_homography_fitted_afresh_is_fitted_on_this_frames_corners() -> None:
+    reader = PlaneReader("squares", {}, recogniser=scenes.SquaresRecogniser())
+    for seed in range(3):
+        reader.read(scenes.frame({}, noise=4, seed=seed))
+    # The homography dropped (as when the markers were lost): the next one is the frame's own, not one
+    # of the corners kept from the frames before.
+    reader.calibrator.homography = None
+    image = scenes.frame({}, noise=4, seed=12)
+    refitted = reader.read(image).calibration.homography
+    fresh = Calibrator(scenes.PLANE_MM).update(image).homography
+    assert refitted is not None and fresh is not None
+    corners = numpy.array([[[0, 0]], [[1280, 0]], [[1280, 720]], [[0, 720]]], dtype=numpy.float32)
+    apart = numpy.abs(cv2.perspectiveTransform(corners, refitted) - cv2.perspectiveTransform(corners, fresh))
+    assert apart.max() < 0.05
