@@ -39,13 +39,18 @@ a warm lamp switched on over it in those channels, and the hotspot was taken for
 LAMP_CHROMA = 0.1
 """How far (log) a lamp's brightening of a cell may differ between channels: a hotspot brightens every
 channel alike, a yellow piece on dark wood differs from it in each by its own share."""
-WALK_PASSES = 8
+WALK_PASSES = 16
 """Passes in which the grid follows the light from cell to cell at the full band's width: a player's
-soft shadow deepens over several cells, and each pass takes the grid one band's depth further into it."""
+soft shadow deepens over several cells, and each pass takes the grid at most one band's depth further into
+it, on a steep ramp much less (a cell's light lags behind its pixels': 8 passes, stopped at the first that
+gave no whole cell light of its own, left a shadow falling to a third over two cells at the lit side's)."""
 PAPER_MIN = 16.0
 """The markers' white paper is measured from this level on in each channel (it is the median of hundreds of
 pixels: noise averages out). A felt table under a dim lamp shows it at 30-35 yet clearly white on black ink
 at 0-2: refused at 40, the plane went unbalanced to the recogniser, a seventh as bright as canonical."""
+WALK_SETTLED = 0.05
+"""A pass of the walk that moves no cell's light by this much (log) more, and gives no whole cell more light
+of its own, has followed the light as far as it goes."""
 DEEPEST_SHADE = 0.2
 """The light may be this much dimmer in places than over the plane as a whole (a player's head between
 the lamp and a dark table leaves it a quarter lit or less), or as much brighter (the lamp's side of a
@@ -170,7 +175,8 @@ class LightGrid:
         # the next, narrower: a lamp's gradient takes the far side of the table beyond the first band.
         flat = numpy.empty_like(log_ratio)
         flat[:] = overall
-        cells, lacking = self._cells(log_ratio, weight, flat, band, overall, overall)
+        cells, supported = self._cells(log_ratio, weight, flat, band, overall, overall)
+        lacking = supported.size - int(numpy.count_nonzero(supported))
         # A shadow's soft edge is followed step by step (within the band of the light beside it) into the
         # cells that found no light of their own yet; an arm's sharp side is no step the grid takes (its
         # pixels lie beyond the band of the table's beside it).
@@ -178,9 +184,15 @@ class LightGrid:
             if not lacking:
                 break
             centre = self._spread(cells, coarse)
-            cells, still_lacking = self._cells(log_ratio, weight, centre, band, overall, cells)
-            # Cells under pieces never find light of their own: once no whole cell more does, stop.
-            lacking = 0 if still_lacking > lacking - 3 else still_lacking
+            walked, supported = self._cells(log_ratio, weight, centre, band, overall, cells)
+            still_lacking = supported.size - int(numpy.count_nonzero(supported))
+            # Cells under pieces never find light of their own: once no whole cell more does, and the
+            # cells that did no longer move, stop. (A cell's light is the mean of its pixels within the
+            # band of the light carried in, so on a steep slope it lags behind, and catches up over
+            # several passes while no further cell finds light: a shadow deepening across a few cells.)
+            moved = float(numpy.max(numpy.abs(walked - cells), initial=0.0, where=supported))
+            cells = walked
+            lacking = 0 if still_lacking > lacking - 3 and moved < WALK_SETTLED else still_lacking
         for narrower in (band / 2, band / 3):
             centre = self._spread(cells, coarse)
             cells, _ = self._cells(log_ratio, weight, centre, narrower, overall, cells)
@@ -223,12 +235,12 @@ class LightGrid:
         band: float,
         overall: Floats,
         fallback: Floats,
-    ) -> tuple[Floats, int]:
+    ) -> tuple[Floats, Mask]:
         """The light grid: per cell, the mean log ratio of the pixels within `band` of `centre` (an image
         like `log_ratio`) in every channel `usable` (1.0) of theirs; a cell with few such pixels takes its
         neighbours' light, and at last `fallback`'s (the previous pass's: a cell the narrower band finds
         empty keeps what the wider one found, not the plane's). With it, how many cells (and channels)
-        found too few."""
+        found too few (False)."""
         deviation = floats(cv2.multiply(cv2.absdiff(log_ratio, centre), usable))
         # 1.0 where the largest deviation lies below the band (float32, as numpy compares with it).
         within = floats(cv2.threshold(max3(deviation), _below(band), 1.0, cv2.THRESH_BINARY_INV)[1])
@@ -268,7 +280,7 @@ class LightGrid:
         cells = numpy.where(supported, own, borrowed)
         # numpy.clip's, by its two halves: its dispatch cost more than both on a grid this small.
         clipped = numpy.minimum(numpy.maximum(cells, overall - _REACH), overall + _REACH, dtype=numpy.float32)
-        return clipped, supported.size - int(numpy.count_nonzero(supported))
+        return clipped, supported
 
     def _to_brighter(
         self,

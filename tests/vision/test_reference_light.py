@@ -13,6 +13,7 @@ import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.reference import CANONICAL_WHITE, MASK_PX_PER_MM, TableReference
+from companion.vision.table_light import LightGrid, log_level
 from tests.vision.test_reference import (
     BORDER_PX,
     IDENTITY_SHIFTED,
@@ -261,3 +262,27 @@ def test_a_piece_of_another_hue_between_the_prints_line_and_card_levels_still_di
     # level to the card's: a green piece there lies within each channel's range, but not within their
     # hues (a green piece on a gingham board's line was taken for the table).
     _bar_on_a_printed_line_is_seen(8, (180, 190, 200), (60, 60, 60), (80, 170, 90), (1.0, 1.0, 1.0))
+
+
+@pytest.mark.parametrize("ramp", (12.0, 15.0))
+def test_the_light_grid_follows_a_shadow_deepening_to_a_third_over_two_cells(ramp: float) -> None:
+    # A player's shadow over the left of a dark wood, its edge a ramp a few cells wide (a logistic of
+    # `ramp` mask pixels: the light falls by a third of its log per cell, beyond the walk's band). Each
+    # cell's light is the mean of its pixels within the band of the light carried in, so on the ramp it
+    # lags and catches up over several passes in which no further cell finds light: the walk stopped
+    # at the first such pass and left the shadow at the lit side's light (the table there was foreign).
+    rng = numpy.random.default_rng(3)
+    width, height = round(PLANE_MM[0] * MASK_PX_PER_MM), round(PLANE_MM[1] * MASK_PX_PER_MM)
+    texture = 1.0 + 0.1 * rng.standard_normal((height, width, 1))
+    reference = numpy.asarray(numpy.array([30.0, 40.0, 55.0]) * texture, numpy.float32)
+    x = numpy.arange(width, dtype=numpy.float32)
+    edge = 70.0
+    log_gain = numpy.log(0.3) / (1.0 + numpy.exp((x - edge) / ramp))
+    current = reference * numpy.exp(log_gain)[None, :, None] + rng.normal(0.0, 1.0, reference.shape)
+    current = numpy.asarray(numpy.clip(current, 0, 255), numpy.float32)
+    weight = numpy.full((height, width), 4.0, numpy.float32)
+    grid = LightGrid(PLANE_MM, (width, height), weight, 0.25)
+    light = grid.measure(log_level(current) - log_level(reference), current, reference)
+    error = numpy.abs(light.mean(axis=2) - log_gain[None, :])
+    shaded_side = error[:, : round(edge) - 20]
+    assert shaded_side.max() < 0.35, shaded_side.max()
