@@ -72,6 +72,15 @@ KEPT_UNLIKE = 0.1
 KEPT_DEPTH_SPREAD = 0.2
 """Deviation of the log darkening within a shaded region (a player's shadow is as deep all over, some
 0.1; an arm and its shadow joined differ by more, even a grey sleeve of the shadow's hue)."""
+KEPT_LOST_SHARE = 0.4
+"""A region whose texture is lost (`_texture_lost`) over this share of its pixels the texture test is taken on
+(and over a quarter of a wrist's crossing of the band) hides the table: an arm, however well the rest agrees.
+A black sleeve over plain laminate, across the marker sheet's paper edge, darkens the band like a deep
+shadow, and the few pixels the correlation was taken on (the paper's edge beside it, noise on black)
+agreed with the reference's (0.47); it had lost the texture over 56 % of them, players' shadows on light
+wood 3-22 %."""
+TEXTURE_PLANES = 8
+"""Planes of `Surround.changed`'s texture (see `_kept_texture`)."""
 BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
 
@@ -243,7 +252,7 @@ class Surround:
         height, width = self.size[1], self.size[0]
         nothing = numpy.zeros((height, width), bool)
         if self._low is None or self._log_image is None or self._light is None or not self._sides:
-            return nothing, nothing, nothing, numpy.zeros((7, *nothing.shape), numpy.float32)
+            return nothing, nothing, nothing, numpy.zeros((TEXTURE_PLANES, *nothing.shape), numpy.float32)
         m = self.margin
         if log_light is not None:
             gains = [
@@ -262,11 +271,12 @@ class Surround:
             for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
         ]
         changed, any_change, outline = nothing, nothing.copy(), nothing
-        texture = numpy.zeros((7, 0, 0), numpy.float32)  # 2 MB of zeros that no caller of this mode reads
+        # 2 MB of zeros that no caller of this mode reads
+        texture = numpy.zeros((TEXTURE_PLANES, 0, 0), numpy.float32)
         self._scatter(any_change, [masks[1] for masks in found])
         if log_light is None:
             changed, outline = nothing.copy(), nothing.copy()
-            texture = numpy.zeros((7, height, width), numpy.float32)
+            texture = numpy.zeros((TEXTURE_PLANES, height, width), numpy.float32)
             self._scatter(changed, [masks[0] for masks in found])
             self._scatter(outline, [masks[2] for masks in found])
             self._scatter(texture, [masks[3] for masks in found])
@@ -323,7 +333,7 @@ class Surround:
         outline = steep & side.plain
         table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
         relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
-        texture = self._kept_texture(relative, side, steep, distance, table_hue, darkening)
+        texture = self._kept_texture(relative, side, steep, distance, table_hue, darkening, lost)
         return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
 
     @staticmethod
@@ -354,6 +364,7 @@ class Surround:
         distance: Floats,
         shadow_hue: Mask,
         darkening: Floats,
+        lost: Mask,
     ) -> Floats:
         """Per pixel, what `_shaded` sums over a region (`relative`: the grey level relative to its
         neighbourhood's, less one; `shadow_hue`: where the pixel may be the table under
@@ -364,7 +375,7 @@ class Surround:
         cross product and the two energies, where the reference is textured, the pixel differs and no
         steep edge is near (a shadow's is no texture of the table; the table around an arm that the
         band's changes take in keeps its texture); then whether the pixel is of no shadow's hue, whether
-        it counts, and its log darkening and that squared."""
+        it counts, its log darkening and that squared, and whether its texture is lost (`lost`)."""
         differing = distance >= KEPT_DISTANCE
         left_out = (steep | ~differing).astype(numpy.uint8)
         edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
@@ -375,7 +386,7 @@ class Surround:
         # Only its steep pixels are left out: leaving out its whole edge as the texture test does also
         # dropped a skin-toned arm's pixels beside a sharp shadow, and the arm went unseen.
         counted = differing & ~steep
-        planes = numpy.empty((7, *relative.shape), numpy.float32)
+        planes = numpy.empty((TEXTURE_PLANES, *relative.shape), numpy.float32)
         numpy.multiply(relative, reference, out=planes[0])
         numpy.multiply(relative, relative, out=planes[1])
         planes[1][reference == 0.0] = 0.0
@@ -384,6 +395,7 @@ class Surround:
         numpy.log(numpy.maximum(darkening, numpy.float32(0.01)), out=planes[5])
         planes[5][~counted] = 0.0
         numpy.multiply(planes[5], planes[5], out=planes[6])
+        planes[7] = lost
         return planes
 
     def crossing(
@@ -450,8 +462,8 @@ class Surround:
         m = self.margin
         # The band's pixels alone (the plane's are zeros in the texture, and no part of a region there).
         flat = labels.ravel()[self._band_pixels]
-        planes = texture.reshape(7, -1)[:, self._band_pixels]
-        sums = [numpy.bincount(flat, planes[k], minlength=count) for k in range(7)]
+        planes = texture.reshape(TEXTURE_PLANES, -1)[:, self._band_pixels]
+        sums = [numpy.bincount(flat, planes[k], minlength=count) for k in range(TEXTURE_PLANES)]
         textured = numpy.bincount(flat[planes[2] > 0.0], minlength=count)
         correlation = sums[0] / numpy.sqrt(sums[1] * sums[2] + 1e-12)
         # An arm beside its own shadow: the shadow keeps the texture, the arm's other hue tells it.
@@ -460,6 +472,9 @@ class Surround:
         inner = numpy.maximum(sums[4], 1.0)
         spread = numpy.sqrt(numpy.maximum(sums[6] / inner - (sums[5] / inner) ** 2, 0.0))
         alike &= spread <= KEPT_DEPTH_SPREAD
+        # A shadow keeps the texture nearly everywhere; an arm hides it wherever it lies over some (the
+        # correlation, summed over the region, may still be carried by the rest of it).
+        alike &= (sums[7] < KEPT_LOST_SHARE * textured) | (sums[7] < width * m / 4.0)
         return numpy.asarray((textured >= KEPT_TEXTURE_PX) & (correlation > KEPT_TEXTURE) & alike, bool)
 
 

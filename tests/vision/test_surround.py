@@ -172,3 +172,25 @@ def test_a_deep_shadow_with_a_ramp_at_its_edge_is_no_arm_a_grey_sleeve_in_it_is(
     sleeve = shadowed.copy()
     sleeve[:45, 80:100] = (40, 40, 40)
     assert crosses(band, sleeve, inside)
+
+
+@pytest.mark.parametrize("depth", (0.2, 0.3))
+def test_a_sleeve_of_a_shadows_tone_in_the_shadow_is_an_arm(depth: float) -> None:
+    # A player's soft shadow over the band keeps the wood's grain; a sleeve of the shaded wood's very
+    # colour crossing the band in it is of the shadow's hue and depth, and the correlation summed over the
+    # whole region is the shadow's: only the grain it hides tells it (the texture test took the region for
+    # a shadow, and the arm went unseen).
+    band = surround()
+    empty = wood(band, grain_depth=0.3)
+    band.learn([empty, empty], 14.0, 0.07, 0.05, 0.25)
+    inside = edge_pieces(band)
+    sharp = numpy.ones(empty.shape[:2], numpy.float32)
+    sharp[:45, 20:160] = depth
+    shade = numpy.asarray(cv2.GaussianBlur(sharp, (0, 0), 4), numpy.float32)[..., None]
+    shadowed = numpy.asarray(numpy.clip(wood(band, 5, 0.3) * shade, 0, 255), numpy.uint8)
+    assert not crosses(band, shadowed, inside)
+    sleeve = shadowed.copy()
+    tone = numpy.array([70.0, 100.0, 140.0]) * depth  # the wood's colour, shaded
+    noise = numpy.random.default_rng(9).normal(0.0, 1.5, sleeve[:45, 80:100].shape)
+    sleeve[:45, 80:100] = numpy.clip(tone + noise, 0, 255).astype(numpy.uint8)
+    assert crosses(band, sleeve, inside)
