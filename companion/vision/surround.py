@@ -197,7 +197,10 @@ class Surround:
         mean = cv2.blur(grey, window)
         variance = cv2.blur(grey * grey, window) - mean * mean
         deviation = numpy.sqrt(numpy.maximum(variance, 0.0))
-        chroma_of = chroma + 5.0 / (grey + 2.0)
+        # Noise makes the channels of a shadow disagree more, the more in its darkest channel (the lens's
+        # flare and the camera's noise lift a near-black channel most): a yellow check's blue at 17, a
+        # quarter of it in a player's shadow, strays by as much as its own level allows, not the grey's.
+        chroma_of = chroma + 5.0 / (min3(numpy.asarray(cv2.blur(image, window), numpy.float32)) + 2.0)
         reference = {
             "low": self._low,
             "high": cv2.dilate(image, kernel),

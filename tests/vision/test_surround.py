@@ -157,6 +157,41 @@ def test_a_lamp_switched_on_over_a_cloth_learned_nearly_black_is_no_arm_an_arm_t
     assert crosses(band, arm, inside)
 
 
+def checked_cloth(band: Surround, seed: int, dark: float) -> Frame:
+    """A yellow check cloth at the surround's size: its darkest check's blue channel at `dark`."""
+    width, height = band.size
+    y, x = numpy.mgrid[0:height, 0:width]
+    check = ((x // 3) % 2 + (y // 3) % 2)[..., None]
+    image = numpy.where(
+        check == 0, [150.0, 225.0, 240.0], numpy.where(check == 1, [80.0, 190.0, 235.0], [dark, 160.0, 225.0])
+    )
+    image = image + numpy.random.default_rng(seed).normal(0, 1.5, image.shape)
+    return numpy.asarray(numpy.clip(image, 0, 255), numpy.uint8)
+
+
+@pytest.mark.parametrize("dark", (10.0, 15.0, 25.0))
+def test_a_shadow_over_checks_with_a_channel_near_black_is_no_change(dark: float) -> None:
+    # A player's sharp shadow over the band, a quarter lit and a little bluer, and the lens's flare
+    # lifting every channel by a few levels: the near-black blue of the darkest check is lifted most.
+    # Its channels' darkening disagree by as much as that channel's noise and flare allow, not the
+    # grey's (a yellow gingham's shadow crossing the band was taken for an arm at rest).
+    band = surround()
+    empty = checked_cloth(band, 3, dark)
+    band.learn([empty, checked_cloth(band, 4, dark)], 14.0, 0.07, 0.05, 0.25)
+    sharp = numpy.ones(empty.shape[:2], numpy.float32)
+    sharp[:, 100:] = 0.25
+    shade = numpy.asarray(cv2.GaussianBlur(sharp, (0, 0), 0.7), numpy.float32)[..., None]
+    light = 1.0 - (1.0 - shade) * numpy.array([0.9, 1.0, 1.05], numpy.float32)
+    shot = numpy.asarray(numpy.clip(checked_cloth(band, 5, dark) * light + 6.0, 0, 255), numpy.uint8)
+    changed, _any_change, _outline, texture = band.changed(shot, SHADOW_MIN, BLUR, LEVEL)
+    assert not numpy.any(changed[:, 110:]), numpy.count_nonzero(changed[:, 110:])
+    assert not numpy.any(texture[3][:, 110:]), numpy.count_nonzero(texture[3][:, 110:])
+    arm = shot.copy()
+    arm[:40, 120:140] = (95, 125, 180)  # a skin in the shadow
+    changed = band.changed(arm, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert numpy.count_nonzero(changed[:15, 120:140]) >= 0.5 * 15 * 20
+
+
 def test_a_deep_shadow_with_a_ramp_at_its_edge_is_no_arm_a_grey_sleeve_in_it_is() -> None:
     band = surround()
     empty = wood(band, grain_depth=0.3)
