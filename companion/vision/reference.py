@@ -91,6 +91,8 @@ TEXTURE_MM = 9.0
 """Side of the window in which the plane's texture is compared with the reference's."""
 TEXTURED = 4.0
 """Grey levels of deviation within that window above which the reference shows texture."""
+KEPT_AGREEMENT = 0.7
+"""Correlation with the reference's texture from which the plane shows the table itself (`_texture_kept`)."""
 FAINT_MM = 5.0
 """Side of the window over which faint differences are averaged."""
 BRIDGE_MM = 9.0
@@ -460,7 +462,9 @@ class TableReference:
         small = self._small_bytes(plane)
         current = small.astype(numpy.float32)
         log_ratio = floats(cv2.subtract(cv2.LUT(small, LOG_LEVELS), self._log_image))
-        log_light = self._light.measure(log_ratio, current, self._image, self._ceiling)
+        log_light = self._light.measure(
+            log_ratio, current, self._image, self._ceiling, lambda: self._texture_kept(current)
+        )
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
         low = _at_most(floats(cv2.multiply(self._low, gain)), SATURATED)
@@ -625,8 +629,21 @@ class TableReference:
     def _texture_lost(self, corrected: Floats) -> Mask:
         """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an
         arm of the very colour of the table hides it, a shadow keeps it."""
-        if self._grey is None or self._grey_mean is None or self._grey_deviation is None:
+        if self._grey is None:
             return numpy.zeros(corrected.shape[:2], bool)
+        return numpy.asarray(self._textured & (self._texture_agreement(corrected) < 0.3), bool)
+
+    def _texture_kept(self, current: Floats) -> Mask:
+        """Where the plane (in any light: the agreement is a correlation over a few millimetres, which a
+        gain smooth over centimetres leaves alone) shows the reference's texture clearly: the table, lit
+        or shaded, not an arm or a piece over it."""
+        if self._grey is None:
+            return numpy.zeros(current.shape[:2], bool)
+        return numpy.asarray(self._textured & (self._texture_agreement(current) > KEPT_AGREEMENT), bool)
+
+    def _texture_agreement(self, corrected: Floats) -> Floats:
+        """Per pixel, the correlation of the plane's grey levels with the reference's over `TEXTURE_MM`."""
+        assert self._grey is not None and self._grey_mean is not None and self._grey_deviation is not None
         side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
         grey = sum3(corrected) / 3.0
         mean = floats(cv2.blur(grey, side))
@@ -635,10 +652,9 @@ class TableReference:
         deviation = cv2.sqrt(_at_least_zero(floats(cv2.subtract(square, cv2.multiply(mean, mean)))))
         product = cv2.blur(cv2.multiply(grey, self._grey), side)
         covariance = cv2.subtract(product, cv2.multiply(mean, self._grey_mean))
-        correlation = floats(
+        return floats(
             cv2.divide(covariance, floats(cv2.multiply(deviation, self._grey_deviation)) + numpy.float32(1.0))
         )
-        return numpy.asarray(self._textured & (correlation < 0.3), bool)
 
     def _filled(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
         """The foreground with its small enclosed holes filled (not the table enclosed by a ring of

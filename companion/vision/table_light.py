@@ -14,6 +14,7 @@ several times slower than OpenCV's.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import cv2
 import numpy
@@ -51,6 +52,8 @@ at 0-2: refused at 40, the plane went unbalanced to the recogniser, a seventh as
 WALK_SETTLED = 0.05
 """A pass of the walk that moves no cell's light by this much (log) more, and gives no whole cell more light
 of its own, has followed the light as far as it goes."""
+KEPT_CELL_SHARE = 0.25
+"""Share of a cell whose pixels keep the reference's texture that gives the cell their light."""
 DEEPEST_SHADE = 0.2
 """The light may be this much dimmer in places than over the plane as a whole (a player's head between
 the lamp and a dark table leaves it a quarter lit or less), or as much brighter (the lamp's side of a
@@ -124,6 +127,10 @@ class LightGrid:
             cv2.resize(weight, self.coarse, interpolation=cv2.INTER_AREA), numpy.float32
         )
         self.band = band
+        cell_weight = cv2.resize(weight, self.grid, interpolation=cv2.INTER_AREA)
+        middle = 0.5 * (float(weight.min()) + float(weight.max()))
+        self._free_cells = numpy.asarray(cell_weight > middle, bool)
+        """Cells mostly where no item lies (`weight` at its highest)."""
         self._reference: Floats | None = None
         self._darkest: Floats = numpy.zeros(0, numpy.float32)
         self._ceiling: Floats | None = None
@@ -132,14 +139,20 @@ class LightGrid:
         self._to_grid: dict[tuple[int, int], numpy.typing.NDArray[numpy.float64]] = {}
 
     def measure(
-        self, log_ratio: Floats, current: Floats, reference: Floats, ceiling: Floats | None = None
+        self,
+        log_ratio: Floats,
+        current: Floats,
+        reference: Floats,
+        ceiling: Floats | None = None,
+        kept: Callable[[], Mask] | None = None,
     ) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
         the reference's, at the masks' size; current and reference: the levels themselves). `ceiling`
         (at the masks' size, when the plane is brought to canonical white): per pixel and channel, the log
         of the highest camera level the light may bring to `SATURATED` and no further (the log of
         `SATURATED` less the white balance): the grid takes no light under which a cell's table would
-        be pushed past it."""
+        be pushed past it. `kept`, when given: where the plane keeps the reference's texture, asked for
+        only when a cell mostly free of items found no light of its own."""
         band, coarse = self.band, self.coarse
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
         one = _NEIGHBOURS
@@ -193,6 +206,11 @@ class LightGrid:
             moved = float(numpy.max(numpy.abs(walked - cells), initial=0.0, where=supported))
             cells = walked
             lacking = 0 if still_lacking > lacking - 3 and moved < WALK_SETTLED else still_lacking
+        # A sharp shadow's edge is no step the walk takes either: the cells beyond it take the light of their
+        # pixels that keep the table's texture. Cells under pieces find no light of their own either: only
+        # a cell mostly free of items that found none asks for the texture (its comparison costs).
+        if kept is not None and numpy.any(self._free_cells[..., None] & ~supported):
+            cells = self._kept_light(log_ratio, weight, kept(), cells, supported, overall)
         for narrower in (band / 2, band / 3):
             centre = self._spread(cells, coarse)
             cells, _ = self._cells(log_ratio, weight, centre, narrower, overall, cells)
@@ -281,6 +299,26 @@ class LightGrid:
         # numpy.clip's, by its two halves: its dispatch cost more than both on a grid this small.
         clipped = numpy.minimum(numpy.maximum(cells, overall - _REACH), overall + _REACH, dtype=numpy.float32)
         return clipped, supported
+
+    def _kept_light(
+        self, log_ratio: Floats, usable: Floats, kept: Mask, cells: Floats, supported: Mask, overall: Floats
+    ) -> Floats:
+        """The grid with each cell (and channel) that found no light of its own (not `supported`) given the
+        light of its pixels that keep the reference's texture (`kept`, at the masks' size), where they
+        cover `KEPT_CELL_SHARE` of it: a shadow keeps the cloth's checks and weave under any gain, however
+        sharp its edge (the walk steps over no sharp edge: an arm's is one); an arm or a piece hides them."""
+        share = cv2.resize(kept.astype(numpy.float32), self.coarse, interpolation=cv2.INTER_AREA)
+        within = (share > 0.5).astype(numpy.float32)
+        weights = cv2.multiply(cv2.merge((within, within, within)), usable)
+        support = numpy.asarray(cv2.resize(weights, self.grid, interpolation=cv2.INTER_AREA), numpy.float32)
+        sums = numpy.asarray(
+            cv2.resize(cv2.multiply(log_ratio, weights), self.grid, interpolation=cv2.INTER_AREA),
+            numpy.float32,
+        )
+        found = ~supported & (support > KEPT_CELL_SHARE)
+        own = sums / numpy.maximum(support, 1e-6)
+        light = numpy.minimum(numpy.maximum(own, overall - _REACH), overall + _REACH, dtype=numpy.float32)
+        return numpy.asarray(numpy.where(found, light, cells), numpy.float32)
 
     def _to_brighter(
         self,

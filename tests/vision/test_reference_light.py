@@ -286,3 +286,23 @@ def test_the_light_grid_follows_a_shadow_deepening_to_a_third_over_two_cells(ram
     error = numpy.abs(light.mean(axis=2) - log_gain[None, :])
     shaded_side = error[:, : round(edge) - 20]
     assert shaded_side.max() < 0.35, shaded_side.max()
+
+
+@pytest.mark.parametrize("kind", ("gingham", "stripes", "noise"))
+def test_a_sharp_shadow_over_a_textured_table_is_light_an_arm_in_it_a_hand(kind: str) -> None:
+    # A player's sharp shadow over the left of the plane, a quarter lit: the walk steps over no sharp
+    # edge, so the cells beyond it found no light of their own and kept the lit side's (the whole shadow
+    # was foreign: on Minotaurus' gingham, under pieces, so much that the table was taken for a new
+    # cloth). The cloth's checks keep their pattern under any gain: their pixels give those cells their
+    # light. An arm hides the pattern: it is still foreign, and a hand.
+    rng = numpy.random.default_rng(33)
+    empty = table(kind, rng)
+    reference = learned(empty)
+    shadow = shaded(empty, 0.25, (-1.0, 2.0), (-1.0, 0.45), 0.5)
+    view = reference.look(shadow)
+    inside = view.foreground[mask_box(30.0, 30.0, 0.45 * PLANE_MM[0] - 40.0, PLANE_MM[1] - 30.0)]
+    assert inside.mean() < 0.05, (kind, inside.mean())
+    arm_rng = numpy.random.default_rng(34)
+    for edge in ("left", "top"):
+        for colour in (SKINS_BGR[0], SKINS_BGR[4], (60, 60, 60)):
+            assert reference.look(with_arm(shadow, edge, colour, arm_rng)).hand, (kind, edge, colour)
