@@ -3,6 +3,7 @@ image or in windows where the markers should be (calibration.py uses it; names r
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import cv2
@@ -74,13 +75,16 @@ TRACK_REACH = 1.0
 it was last found (a bump moves it further: the whole image is searched then)."""
 
 
-_NEXT = [1, 2, 3, 0]
-"""Each corner's next one, clockwise (an index: numpy.roll costs ten times as much on four points)."""
+def _sides(corners: numpy.typing.NDArray[numpy.floating[Any]]) -> list[float]:
+    """A marker's four sides in pixels, from its four corners (in plain Python: numpy's calls cost ten
+    times as much on four points, and this runs for every marker of every frame)."""
+    points = corners.tolist()
+    return [math.dist(points[k], points[(k + 1) % 4]) for k in range(4)]
 
 
 def _side(corners: numpy.typing.NDArray[numpy.floating[Any]]) -> float:
     """A marker's mean side in pixels, from its four corners."""
-    return float(numpy.linalg.norm(corners - corners[_NEXT], axis=1).mean())
+    return sum(_sides(corners)) / 4
 
 
 LOPSIDED = 0.08
@@ -90,7 +94,7 @@ keeps them equal); an outline that took in something dark beside the square, by 
 
 
 def _lopsided(corners: Points) -> bool:
-    sides = numpy.linalg.norm(corners - corners[_NEXT], axis=1).tolist()
+    sides = _sides(corners)
     return any(abs(sides[k] - sides[k + 2]) > LOPSIDED * max(sides[k], sides[k + 2]) for k in (0, 1))
 
 
