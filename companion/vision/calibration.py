@@ -156,6 +156,11 @@ PREDICTION_REACH = {1: 3.0, 2: 2.0, 3: 1.0}
 put it. From one marker's own corners the others land up to a few sides off (seven at worst on hard
 frames: a large board seen turned); from two, up to a side; from three, well within one."""
 
+AGREEING_AT_REST = 2
+"""With the markers at rest, this many found in their windows where the kept homography puts them (within
+`bump_tolerance_px`) keep it without a search of the whole image. Fewer say too little: one marker in
+place is also what a camera turned about it would show."""
+
 CalibrationState = Literal["calibrated", "searching", "bumped", "lost"]
 
 
@@ -218,10 +223,13 @@ class Calibrator:
             markers.update(self._squared(frame, self.finder.find_around(frame, rest)))
             # A far or touched marker the passes miss in its window is found by its print, where it was.
             self._match_missing(frame, markers, predict=False)
-            # Three where the homography puts them: the camera has not moved, so the fourth (under a
-            # hand) is nowhere else, and the whole image would give the same calibration.
+            # Two or three where the homography puts them: the camera has not moved (a bump moves them
+            # all, a slid sheet its own), so the homography holds and the whole image (20-35 ms, every
+            # frame a hand covers two markers) would not change it: with three it would give the same
+            # calibration; with two, at most find a covered marker's sheet slid out of its window, which
+            # the frames after the hand notice.
             if len(markers) == len(CORNER_MARKER_IDS) or (
-                len(markers) >= 3 and self.homography is not None and self._agrees(markers)
+                len(markers) >= AGREEING_AT_REST and self.homography is not None and self._agrees(markers)
             ):
                 return markers
         grey = _grey(frame)

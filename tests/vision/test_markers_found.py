@@ -252,6 +252,45 @@ def test_a_hand_over_a_marker_kept_at_rest_is_not_taken_as_the_marker() -> None:
     assert 1 not in result.markers and result.state == "calibrated" and result.homography is first
 
 
+def _covered(calibrator: Calibrator, image: Frame, ids: tuple[int, ...], margin: int = 16) -> Frame:
+    """The frame with skin over the markers `ids` where they were last found (a hand over two corners)."""
+    for marker_id in ids:
+        corners = calibrator._last[marker_id]
+        x0, y0 = corners.min(axis=0).astype(int) - margin
+        x1, y1 = corners.max(axis=0).astype(int) + margin
+        image[y0:y1, x0:x1] = (70, 110, 170)
+    return image
+
+
+def test_a_hand_over_two_markers_at_rest_keeps_the_homography_without_a_whole_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calibrator = _settled()
+    first = calibrator.homography
+    calls = _counting_full_searches(monkeypatch)
+    for seed, hidden in ((9, (1, 2)), (10, (0, 3)), (11, (0, 2))):
+        result = calibrator.update(_covered(calibrator, scenes.frame({}, noise=4, seed=seed), hidden))
+        assert result.markers == tuple(i for i in CORNER_MARKER_IDS if i not in hidden)
+        assert result.state == "calibrated" and not result.changed and result.homography is first
+    assert calls == []  # the two seen where the homography puts them: no search of the whole image
+
+
+def test_two_markers_seen_moved_do_not_keep_the_homography(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A sheet slid by 8 plane pixels each way (beyond the bump tolerance), the two others under a hand.
+    calibrator = _settled()
+    calls = _counting_full_searches(monkeypatch)
+    result = calibrator.update(_covered(calibrator, _one_marker_moved(-8, 8), (2, 3)))
+    assert result.markers == (0, 1) and result.state == "bumped" and result.homography is None
+    assert calls == [1]
+    # The camera bumped by a few pixels, two markers under a hand: the two seen no longer agree.
+    calibrator = _settled()
+    calls.clear()
+    moved = scenes.CAMERA_QUAD + numpy.array([[9, -7]] * 4, dtype=numpy.float32)
+    result = calibrator.update(_covered(calibrator, scenes.frame({}, quad=moved, noise=4, seed=11), (0, 3)))
+    assert result.markers == (1, 2) and result.state == "bumped" and result.homography is None
+    assert calls == [1]
+
+
 def _blurred(image: Frame) -> Frame:
     """A shake of the camera: motion blur across, 9 pixels long."""
     kernel = numpy.zeros((9, 9), dtype=numpy.float32)
