@@ -86,6 +86,7 @@ from companion.vision.recognisers._asterion_match import (
 from companion.vision.recognisers._lab import (
     FloatArray,
     balanced,
+    is_neutral,
     learn_colour,
     neutral_gains,
     palette_for,
@@ -311,7 +312,7 @@ class AsterionRecogniser:
     ) -> tuple[Reading, dict[str, tuple[int, int]]]:
         """The reading, and where the fitted grid put each cell (offset from its place, template pixels)."""
         gains = neutral_gains(plane, round(MARKER_SIDE_MM * PLANE_PX_PER_MM))
-        if not numpy.allclose(gains, 1.0):  # a normalised plane is white-balanced already
+        if not is_neutral(gains):  # a normalised plane is white-balanced already
             plane = balanced(plane, gains)
         small = SmallPlane.of(plane)
         rows, cols = self._corner_pixels(layout)
