@@ -60,6 +60,13 @@ the lamp and a dark table leaves it a quarter lit or less), or as much brighter 
 table whose far side is so lit)."""
 
 
+PEAK_REACH = 1.5
+"""The plane's light is looked for within this much (log) of the reference's light, either way."""
+PEAK_BIN = 0.02
+"""Width (log) of a bin of the histogram in which the plane's light is looked for."""
+PEAK_BINS = round(2 * PEAK_REACH / PEAK_BIN) + 1
+
+
 def floats(image: cv2.typing.MatLike) -> Floats:
     """An OpenCV result as float32 (no copy: it is one)."""
     return numpy.asarray(image, numpy.float32)
@@ -238,12 +245,20 @@ class LightGrid:
         return numpy.where(numpy.isnan(overall), numpy.nanmax(overall), overall).astype(numpy.float32)
 
     def _peak(self, ratios: Floats, fit: Mask) -> float:
-        """The most common of these log ratios where `fit`, weighted towards where no item lies."""
+        """The most common of these log ratios where `fit`, weighted towards where no item lies. Ratios
+        beyond the histogram's range count nowhere: piled into its edge bins, a player's shadow deeper than
+        it (the band a fifth lit or less, spread over ten bins when in range) outvoted the lit table's mode
+        (the band's light came out at -1.4 of -0.1 and the whole lit band differed: "a hand"). Only when no
+        ratio lies within it does the edge it lies beyond give the peak."""
+        bins = numpy.round((ratios + PEAK_REACH) / PEAK_BIN)
         weight = numpy.where(fit, self.weight, 0.0)
-        bins = numpy.clip(numpy.round((ratios + 1.5) / 0.02), 0, 150).astype(numpy.intp)
-        counts = numpy.bincount(bins.ravel(), weights=weight.ravel(), minlength=151)
+        inside = numpy.where((bins >= 0) & (bins <= PEAK_BINS - 1), weight, 0.0)
+        if numpy.any(inside > 0):
+            weight = inside
+        clipped = numpy.clip(bins, 0, PEAK_BINS - 1).astype(numpy.intp)
+        counts = numpy.bincount(clipped.ravel(), weights=weight.ravel(), minlength=PEAK_BINS)
         smoothed = numpy.convolve(counts, [1.0, 2.0, 3.0, 2.0, 1.0], mode="same")
-        return float(numpy.argmax(smoothed)) * 0.02 - 1.5
+        return float(numpy.argmax(smoothed)) * PEAK_BIN - PEAK_REACH
 
     def _cells(
         self,

@@ -306,3 +306,28 @@ def test_a_sharp_shadow_over_a_textured_table_is_light_an_arm_in_it_a_hand(kind:
     for edge in ("left", "top"):
         for colour in (SKINS_BGR[0], SKINS_BGR[4], (60, 60, 60)):
             assert reference.look(with_arm(shadow, edge, colour, arm_rng)).hand, (kind, edge, colour)
+
+
+def test_the_planes_light_is_the_lit_tables_under_a_shadow_deeper_than_its_histogram() -> None:
+    # A player's shadow over the left half of a light wood leaves it a tenth to a quarter lit: over a third
+    # of the plane lies deeper than the range in which the plane's light is looked for. Piled into the
+    # histogram's edge bin, those pixels outvoted the lit table's, whose ratios the lamp's fall-off spreads
+    # over several bins: the plane's light came out at the edge (-1.5), and the lit side was left there.
+    rng = numpy.random.default_rng(35)
+    width, height = round(PLANE_MM[0] * MASK_PX_PER_MM), round(PLANE_MM[1] * MASK_PX_PER_MM)
+    texture = 1.0 + 0.1 * rng.standard_normal((height, width, 1))
+    reference = numpy.asarray(numpy.array([110.0, 140.0, 170.0]) * texture, numpy.float32)
+    edge = round(0.5 * width)
+    # The lit side's light falls a little away from the lamp (0.95 to 0.8): its ratios spread over ten bins.
+    log_light = numpy.linspace(numpy.log(0.8), numpy.log(0.95), width, dtype=numpy.float32)
+    log_light[:edge] = numpy.linspace(numpy.log(0.1), numpy.log(0.25), edge, dtype=numpy.float32)
+    seen = reference * numpy.exp(log_light)[None, :, None] + rng.normal(0.0, 3.0, reference.shape)
+    current = numpy.asarray(numpy.clip(seen, 0, 255), numpy.float32)
+    ratio = log_level(current) - log_level(reference)
+    assert numpy.mean(ratio.mean(axis=2) < -1.5) > 1 / 3  # deeper than the histogram's range
+    weight = numpy.full((height, width), 4.0, numpy.float32)
+    grid = LightGrid(PLANE_MM, (width, height), weight, 0.25)
+    light = grid.measure(ratio, current, reference)
+    error = numpy.abs(light - log_light[None, :, None])
+    lit = error[:, edge + 20 :]
+    assert lit.max() < 0.1, lit.max()
