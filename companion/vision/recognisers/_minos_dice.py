@@ -67,6 +67,9 @@ CORE_SHARE = 0.8
 """...and is opened again by a disc of this share of a die's side."""
 STROKE_MM = 4.0
 """What is thinner than this hangs on to a top partly seen, and is no part of it (see _solid_parts)."""
+HULL_SCALE = 1.15
+"""The hull of a C's arms longer than this times a top's largest side spans more than a top (see
+_solid_parts)."""
 SPARE_TOPS = 3
 """Tops beyond the dice's number kept (see find_tops)."""
 SMALLEST_TOP = 0.3
@@ -303,6 +306,14 @@ def _solid_parts(outline: MatLike, shape: tuple[int, ...], trim: float, die_px: 
         cv2.CHAIN_APPROX_SIMPLE,
         offset=(x - pad, y - pad),
     )
+    # A top whose symbol's stroke reaches its edge beside a strip taken for table is a C of several arms
+    # (a top against a white marker sheet): their hull is the top when it is of a die's size. The widest
+    # arm's alone may be a third of a top, too narrow to pass for one.
+    if arms:
+        whole = cv2.convexHull(numpy.vstack(arms))
+        (_, _), (w, h), _ = cv2.minAreaRect(whole)
+        if max(w, h) <= HULL_SCALE * MOST_SCALE * die_px and cv2.contourArea(whole) >= WHOLE_TOP * die_px**2:
+            return [whole]
     widest = max(arms, key=cv2.contourArea, default=outline)
     hull = cv2.convexHull(widest if cv2.contourArea(widest) >= SMALLEST_TOP * die_px**2 else outline)
     return [hull] if cv2.contourArea(hull) >= SMALLEST_TOP * die_px**2 else found
