@@ -8,7 +8,7 @@ import pytest
 
 from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX
 from companion.vision.generate.asterion import draw_cell
-from companion.vision.recognisers import _asterion_match
+from companion.vision.recognisers import _asterion_match, _asterion_window
 from companion.vision.recognisers._asterion_grid import cell_windows
 from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers._lab import FloatArray
@@ -32,7 +32,7 @@ def test_every_design_close_to_the_best_is_told_apart_before_more_turns_of_one(
     templates = recogniser._prepared_for(recogniser._profile(None)).templates
     looks = templates.by_colour[colour][2]
     crowd = numpy.array([looks[i][0] in {DESIGN_INDEX[name] for name in CROWD} for i in range(len(looks))])
-    scores_of = _asterion_match._scores
+    scores_of = _asterion_window._scores
 
     def crowded(matrix: FloatArray, window: FloatArray) -> FloatArray:
         scores = scores_of(matrix, window)

@@ -6,7 +6,7 @@ import cv2
 import numpy
 
 from companion.vision.recognisers._asterion_grid import GridFit, SmallPlane
-from companion.vision.recognisers._asterion_match import SHIFT_PX, TEMPLATE_PX, Window, _Shifts
+from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window, _Shifts
 from companion.vision.recognisers.asterion import asterion_layout
 
 

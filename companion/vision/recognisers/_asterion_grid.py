@@ -19,7 +19,7 @@ import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.components import dimension_mm
-from companion.vision.recognisers._asterion_match import SHIFT_PX, TEMPLATE_PX, Window, shift_scales
+from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window, shift_scales
 from companion.vision.recognisers._lab import FloatArray
 
 CELL_MM = dimension_mm("asterion", "cell")

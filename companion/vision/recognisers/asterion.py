@@ -73,16 +73,12 @@ from companion.vision.recognisers._asterion_match import (
     SHIFT_PX,
     TILES_FILE,
     Templates,
-    Window,
     built_in_drawings,
     built_in_templates,
-    channels,
-    differ,
-    in_light_of,
     lined_up,
-    local_lead,
-    turned,
 )
+from companion.vision.recognisers._asterion_pairs import differ, in_light_of, local_lead
+from companion.vision.recognisers._asterion_window import Window, channels, turned
 from companion.vision.recognisers._lab import (
     FloatArray,
     balanced,

@@ -1,0 +1,331 @@
+"""Asterion: telling two looks (design and rotation) of a tile apart where their drawings differ.
+
+Where two looks differ is read from the built-in drawings (exact, so a wing, a chest or a path's end and
+no noise); the cell is compared there only, grown a little, with the light there fitted (a gain and an
+offset sloping across, and a chest's own shade when a path against a wall decides). The filters are
+built by `_asterion_match.Templates` per pair of looks, once.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
+from companion.vision.recognisers._asterion_labels import MINOTAUR
+from companion.vision.recognisers._asterion_window import (
+    _WEIGHTS,
+    GAME,
+    TEMPLATE_PX,
+    TILES_FILE,
+    built_in_drawings,
+    channels,
+    turned,
+)
+from companion.vision.recognisers._lab import FloatArray
+from companion.vision.recognisers._shipped import (
+    shipped_colours,
+)
+
+DIFFERENT = 18.0
+"""Lab distance (8-bit scale) from which two templates' pixels count as different."""
+
+
+@functools.cache
+def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy.typing.NDArray[numpy.intp]:
+    """Where (flat pixel indices) two designs (turned) differ, from the seed's drawings in one colour.
+
+    The drawings are exact, so the mask holds what tells them apart (a chest, a wing, a path's
+    end) and no noise; a taught picture of a real tile is compared there.
+    """
+    apart = _drawn_pixels(design, rotation) - _drawn_pixels(other, other_rotation)
+    # The drawings' pixels are whole numbers: their squared distances are exact in any order of adding.
+    return numpy.flatnonzero(numpy.einsum("ij,ij->i", apart, apart) > DIFFERENT**2)
+
+
+@functools.cache
+def _drawn_pixels(design: int, rotation: int) -> FloatArray:
+    """The built-in drawing of a design (in the first set's colour, or the Minotaur's), turned, as
+    float pixels (pixels, 3): built once, as two looks' tests are built for many pairs."""
+    colour = COLOURS[0] if design != MINOTAUR_DESIGN else MINOTAUR
+    picture = turned(built_in_drawings()[f"{colour}:{design}"], rotation)
+    return numpy.ascontiguousarray(picture.reshape(-1, 3), dtype=numpy.float32)
+
+
+PAIR_GROW_PX = 3
+"""Two looks are compared this far (template pixels) around where they differ: the path and walls
+about a wing fix the light there."""
+_NO_TEST = numpy.zeros(3 * TEMPLATE_PX * TEMPLATE_PX, numpy.float32)
+PAIR_SOFTEN_PX = 0.8
+"""Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
+templates do, and a sharp difference under-rates it."""
+FAINT_SHARE = 0.4
+"""Share of a thing's difference (a wing, horns) from a plain path that shows it is there, not a half:
+glare and blur wash a wing out, but nothing draws one on a plain path (fitted on hard generated
+frames of seeds 1, 7 and 11: 0.35 and 0.45 each read a few more cells wrong)."""
+PLAIN_SPREAD = 6.0
+"""A look is plain where two differ when its pixels there spread less than this (Lab, weighted)."""
+
+
+def _difference_test(
+    mine: FloatArray,
+    theirs: FloatArray,
+    window: numpy.typing.NDArray[numpy.intp],
+    sloping: FloatArray | None = None,
+) -> FloatArray:
+    """The filter giving how much of the difference from `mine` to `theirs` (pictures as `channels`)
+    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`)."""
+    if sloping is None:
+        sloping = _sloping(window)
+    # Taken where the looks are compared first, then subtracted and averaged (the same values): not
+    # over the whole cell.
+    mine_there, theirs_there = mine[:, window], theirs[:, window]
+    difference = theirs_there - mine_there
+    both = (mine_there + theirs_there) / 2
+    # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
+    # glare), and a gain on the mean of both looks.
+    difference = difference - (difference @ sloping) @ sloping.T
+    both = both - (both @ sloping) @ sloping.T
+    explained = (difference * both).sum(axis=1, keepdims=True) / numpy.maximum(
+        (both * both).sum(axis=1, keepdims=True), 1e-6
+    )
+    residual = difference - explained * both
+    weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
+    energy = float((weighted * residual).sum())
+    # Spread over the whole cell (zero outside the window): one dense product then costs
+    # less than picking the window's pixels out of the cell.
+    spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
+    spread[:, window] = weighted / max(energy, 1e-6)
+    return spread.ravel()
+
+
+def _sloping(
+    window: numpy.typing.NDArray[numpy.intp], apart: numpy.typing.NDArray[numpy.bool_] | None = None
+) -> FloatArray:
+    """An offset sloping across the window's pixels, and one over the pixels `apart` if given (a chest),
+    as orthonormal columns (pixels, 3 or 4)."""
+    if len(window) < 3:
+        return numpy.zeros((len(window), 3), numpy.float32)
+    across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    down = (window // TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
+    # Orthonormal columns spanning the same as QR's (three columns: by their Gram matrix's Cholesky
+    # factor, a tenth of numpy's QR here); the tests use only the projection, whatever the signs.
+    parts = [numpy.ones_like(across), across, down]
+    if apart is not None:
+        parts.append(apart.astype(numpy.float32))
+    columns = numpy.stack(parts, axis=1).astype(numpy.float64)
+    factor = numpy.linalg.cholesky(columns.T @ columns)
+    return numpy.asarray(numpy.linalg.solve(factor, columns.T).T, numpy.float32)
+
+
+@functools.cache
+def _pair_window(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray]:
+    """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX;
+    and an offset sloping across those pixels as orthonormal columns (pixels, 3): light there (and a
+    chest's shade, `_pair_chests`)."""
+    window = _pair_pixels(design, rotation, other, other_rotation)
+    return window, _sloping(window, _pair_chests(design, rotation, other, other_rotation))
+
+
+@functools.cache
+def _pair_pixels(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> numpy.typing.NDArray[numpy.intp]:
+    """`_pair_window`'s pixels: where two looks differ, grown by PAIR_GROW_PX."""
+    mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
+    mask[differ(design, rotation, other, other_rotation)] = 1
+    grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
+    return numpy.flatnonzero(cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
+
+
+@functools.cache
+def _pair_chests(
+    design: int, rotation: int, other: int, other_rotation: int
+) -> numpy.typing.NDArray[numpy.bool_] | None:
+    """Which of `_pair_pixels` show a chest whose shade is taken as light; None when none is.
+
+    Where a path runs on one look and not the other, the path against the wall decides, not a chest's
+    shade: editions print chests their own way (the travel edition's dark orange, outlined in black,
+    read as wall, and a treasure corridor as a dead end). The chest's own offset is then taken as
+    light (one more column of it, over the chests' pixels): its outline against its inside still
+    counts, its shade does not. Dropping the chest's pixels instead lost a hidden chest's dead end,
+    whose chest is most of what differs from a corridor."""
+    window = _pair_pixels(design, rotation, other, other_rotation)
+    chests = _chest_pixels(design, rotation, window) | _chest_pixels(other, other_rotation, window)
+    if chests.any() and _path_against_wall(design, rotation, other, other_rotation) >= CHEST_ASIDE_PX:
+        return chests
+    return None
+
+
+CHEST_ASIDE_PX = 24
+"""Pixels of path against wall (drawn) from which two looks are told apart without their chests' shade:
+a path's end through the frame is 30 or so, a path's half a hundred and more; a treasury and a cell,
+differing by their chest alone, none."""
+
+
+def _has_coins(design: int) -> bool:
+    return design != MINOTAUR_DESIGN and any(path.coins for path in DESIGNS[design].paths)
+
+
+@functools.cache
+def _chest_palettes() -> tuple[FloatArray, FloatArray]:
+    """The drawn colours of chests and of everything else: a design with a chest against its twin
+    without (the same paths and prisoners) differs by the chest alone; designs without chests show
+    the rest (paths, walls, frames, prisoners, wings)."""
+    chest: list[FloatArray] = []
+    for number, drawn in enumerate(DESIGNS):
+        bare = tuple(path._replace(coins=0) for path in drawn.paths)
+        twin = next((i for i, d in enumerate(DESIGNS) if d.paths == bare and i != number), None)
+        if _has_coins(number) and twin is not None:
+            chest.append(_drawn_pixels(number, 0)[differ(number, 0, twin, 0)])
+    rest = [_drawn_pixels(number, 0) for number in range(len(DESIGNS)) if not _has_coins(number)]
+    return _unique_colours(chest), _unique_colours(rest)
+
+
+def _unique_colours(pictures: list[FloatArray]) -> FloatArray:
+    """The colours (whole 8-bit Lab numbers, as the drawings hold) of some pixels, each once: packed
+    into one number each (numpy's unique along rows of three cost 20 ms, inside a timed frame)."""
+    if not pictures:
+        return numpy.zeros((0, 3), numpy.float32)
+    packed = numpy.sort(numpy.concatenate(pictures).astype(numpy.int32) @ numpy.array([65536, 256, 1]))
+    # Sorted, each kept where it differs from the one before: numpy.unique imports a module lazily, 35 ms.
+    packed = packed[numpy.concatenate([[True], packed[1:] != packed[:-1]])]
+    return numpy.stack([packed >> 16, (packed >> 8) & 255, packed & 255], axis=1).astype(numpy.float32)
+
+
+def _chest_pixels(
+    design: int, rotation: int, where: numpy.typing.NDArray[numpy.intp]
+) -> numpy.typing.NDArray[numpy.bool_]:
+    """Which of the pixels `where` show a chest in a design's drawing (`_chest_mask`)."""
+    return _chest_mask(design, rotation)[where]
+
+
+@functools.cache
+def _chest_mask(design: int, rotation: int) -> numpy.typing.NDArray[numpy.bool_]:
+    """Where (every pixel of the tile) a design's drawing, turned, shows a chest: nearer a chest's drawn
+    colours than any other drawn colour. Worked out once per design and turned (not per pair of looks:
+    they are built inside timed frames)."""
+    if rotation:
+        return turned(_chest_mask(design, 0).reshape(TEMPLATE_PX, TEMPLATE_PX), rotation).ravel()
+    chest, rest = _chest_palettes()
+    if not _has_coins(design) or len(chest) == 0:
+        return numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.bool_)
+    # Pixels of the path, stone or frame drawn are no chest: only the others are compared with the
+    # palettes (a few hundred of the 1,600).
+    drawn = _drawn_pixels(design, 0)
+    plain = numpy.zeros(len(drawn), numpy.bool_)
+    for colour in _drawn_colours():
+        plain |= numpy.linalg.norm(drawn - colour, axis=1) < DIFFERENT
+    mask = numpy.zeros(len(drawn), numpy.bool_)
+    pixels = drawn[~plain]
+
+    def nearest(palette: FloatArray) -> FloatArray:
+        # OpenCV's nearest neighbour (squared distances): numpy's product went through BLAS's threads.
+        squared, _ = cv2.batchDistance(pixels, palette, -1, normType=cv2.NORM_L2SQR, K=1)
+        return numpy.asarray(squared, numpy.float32).ravel()
+
+    mask[~plain] = nearest(chest) < nearest(rest)
+    return mask
+
+
+@functools.cache
+def _drawn_colours() -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The drawn path, stone and frame (of the drawings' frame colour) as Lab, read once."""
+    colours = shipped_colours(TILES_FILE, GAME, ("path", "stone", COLOURS[0]))
+    path, stone, frame = (
+        numpy.array(colours[label][-1], numpy.float32) for label in ("path", "stone", COLOURS[0])
+    )
+    return path, stone, frame
+
+
+@functools.cache
+def _path_against_wall(design: int, rotation: int, other: int, other_rotation: int) -> int:
+    """How many pixels show path in one look's drawing and wall in the other's: stone, or the frame a
+    path's end runs through (the drawn colours of the drawings' frame colour)."""
+    where = differ(design, rotation, other, other_rotation)
+    (path, wall), (other_path, other_wall) = (
+        _path_or_wall(design, rotation),
+        _path_or_wall(other, other_rotation),
+    )
+    crossed = (path[where] & other_wall[where]) | (wall[where] & other_path[where])
+    return int(crossed.sum())
+
+
+@functools.cache
+def _path_or_wall(
+    design: int, rotation: int
+) -> tuple[numpy.typing.NDArray[numpy.bool_], numpy.typing.NDArray[numpy.bool_]]:
+    """Where (every pixel) a look's drawing shows path, and where wall (stone or frame): once per look,
+    not per pair of looks (pairs are compared first inside timed frames)."""
+    pixels = _drawn_pixels(design, rotation)
+    path, stone, frame = (
+        numpy.linalg.norm(pixels - colour, axis=1) < DIFFERENT for colour in _drawn_colours()
+    )
+    return numpy.asarray(path, numpy.bool_), numpy.asarray(stone | frame, numpy.bool_)
+
+
+@functools.cache
+def _winning_share(design: int, rotation: int, other: int, other_rotation: int) -> float:
+    """The share of the second look's difference from the first from which the second wins.
+
+    A half when both show something where they differ (a path here, a chest there); when one is
+    plain there (a path without the other's wing), the thing wins from FAINT_SHARE shown: glare and
+    blur wash a thing out, but nothing draws one on a plain path.
+    """
+    where = differ(design, rotation, other, other_rotation)
+
+    def spread(number: int, turn: int) -> float:
+        pixels = _drawn_pixels(number, turn)[where]
+        if len(pixels) == 0:
+            return 0.0
+        off = (pixels - pixels.mean(axis=0)) * _WEIGHTS
+        return math.sqrt(float((off * off).sum(axis=1).mean()))
+
+    mine, theirs = spread(design, rotation), spread(other, other_rotation)
+    if mine < PLAIN_SPREAD <= theirs:
+        return FAINT_SHARE
+    if theirs < PLAIN_SPREAD <= mine:
+        return 1.0 - FAINT_SHARE
+    return 0.5
+
+
+def _softened(picture: FloatArray) -> FloatArray:
+    return numpy.asarray(
+        cv2.GaussianBlur(numpy.ascontiguousarray(picture, numpy.float32), (0, 0), PAIR_SOFTEN_PX),
+        numpy.float32,
+    )
+
+
+def in_light_of(view: FloatArray, picture: FloatArray) -> FloatArray:
+    """The cell's pixels, (3, pixels), with its light matched to a template's (given as `channels`)."""
+    seen, reference = channels(view), picture
+    count = seen.shape[1]
+    seen_mean = seen.sum(axis=1) / count
+    reference_mean = reference.sum(axis=1) / count
+    spread = (seen * seen).sum(axis=1) / count - seen_mean * seen_mean
+    covariance = (seen * reference).sum(axis=1) / count - seen_mean * reference_mean
+    gain = covariance / numpy.maximum(spread, 1e-3)
+    return numpy.asarray(seen * gain[:, None] + (reference_mean - seen_mean * gain)[:, None], numpy.float32)
+
+
+def local_lead(
+    adjusted: FloatArray, mine: FloatArray, theirs: FloatArray, where: numpy.typing.NDArray[numpy.intp]
+) -> float:
+    """How much better `mine` than `theirs` (as `channels`) fits the cell (light matched) where they differ.
+
+    Pixel by pixel where they differ only: a small chest or wing decides, not the whole tile.
+    """
+    if len(where) < 3 or len(where) > adjusted.shape[1] - 16:
+        return 0.0
+    seen = adjusted[:, where]
+    mine_off = seen - mine[:, where]
+    theirs_off = seen - theirs[:, where]
+    mine_sq = float((mine_off * mine_off).sum())
+    theirs_sq = float((theirs_off * theirs_off).sum())
+    return (theirs_sq - mine_sq) / (theirs_sq + mine_sq + 1e-9)

@@ -1,0 +1,311 @@
+"""Asterion: a cell at template scale (`Window`), lined up with a template by the best shift, and the
+built-in edition's pictures (shipped in asterion_tiles.json).
+
+A cell is cut with SHIFT_PX pixels to spare each side from one shrunk copy of the plane; a template's
+lightness is lined up with it at every shift by one product (`_Shifts`). Cells and templates are compared
+as Lab pictures, each channel centred and scaled (`_features`, `_scores`). Matching a cell against the
+templates is in _asterion_match, telling two looks apart in _asterion_pairs.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
+from companion.vision.base import Frame
+from companion.vision.recognisers._asterion_labels import MINOTAUR
+from companion.vision.recognisers._lab import FloatArray, to_lab
+from companion.vision.recognisers._shipped import (
+    ShippedDataError,
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
+)
+from companion.vision.reference import NEUTRAL_BGR
+
+GAME = "asterion"
+
+TEMPLATE_PX = 40
+"""A cell is compared with the templates at TEMPLATE_PX x TEMPLATE_PX (1.1 mm per pixel)."""
+SHIFT_PX = 3
+"""How far (template pixels) a tile may lie off its cell's centre: matching searches these shifts."""
+
+MISSING_LEAST_PX = 8
+MISSING_RIM_PX = 3
+"""A cell is read without the pixels showing the table's neutral grey when at least MISSING_LEAST_PX do,
+MISSING_RIM_PX and more inside its window's edge (a tile's edge lies 1.4 pixels inside it)."""
+
+CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
+"""Weights of CIELAB's L, a and b in a template: colour tells a chest from a prisoner, a wing from a path."""
+
+
+_WEIGHTS = numpy.array(CHANNEL_WEIGHTS, numpy.float32)
+_WEIGHT_VALUES = _WEIGHTS.tolist()
+_NEUTRAL_LOW = numpy.array([v - 1 for v in NEUTRAL_BGR], numpy.uint8)
+_NEUTRAL_HIGH = numpy.array([v + 1 for v in NEUTRAL_BGR], numpy.uint8)
+_BESIDE = numpy.ones((3, 3), numpy.uint8)
+_NEUTRAL_GREY = numpy.float32(
+    cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2GRAY)[0, 0]
+)
+Missing = numpy.typing.NDArray[numpy.bool_] | None
+"""A cell's pixels (flat) the table covers (`Window.missing`), or None when (almost) none."""
+
+
+def channels(picture: FloatArray) -> FloatArray:
+    """A Lab picture as (3, pixels), channel after channel: numpy reduces rows far faster than columns."""
+    return numpy.ascontiguousarray(picture.reshape(-1, 3).T, dtype=numpy.float32)
+
+
+def _features(window: FloatArray) -> FloatArray:
+    """A cell's Lab picture (TEMPLATE_PX square) as one vector: each channel centred and scaled, then all.
+
+    Pixel after pixel, channels interleaved as the picture holds them (templates and cells alike, so
+    their products are as channel after channel): no copy into channel order first."""
+    picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
+    means, deviations = cv2.meanStdDev(picture)
+    norms = deviations.ravel() * math.sqrt(picture.shape[0] * picture.shape[1])
+    scale = (_WEIGHTS / (norms + 1.0)).astype(numpy.float32)
+    vector = ((picture - means.ravel().astype(numpy.float32)) * scale).ravel()
+    length = math.sqrt(float(vector @ vector))
+    return numpy.asarray(vector / length if length > 0 else vector, numpy.float32)
+
+
+def _scores(matrix: FloatArray, window: FloatArray) -> FloatArray:
+    """`matrix @ _features(window)` for a matrix of `_features` rows, without centring the cell: each
+    row's channels are centred already, so a channel's mean adds nothing to the products.
+
+    The three channels' scales in Python floats and applied by OpenCV (numpy broadcasting three
+    values along a picture's pixels cost a fifth of the call): the same float32 products."""
+    picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
+    root = math.sqrt(picture.shape[0] * picture.shape[1])
+    norms = [deviation * root for deviation in cv2.meanStdDev(picture)[1].ravel().tolist()]
+    scale = [weight / (norm + 1.0) for weight, norm in zip(_WEIGHT_VALUES, norms, strict=True)]
+    length = math.sqrt(sum((s * n) * (s * n) for s, n in zip(scale, norms, strict=True)))
+    # A 4-tuple is a scalar to OpenCV (its stubs know arrays only): per channel, in float32 as numpy.
+    per_channel: Any = (*numpy.array(scale, numpy.float32).tolist(), 0.0)
+    scaled = cv2.multiply(picture, per_channel)
+    products = numpy.asarray(matrix @ scaled.ravel(), numpy.float32)
+    return products / numpy.float32(length) if length > 0 else products
+
+
+def _interleaved(test: FloatArray) -> FloatArray:
+    """A filter over a picture as `channels` (channel after channel) made to apply to the picture's own
+    pixel order (channels interleaved): a cell is then filtered as it lies, not copied channel-wise."""
+    return numpy.ascontiguousarray(test.reshape(3, -1).T.ravel())
+
+
+class Window:
+    """A cell at template scale with SHIFT_PX pixels to spare each side, as BGR and grey, cut from one
+    shrunk copy of the whole plane; its Lab is converted where a tile is lined up in it (`part`):
+    converting the whole shrunk plane cost 0.7 ms a frame, and half the cells are flat (the bare table)
+    and need the grey alone."""
+
+    def __init__(
+        self, bgr: Frame, grey: FloatArray, scales: numpy.typing.NDArray[numpy.float64] | None = None
+    ) -> None:
+        self.bgr = bgr
+        self.grey = grey
+        self._scales = scales
+        self._parts: dict[tuple[int, int], FloatArray] = {}
+        self.lined: dict[str, tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]] = {}
+        """Per frame colour: the cell lined up with its looks (`Templates.lined_up`), its scores
+        against them and where it was cut from, as a doubtful cell's likeness in two colours found them
+        before its match."""
+
+    def part(self, dy: int, dx: int) -> FloatArray:
+        """The Lab view TEMPLATE_PX square from (dy, dx) in the window."""
+        key = (dy, dx)
+        if key not in self._parts:
+            self._parts[key] = to_lab(
+                numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
+            )
+        return self._parts[key]
+
+    def missing(self, dy: int, dx: int) -> Missing:
+        """Which pixels (flat, TEMPLATE_PX square from (dy, dx)) inside the tile show the table's
+        NEUTRAL_BGR, and those beside them (blended with it), when at least MISSING_LEAST_PX do; else
+        None. Not its rim: the table shows between tiles, and there the looks agree."""
+        inner = slice(MISSING_RIM_PX, TEMPLATE_PX - MISSING_RIM_PX)
+        # The table's grey is grey 128: few cells show that many pixels of it, and those only are
+        # looked at in colour.
+        grey = self.grey[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX][inner, inner]
+        if int(numpy.count_nonzero(grey == _NEUTRAL_GREY)) < MISSING_LEAST_PX:
+            return None
+        picture = numpy.ascontiguousarray(
+            self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX][inner, inner]
+        )
+        neutral = cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH)
+        if cv2.countNonZero(neutral) < MISSING_LEAST_PX:
+            return None
+        mask = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.uint8)
+        mask[inner, inner] = cv2.dilate(neutral, _BESIDE)
+        return numpy.asarray(mask.ravel() > 0, numpy.bool_)
+
+    def scales(self) -> numpy.typing.NDArray[numpy.float64]:
+        """`shift_scales` of the window's grey, unless given (`SmallPlane` gives them for many cells at
+        once)."""
+        if self._scales is None:
+            values, squares = cv2.integral2(self.grey, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+            self._scales = shift_scales(values, squares, numpy.zeros((1, 2), numpy.intp))[0]
+        return self._scales
+
+    @classmethod
+    def of(cls, bgr: Frame) -> Window:
+        grey = numpy.asarray(cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY), numpy.float32)
+        return cls(bgr, grey)
+
+    def middle(self) -> FloatArray:
+        """The cell as it lies (no shift), TEMPLATE_PX square."""
+        return self.part(SHIFT_PX, SHIFT_PX)
+
+
+_STEPS = 2 * SHIFT_PX + 1
+"""Shifts searched along each axis."""
+_SIDE = TEMPLATE_PX + 2 * SHIFT_PX
+"""A window's side."""
+
+
+def shift_scales(
+    values: numpy.typing.NDArray[Any],
+    squares: numpy.typing.NDArray[Any],
+    corners: numpy.typing.NDArray[numpy.intp],
+) -> numpy.typing.NDArray[numpy.float64]:
+    """Per window whose top left corner (x, y rows) is given: one over the square root of the sum of
+    squared deviations of its grey over the TEMPLATE_PX square at each shift (the shifts row after
+    row), 0 where the grey is flat there; from the grey's integral images of values and squares (whole
+    numbers: exact in any order), each looked up flat at once."""
+    width = values.shape[1]
+    at = (corners[:, 1] * width + corners[:, 0])[:, None, None] + _box_corners(width)
+    value, square = values.ravel().take(at), squares.ravel().take(at)
+    total = (value[:, 3] - value[:, 1] - value[:, 2] + value[:, 0]).astype(numpy.float64)
+    total_sq = (square[:, 3] - square[:, 1] - square[:, 2] + square[:, 0]).astype(numpy.float64)
+    spreads = numpy.sqrt(numpy.maximum(total_sq - total * total / (TEMPLATE_PX * TEMPLATE_PX), 0.0))
+    # As OpenCV's matchTemplate: a flat square correlates 0 with anything.
+    scales = numpy.divide(1.0, spreads, out=numpy.zeros_like(spreads), where=spreads > 0)
+    return numpy.asarray(scales, numpy.float64)
+
+
+@functools.cache
+def _box_corners(width: int) -> numpy.typing.NDArray[numpy.intp]:
+    """Where (flat, in an integral image `width` wide) the TEMPLATE_PX square at each shift has its
+    corners, from a window's top left corner: top left, top right, bottom left, bottom right."""
+    down = numpy.arange(_STEPS)[:, None] * width
+    across = numpy.arange(_STEPS)[None, :]
+    first = (down + across).ravel()
+    side, below = TEMPLATE_PX, TEMPLATE_PX * width
+    return numpy.stack([first, first + side, first + below, first + below + side])
+
+
+class _Shifts:
+    """A template's lightness lined up with a window at every shift by one product: a row per shift holds
+    the template less its mean where that shift puts it in the window. OpenCV's matchTemplate went
+    through Fourier transforms for 49 sums (40 us a cell, a sixth of reading)."""
+
+    def __init__(self, template: FloatArray) -> None:
+        light = numpy.asarray(template[..., 0], numpy.float64)
+        centred = light - light.mean()
+        rows = numpy.zeros((_STEPS, _STEPS, _SIDE, _SIDE), numpy.float32)
+        for dy in range(_STEPS):
+            for dx in range(_STEPS):
+                rows[dy, dx, dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX] = centred
+        self.rows = rows.reshape(_STEPS * _STEPS, _SIDE * _SIDE)
+        self.norm = float(numpy.sqrt((centred * centred).sum()))
+
+    def aligned_in(
+        self, windows: list[Window]
+    ) -> tuple[FloatArray, tuple[int, int], tuple[Window, int, int]]:
+        """As `_aligned_in` with this template: the best normalised correlation coefficient of the
+        lightness (the template's and the window's means taken out, over their spreads) over windows and
+        shifts (the first best, as OpenCV's), its Lab view, shift, and the window and place (dy, dx) in
+        it the view was cut from."""
+        best, chosen = -2.0, (0, 0, 0)
+        for index, window in enumerate(windows):
+            scores = (self.rows @ window.grey.ravel()) * window.scales()
+            at = int(scores.argmax())
+            top = float(scores[at]) / self.norm if self.norm > 0 else 0.0
+            if top > best:
+                best, chosen = top, (index, at // _STEPS, at % _STEPS)
+        index, dy, dx = chosen
+        return windows[index].part(dy, dx), (dx - SHIFT_PX, dy - SHIFT_PX), (windows[index], dy, dx)
+
+
+def lined_up(windows: list[Window], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
+    """The Lab view (TEMPLATE_PX square) of the turn and shift that best match the template's lightness.
+
+    `centred`: the Lab view of the first window's centre, when known, returned as it is when best."""
+    return aligned(windows, template, centred)[0]
+
+
+def aligned(
+    windows: list[Window], template: FloatArray, centred: FloatArray | None = None
+) -> tuple[FloatArray, tuple[int, int]]:
+    """`lined_up`'s view, and the shift (x, y template pixels from the window's centre) it was found at."""
+    view, shift, _ = _aligned_in(windows, template, centred)
+    return view, shift
+
+
+def _aligned_in(
+    windows: list[Window], template: FloatArray, centred: FloatArray | None = None
+) -> tuple[FloatArray, tuple[int, int], tuple[Window, int, int]]:
+    """`aligned`, and the window and place (dy, dx) in it the view was cut from."""
+    light_template = numpy.ascontiguousarray(template[..., 0])
+    best, chosen = -2.0, (0, 0, 0)
+    for index, window in enumerate(windows):
+        scores = cv2.matchTemplate(window.grey, light_template, cv2.TM_CCOEFF_NORMED)
+        _, top, _, (dx, dy) = cv2.minMaxLoc(scores)
+        if top > best:
+            best, chosen = float(top), (index, dy, dx)
+    index, dy, dx = chosen
+    shift = (dx - SHIFT_PX, dy - SHIFT_PX)
+    cut = (windows[index], dy, dx)
+    if centred is not None and chosen == (0, SHIFT_PX, SHIFT_PX):
+        return centred, shift, cut
+    return windows[index].part(dy, dx), shift, cut
+
+
+def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
+    """A template (rows, columns, channels) of a tile turned clockwise by quarter turns."""
+    return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(0, 1)))
+
+
+TILES_FILE = shipped_path("asterion_tiles")
+"""The built-in edition: its colours (Lab prototypes) and a template per frame colour and design."""
+
+
+def built_in_shapes() -> list[str]:
+    """Every "<frame colour>:<design number>" of the game: each set's designs, and the Minotaur tile."""
+    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
+    return [f"{colour}:{d}" for colour, d in shapes]
+
+
+@functools.cache
+def built_in_templates() -> dict[str, Frame]:
+    """Template per "<frame colour>:<design number>": the built-in tile, unturned, as normalised planes
+    show it (learned from generated sessions), as 8-bit Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
+    return _shipped_pictures("templates")
+
+
+@functools.cache
+def built_in_drawings() -> dict[str, Frame]:
+    """The built-in tiles as drawn (exact, flat, blurred as a camera blurs), like `built_in_templates`:
+    where two designs differ is read from these, which differ there only (learned pictures differ a
+    little everywhere, in the light and grain of the frames they were learned from)."""
+    return _shipped_pictures("drawings")
+
+
+def _shipped_pictures(key: str) -> dict[str, Frame]:
+    document = load_shipped(TILES_FILE, GAME, (key,), {"template_px": TEMPLATE_PX})
+    pictures = decoded_templates(document[key], TILES_FILE, GAME)
+    missing = [shape for shape in built_in_shapes() if shape not in pictures]
+    if missing:
+        raise ShippedDataError(
+            f"{TILES_FILE} lacks the {key} {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
+        )
+    return {shape: pictures[shape] for shape in built_in_shapes()}
