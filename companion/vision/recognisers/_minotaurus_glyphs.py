@@ -212,35 +212,45 @@ FACE_MIDDLE_PX = round(5 * PLANE_PX_PER_MM)
 """Half the side of the square about a piece's centre whose median grey is its face's."""
 
 
-def glyph_window(plane: Frame, centre_mm: tuple[float, float]) -> tuple[GreyImage, tuple[float, float]]:
+TAKEN_FILL_PERCENTILE = 95.0
+TAKEN_FILL_PX = round(14 * PLANE_PX_PER_MM)
+"""A face the reference took mostly for the table (`taken`, see face_grey) keeps little beside its ink, even
+about its centre: its face's grey is this percentile of what it keeps within this of its centre (the light
+end of its ink and rim of face; the ink is seldom a twentieth of it)."""
+
+
+def glyph_window(
+    plane: Frame, centre_mm: tuple[float, float], taken: bool = False
+) -> tuple[GreyImage, tuple[float, float]]:
     """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
-    the few face-up pieces need the finer plane, so only they are cut out and converted."""
+    the few face-up pieces need the finer plane, so only they are cut out and converted. See face_grey
+    for `taken`."""
     height, width = plane.shape[:2]
     step = round(GLYPH_WINDOW_MM * PLANE_PX_PER_MM)
     cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - step), max(0, cy - step)
     crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
-    grey = face_grey(crop, (cx - x0, cy - y0))
+    grey = face_grey(crop, (cx - x0, cy - y0), taken)
     grey = resized(grey, GLYPH_PX_PER_MM)
     to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
     return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
 
 
-def face_grey(crop: Frame, centre_px: tuple[int, int]) -> GreyImage:
+def face_grey(crop: Frame, centre_px: tuple[int, int], taken: bool = False) -> GreyImage:
     """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
     reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
-    so they get the face's grey (the median about its centre)."""
+    so they get the face's grey (the median about its centre; for a face `taken` mostly for the table,
+    TAKEN_FILL_PERCENTILE of what it keeps)."""
     grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
     neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
     if neutral.any():
         x, y = centre_px
-        middle = (
-            slice(max(0, y - FACE_MIDDLE_PX), y + FACE_MIDDLE_PX),
-            slice(max(0, x - FACE_MIDDLE_PX), x + FACE_MIDDLE_PX),
-        )
+        reach = TAKEN_FILL_PX if taken else FACE_MIDDLE_PX
+        middle = (slice(max(0, y - reach), y + reach), slice(max(0, x - reach), x + reach))
         face = grey[middle][~neutral[middle]]
         if face.size:
-            grey[neutral] = numpy.uint8(numpy.median(face))
+            percentile = TAKEN_FILL_PERCENTILE if taken else 50.0
+            grey[neutral] = numpy.uint8(numpy.percentile(face, percentile))
     return grey
 
 

@@ -12,12 +12,13 @@ row of pips below it, matched there blurred (round, square or ring pips alike), 
 Most planes come normalised against the empty play area (companion.vision.reference): the table one
 neutral grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is
 found where its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is
-empty when its middle is mostly the neutral table, or shows no mark at all (the table a normalisation
-left behind: a shadow, a lamp's hotspot; FLAT_VARIATION), and the prototypes are those learned on
-normalised planes (minotaurus_normalised.json). A cell the prototypes call a back whose marks tell
-neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR). A plane without
-a reference is read as before, with prototypes learned on planes as the camera sees them
-(minotaurus_prototypes.json).
+empty when its middle is mostly the neutral table (unless it shows a clear horn and a row of pips: a
+white face the reference took mostly for a light table; TAKEN_VARIATION, PIPS_CLEAR), or shows no mark
+at all (the table a normalisation left behind: a shadow, a lamp's hotspot; FLAT_VARIATION), and the
+prototypes are those learned on normalised planes (minotaurus_normalised.json). A cell the prototypes
+call a back whose marks tell neither way is a face if it shows a horn as clearly as only a face does
+(HORN_CLEAR). A plane without a reference is read as before, with prototypes learned on planes as the
+camera sees them (minotaurus_prototypes.json).
 
 The built-in edition is data shipped beside this module, learned offline from the generator
 (`python -m companion.vision.training minotaurus` writes it): the prototypes above and the pieces'
@@ -134,6 +135,16 @@ a face its glyph, in shade or in colour (generated hard sessions: 8.2 and more f
 shadow, 7.7 for dark ink on a dark blue face). The table a normalisation left behind (a shadow cast after
 the reference was taken, a lamp's hotspot saturating a glossy table) varies 0-4.9, and was read as a
 back, dark or light, or a face where a neighbour's edge showed a horn."""
+TAKEN_VARIATION = 20.0
+"""On a normalised plane, least variation (see FLAT_VARIATION) of a cell's middle mostly neutral for it to
+be looked at as a face the reference took mostly for the table (a white face on a light table keeps little
+but its ink and a rim: 26 and more); bare table seldom varies as much (99 % of empty cells under 6.9; a
+printed cloth's leftover pattern up to 57), and those that do are told by their glyphs."""
+PIPS_CLEAR = 0.6
+"""Least likeness of a row of pips, where a clear horn (HORN_CLEAR) puts it, for a cell mostly neutral to be
+a face. (Generated hard sessions, dev seeds 2 5 13 21 34 40 and burnt 20261131-33: of 10152 such empty
+cells the one most like a horn, 0.63, a printed cloth's leftovers, shows pips at 0.31; the white faces
+taken for the table, laminate and linen, horns 0.72-0.93 and pips 0.68-0.99, but one at 0.18.)"""
 POLARITY_MIN_PIXELS = 20
 """Pixels of a piece a cell's middle must show for its polarity to be its own (else all are counted)."""
 FIT_BOX_MM = 26.0
@@ -556,10 +567,13 @@ class MinotaurusRecogniser:
         ids, features, tables = cells.ids, cells.features, cells.tables
         classes, confidences = prototypes.classify(features)
         empty = None
+        taken: list[int] = []
         if cells.covered is not None:
             # On a normalised plane a piece is what differs from the table: a cell whose middle is mostly
             # the neutral grey is empty, one mostly covered holds a piece, whatever prototype lies nearest.
             empty = cells.covered < EMPTY_COVER
+            taken = _faces_taken_for_table(plane, cells, empty, glyphs)
+            empty[taken] = False
             covered = [n for n, label in enumerate(classes) if label == "empty" and not empty[n]]
             if covered:
                 pieces, sure = prototypes.classify(features[covered], barred="empty")
@@ -577,13 +591,17 @@ class MinotaurusRecogniser:
         ]
         if empty is not None:
             faces += _clear_horns(plane, cells, classes, empty, glyphs)
+            faces += [n for n in taken if classes[n] == "down" and n not in faces]
         if faces:
             pieces, sure = prototypes.classify(features[faces], barred=("empty", "down"))
             for n, label, certainty in zip(faces, pieces, sure, strict=True):
                 classes[n], confidences[n] = label, certainty
+        # (A face taken mostly for the table keeps its ink and a rim of face: their polarity tells nothing.)
         classes = [
-            "down" if label not in ("empty", "down") and polarity >= BACK_POLARITY else label
-            for label, polarity in zip(classes, cells.polarity.tolist(), strict=True)
+            "down"
+            if label not in ("empty", "down") and polarity >= BACK_POLARITY and n not in taken
+            else label
+            for n, (label, polarity) in enumerate(zip(classes, cells.polarity.tolist(), strict=True))
         ]
         up = [n for n, label in enumerate(classes) if label not in ("empty", "down")]
         if up:
@@ -604,8 +622,8 @@ class MinotaurusRecogniser:
             values = setup_for(len(ids))["values"]
             for item in face_up:
                 n = ids.index(item)
-                x, y = locate_piece(small, cells.centres[n], tables[n])
-                grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+                x, y = cells.centres[n] if n in taken else locate_piece(small, cells.centres[n], tables[n])
+                grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM), n in taken)
                 # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
                 horn, horn_sure, at, likeness = best_match(
                     grey, near, HORN_BOX_MM, templates.horns, list(HORNS), HORN_SLACK_PX
@@ -730,6 +748,32 @@ def _clear_horns(
         grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
         likeness = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)[3]
         if likeness >= HORN_CLEAR:
+            found.append(n)
+    return found
+
+
+def _faces_taken_for_table(
+    plane: Frame, cells: Cells, empty: numpy.typing.NDArray[numpy.bool_], glyphs: Glyphs
+) -> list[int]:
+    """On a normalised plane, the cells read empty for their mostly neutral middle that are faces the
+    reference took mostly for the table (a white face on a light table): their middle varies (its ink,
+    TAKEN_VARIATION) and shows a horn as clearly as only a face does (HORN_CLEAR) with a row of pips where
+    that horn puts it (PIPS_CLEAR). (Few cells vary so: the glyphs are looked for in these alone.)"""
+    found: list[int] = []
+    if cells.variation is None:
+        return found
+    for n in numpy.flatnonzero(empty & (cells.variation >= TAKEN_VARIATION)).tolist():
+        # Where its cell lies: what it keeps (its ink and a rim) is not centred on it.
+        x, y = cells.centres[n]
+        grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM), taken=True)
+        _, _, at, horn = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)
+        if horn < HORN_CLEAR:
+            continue
+        pips = max(
+            best_match(grey, at, VALUE_BOX_MM, look, list(look.names), VALUE_SLACK_PX, blurred=blurred)[3]
+            for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
+        )
+        if pips >= PIPS_CLEAR:
             found.append(n)
     return found
 
