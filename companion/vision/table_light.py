@@ -65,6 +65,9 @@ PEAK_REACH = 1.5
 PEAK_BIN = 0.02
 """Width (log) of a bin of the histogram in which the plane's light is looked for."""
 PEAK_BINS = round(2 * PEAK_REACH / PEAK_BIN) + 1
+_ONE_THREAD_PRODUCT = 200_000
+"""Multiplications of a matrix product below which OpenBLAS keeps it on the calling thread (its threshold
+is 4 x 65536)."""
 
 
 def floats(image: cv2.typing.MatLike) -> Floats:
@@ -143,7 +146,7 @@ class LightGrid:
         self._ceiling: Floats | None = None
         self._headroom: Floats | None = None
         self._lifted: Floats | None = None
-        self._to_grid: dict[tuple[int, int], numpy.typing.NDArray[numpy.float64]] = {}
+        self._spreaders: dict[tuple[int, int], tuple[Floats, Floats]] = {}
 
     def measure(
         self,
@@ -365,28 +368,42 @@ class LightGrid:
 
     def _spread(self, cells: Floats, size: tuple[int, int]) -> Floats:
         """The grid spread smoothly over an image of `size`, carrying its slope on out to the edges (a
-        lamp's gradient does not stop half a cell short of the plane's edge)."""
-        # The grid carried one cell on at each side along its slope (numpy.pad's odd reflection, by hand:
-        # numpy.pad's generality costs more than the rest of the spread).
-        height, width = cells.shape[:2]
-        padded = numpy.empty((height + 2, width + 2, cells.shape[2]), numpy.float32)
-        padded[1:-1, 1:-1] = cells
-        padded[0, 1:-1], padded[-1, 1:-1] = 2 * cells[0] - cells[1], 2 * cells[-1] - cells[-2]
-        padded[:, 0], padded[:, -1] = 2 * padded[:, 1] - padded[:, 2], 2 * padded[:, -2] - padded[:, -3]
-        to_grid = self._to_grid.get(size)
-        if to_grid is None:
-            scale_x, scale_y = self.grid[0] / size[0], self.grid[1] / size[1]
-            # Pixel x lies at grid coordinate (x + 0.5) * scale - 0.5, plus one for the padding.
-            to_grid = numpy.array([[scale_x, 0.0, 0.5 * scale_x + 0.5], [0.0, scale_y, 0.5 * scale_y + 0.5]])
-            self._to_grid[size] = to_grid
-        spread = cv2.warpAffine(
-            padded,
-            to_grid,
-            size,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
-        )
-        return numpy.asarray(spread, numpy.float32)
+        lamp's gradient does not stop half a cell short of the plane's edge): bilinear, the outermost
+        half cells extrapolated along the slope of the cells beside them."""
+        spreaders = self._spreaders.get(size)
+        if spreaders is None:
+            spreaders = (
+                _spreader(self.grid[1], size[1]),
+                numpy.ascontiguousarray(_spreader(self.grid[0], size[0]).T),
+            )
+            self._spreaders[size] = spreaders
+        to_rows, to_columns = spreaders
+        # Separable, as two matrix products (each image row or column mixes two of the grid's): a third of
+        # the cost of warping the grid, padded by its slope, to the image (OpenCV's warp computes every
+        # pixel's coordinates; the grid's spread is the same for every frame).
+        height, channels = cells.shape[0], cells.shape[2]
+        across = numpy.matmul(cells.transpose(0, 2, 1), to_columns)
+        across = numpy.ascontiguousarray(across.transpose(0, 2, 1)).reshape(height, -1)
+        spread = numpy.empty((size[1], across.shape[1]), numpy.float32)
+        # A few rows at a time: a product this small stays on this thread (OpenBLAS shares out a larger one,
+        # and its threads' handing over cost ten times the product on a busy machine).
+        rows = max(1, _ONE_THREAD_PRODUCT // (across.shape[0] * across.shape[1]))
+        for first in range(0, size[1], rows):
+            numpy.matmul(to_rows[first : first + rows], across, out=spread[first : first + rows])
+        return spread.reshape(size[1], size[0], channels)
+
+
+def _spreader(cells: int, pixels: int) -> Floats:
+    """(pixels, cells): each pixel's weights of the cells along one axis for `LightGrid._spread`. Pixel x lies
+    at cell coordinate (x + 0.5) * cells / pixels - 0.5, between two cells, or beyond the first or last
+    cell's middle, where the line through the two outermost cells is carried on."""
+    position = (numpy.arange(pixels) + 0.5) * cells / pixels - 0.5
+    first = numpy.clip(numpy.floor(position).astype(numpy.intp), 0, cells - 2)
+    share = position - first
+    weights = numpy.zeros((pixels, cells))
+    weights[numpy.arange(pixels), first] = 1.0 - share
+    weights[numpy.arange(pixels), first + 1] = share
+    return numpy.asarray(weights, numpy.float32)
 
 
 class MarkerPaper:
