@@ -152,7 +152,10 @@ def _pair_window(
 ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray]:
     """Where (flat pixel indices) two looks are compared: where they differ, grown by PAIR_GROW_PX;
     and an offset sloping across those pixels as orthonormal columns (pixels, 3): light there (and a
-    chest's shade, `_pair_chests`)."""
+    chest's shade, `_pair_chests`). The same both ways round: worked out once per pair of looks (a
+    third of pairs were asked for both ways round, by cells of different colours, inside timed frames)."""
+    if (other, other_rotation) < (design, rotation):
+        return _pair_window(other, other_rotation, design, rotation)
     window = _pair_pixels(design, rotation, other, other_rotation)
     return window, _sloping(window, _pair_chests(design, rotation, other, other_rotation))
 
@@ -302,6 +305,21 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
     plain there (a path without the other's wing), the thing wins from FAINT_SHARE shown: glare and
     blur wash a thing out, but nothing draws one on a plain path.
     """
+    mine, theirs = _pair_spreads(design, rotation, other, other_rotation)
+    if mine < PLAIN_SPREAD <= theirs:
+        return FAINT_SHARE
+    if theirs < PLAIN_SPREAD <= mine:
+        return 1.0 - FAINT_SHARE
+    return 0.5
+
+
+@functools.cache
+def _pair_spreads(design: int, rotation: int, other: int, other_rotation: int) -> tuple[float, float]:
+    """How far each of two looks' drawn pixels spread where they differ (Lab, weighted): worked out
+    once per pair of looks, whichever way round it is asked for."""
+    if (other, other_rotation) < (design, rotation):
+        theirs, mine = _pair_spreads(other, other_rotation, design, rotation)
+        return mine, theirs
     where = differ(design, rotation, other, other_rotation)
 
     def spread(number: int, turn: int) -> float:
@@ -312,12 +330,7 @@ def _winning_share(design: int, rotation: int, other: int, other_rotation: int) 
         off = (pixels - pixels.sum(axis=0) / len(pixels)) * _WEIGHTS
         return math.sqrt(float((off * off).sum(axis=1).sum() / len(pixels)))
 
-    mine, theirs = spread(design, rotation), spread(other, other_rotation)
-    if mine < PLAIN_SPREAD <= theirs:
-        return FAINT_SHARE
-    if theirs < PLAIN_SPREAD <= mine:
-        return 1.0 - FAINT_SHARE
-    return 0.5
+    return spread(design, rotation), spread(other, other_rotation)
 
 
 def _softened(picture: FloatArray) -> FloatArray:
