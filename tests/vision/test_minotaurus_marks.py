@@ -12,8 +12,10 @@ import numpy
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Profile, decode_template, encode_template
 from companion.vision.generate.minotaurus import EDITIONS, paste, piece_face
 from companion.vision.recognisers.minotaurus import (
+    BACK_CLEAR,
     BACK_POLARITY,
     FACE_POLARITY,
+    FEATURE_WEIGHTS,
     MinotaurusRecogniser,
     _cell_colours,
     _templates,
@@ -138,3 +140,21 @@ def test_a_taught_look_reads_values_only_when_it_shows_every_value_clearly() -> 
     assert len(_templates(_taught(faint)).values) == 1
     partial = {name: face for name, face in clear.items() if name != "2-left"}
     assert len(_templates(_taught(partial)).values) == 1
+
+
+def test_a_back_whose_marks_lie_like_a_face_s_is_told_by_its_pattern() -> None:
+    """A dim back seen soft (its ring wide and faint, so that the dark body is the minority tone) whose
+    ring's arc darkened by a shade looks like a horn: its polarity says face, its likeness to the back
+    says back (BACK_CLEAR), as a face's never does."""
+    face = cv2.cvtColor(piece_face("white-1-left", PLANE_PX_PER_MM), cv2.COLOR_BGR2GRAY) / 255.0
+    horn = numpy.ones_like(face)
+    horn[: face.shape[0] // 2] = face[: face.shape[0] // 2]  # the face's upper half: its horn alone
+    back = cv2.GaussianBlur(piece_face("down", PLANE_PX_PER_MM).astype(numpy.float32), (0, 0), 3) * 0.8
+    back *= (1 - 0.5 * (1 - horn))[:, :, None]
+    back += numpy.random.default_rng(1).normal(0.0, 1.5, back.shape)
+    plane = neutral_plane({"cell:12": numpy.clip(back, 0, 255).astype(numpy.uint8)})
+    cells = _cell_colours(plane, LAYOUT)
+    n = cells.ids.index("cell:12")
+    assert cells.polarity[n] <= FACE_POLARITY
+    assert cells.features[n, 7] / FEATURE_WEIGHTS[7] >= BACK_CLEAR
+    assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:12"] == "down"

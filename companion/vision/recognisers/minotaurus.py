@@ -128,6 +128,11 @@ one at most FACE_POLARITY a face (its marks darker); between, its colour and pat
 hard sessions, every edition: faces up to 0.12 under a glare, backs down to 0.1 where a glare washes their
 emblem out, or a dim light leaves the built-in ring faint.)"""
 FACE_POLARITY = -0.1
+BACK_CLEAR = 0.45
+"""Likeness to the piece's back (the built-in one or a taught one) that only a back shows: a cell read down
+that shows it stays down whatever its marks' polarity says. (Generated hard sessions, dev seeds 2 5 13 21
+34 40 and burnt 20261131-33: 2065 faces at most 0.27; default backs dim on linen, their emblem's ring wide
+and faint, polarity -0.10 to -0.16, 0.55-0.68, and read as faces where their ring showed a horn.)"""
 FLAT_VARIATION = 5.0
 """On a normalised plane, a cell whose middle varies less than this (the largest standard deviation of its
 three channels) shows no mark at all, so holds no piece: every piece shows one there, a back its emblem,
@@ -583,11 +588,16 @@ class MinotaurusRecogniser:
                 classes[n] = "empty"
                 confidences[n] = float(min(1.0, 1.0 - cells.covered[n]))
         # Which way the piece's marks lie from it tells a back from a face better than its colour does
-        # (a dark blue back, a dark blue face); only where that is unclear do the prototypes decide.
+        # (a dark blue back, a dark blue face); only where that is unclear do the prototypes decide. A cell
+        # that plainly shows the back's pattern is a back whatever its polarity (BACK_CLEAR).
+        backs = features[:, 7] / FEATURE_WEIGHTS[7]
         faces = [
             n
             for n, label in enumerate(classes)
-            if label == "down" and cells.polarity[n] <= FACE_POLARITY and (empty is None or not empty[n])
+            if label == "down"
+            and cells.polarity[n] <= FACE_POLARITY
+            and (empty is None or not empty[n])
+            and backs[n] < BACK_CLEAR
         ]
         if empty is not None:
             faces += _clear_horns(plane, cells, classes, empty, glyphs)
