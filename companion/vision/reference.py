@@ -180,8 +180,9 @@ class TableView:
 
 
 def _hue(image: Floats) -> Floats:
-    """Per pixel, each channel's log level less the mean of the three: the hue, whatever the light."""
-    return _hue_of(log_level(image))
+    """Per pixel, each channel's log level less the mean of the three: the hue, whatever the light. (OpenCV's
+    log: a fifth of numpy's cost, and within a unit of the last place of it.)"""
+    return _hue_of(floats(cv2.log(image + numpy.float32(4.0))))
 
 
 def _hue_of(logs: Floats) -> Floats:
@@ -659,18 +660,19 @@ class TableReference:
     def _filled(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
         """The foreground with its small enclosed holes filled (not the table enclosed by a ring of
         pieces: that hole is larger)."""
-        count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - foreground, connectivity=4)
-        small = stats[:, cv2.CC_STAT_AREA] <= HOLE_MM2 * MASK_PX_PER_MM**2
-        height, width = foreground.shape
-        # A hole touches no edge of the plane: its box lies inside.
-        inside = (stats[:, cv2.CC_STAT_LEFT] > 0) & (stats[:, cv2.CC_STAT_TOP] > 0)
-        inside &= stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] < width
-        inside &= stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] < height
-        holes = small & inside
-        holes[0] = False  # label 0: the foreground itself
-        if count <= 1 or not numpy.any(holes):
+        # The regions' areas counted from their labels: OpenCV's statistics (boxes, centroids) cost twice
+        # the labelling itself.
+        count, found = cv2.connectedComponents(1 - foreground, connectivity=4)
+        if count <= 1:
             return foreground
-        return numpy.asarray(foreground | holes[labels].astype(numpy.uint8), numpy.uint8)
+        labels = numpy.asarray(found, numpy.int32)
+        small = numpy.bincount(labels.ravel(), minlength=count) <= HOLE_MM2 * MASK_PX_PER_MM**2
+        # A hole touches no edge of the plane.
+        small[ring(labels, 0)] = False
+        small[0] = False  # label 0: the foreground itself
+        if not numpy.any(small):
+            return foreground
+        return numpy.asarray(foreground | small[labels].astype(numpy.uint8), numpy.uint8)
 
     def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the
