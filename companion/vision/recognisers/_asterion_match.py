@@ -329,8 +329,18 @@ class Templates:
         margin = 1.0
         partial: dict[tuple[int, int], FloatArray | None] = {}
 
+        leads: dict[tuple[int, int], float] = {}
+
         def lead(look: int, other: int) -> float:
-            """How much better `look` than `other` explains the cell where they differ (antisymmetric)."""
+            """How much better `look` than `other` explains the cell where they differ (antisymmetric:
+            kept, and asked the other way round when a challenger led, given negated)."""
+            if (other, look) in leads:
+                return -leads[(other, look)]
+            if (look, other) not in leads:
+                leads[(look, other)] = compared_there(look, other)
+            return leads[(look, other)]
+
+        def compared_there(look: int, other: int) -> float:
             window, test, winning_share = self._pair_test(colour, look, other)
             if len(window) < 3:
                 return 0.0
