@@ -1,0 +1,62 @@
+"""Asterion: the pieces two looks are told apart by (where they differ, the light fitted there)."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+from companion.games.asterion.tiles import DESIGN_INDEX
+from companion.vision.recognisers._asterion_pairs import (
+    FAINT_SHARE,
+    _inverse_cholesky,
+    _pair_window,
+    _sloping,
+    _winning_share,
+)
+from companion.vision.recognisers._asterion_window import TEMPLATE_PX
+
+
+def _columns(
+    window: numpy.typing.NDArray[numpy.intp], apart: numpy.typing.NDArray[numpy.bool_]
+) -> numpy.ndarray:
+    across = (window % TEMPLATE_PX) / TEMPLATE_PX - 0.5
+    down = (window // TEMPLATE_PX) / TEMPLATE_PX - 0.5
+    return numpy.stack([numpy.ones(len(window)), across, down, apart.astype(float)], axis=1)
+
+
+def test_an_offset_sloping_across_a_window_is_given_as_orthonormal_columns_spanning_it() -> None:
+    # A patch of pixels (a wing's window) with some of them a chest's: the columns are orthonormal and
+    # project the offset, both slopes and the chest's own offset onto themselves.
+    rows, cols = numpy.mgrid[10:20, 5:17]
+    window = (rows * TEMPLATE_PX + cols).ravel()
+    apart = (cols.ravel() > 12) & (rows.ravel() < 14)
+    for chest in (None, apart):
+        columns = _sloping(window, chest)
+        assert columns.shape == (len(window), 3 if chest is None else 4)
+        assert numpy.allclose(columns.T @ columns, numpy.eye(columns.shape[1]), atol=1e-5)
+        spanned = _columns(window, apart)[:, : columns.shape[1]]
+        assert numpy.allclose(columns @ (columns.T @ spanned), spanned, atol=1e-5)
+
+
+def test_the_small_cholesky_factor_is_inverted_as_numpy_factors_it() -> None:
+    columns = numpy.random.default_rng(3).normal(size=(60, 4))
+    gram = columns.T @ columns
+    assert numpy.allclose(_inverse_cholesky(gram) @ numpy.linalg.cholesky(gram), numpy.eye(4), atol=1e-9)
+    # Not positive definite: refused as numpy refuses it (a partial test is then not made).
+    with pytest.raises(numpy.linalg.LinAlgError):
+        _inverse_cholesky(numpy.array([[1.0, 2.0], [2.0, 1.0]]))
+
+
+def test_two_looks_are_compared_alike_whichever_way_round_they_are_asked_for() -> None:
+    corridor, wing = DESIGN_INDEX["corridor"], DESIGN_INDEX["wing corridor"]
+    _pair_window.cache_clear()
+    _winning_share.cache_clear()
+    # Asked first with the winged look first, then the plain one first.
+    window, sloping = _pair_window(wing, 0, corridor, 0)
+    other_window, other_sloping = _pair_window(corridor, 0, wing, 0)
+    assert numpy.array_equal(window, other_window)
+    assert numpy.array_equal(sloping, other_sloping)
+    assert len(window) > 20
+    # A wing on a plain path wins from FAINT_SHARE of it shown, either way round.
+    assert _winning_share(wing, 0, corridor, 0) == 1.0 - FAINT_SHARE
+    assert _winning_share(corridor, 0, wing, 0) == FAINT_SHARE
