@@ -375,3 +375,24 @@ def test_a_taught_digit_moves_its_nearest_cluster_only() -> None:
     distances = numpy.sum((classifier.means[threes] - shown) ** 2, axis=1)
     assert moved[0] == threes[numpy.argmin(distances)]
     assert numpy.sum((taught.means[moved[0]] - shown) ** 2) < distances.min()
+
+
+@pytest.mark.parametrize(("number", "sigma", "lift"), [(47, 1.0, 0.0), (88, 2.5, 40.0), (6, 1.5, 120.0)])
+def test_a_tile_of_whole_levels_counted_in_a_histogram_reads_as_sorted(
+    number: int, sigma: float, lift: float
+) -> None:
+    """A tile warped from the plane's bytes holds whole levels: its face and ink levels counted in a
+    histogram (whole_levels) are the ones sorting finds, so its glyphs are the same."""
+    tile = numpy.clip(numpy.rint(_blurred_tile(number, sigma) * 0.6 + lift), 0, 255).astype(numpy.float32)
+    sorted_glyphs = digits.tile_glyphs(tile)
+    counted = digits.tile_glyphs(tile, whole_levels=True)
+    assert len(counted) == len(sorted_glyphs) == len(str(number))
+    for one, other in zip(counted, sorted_glyphs, strict=True):
+        assert one.aspect == other.aspect and numpy.array_equal(one.pixels, other.pixels)
+    middle = tile[10:50, 12:52]
+    ranks = (middle.size // 50, middle.size * 3 // 4)
+    expected = numpy.sort(middle.ravel())
+    assert digits._order_statistics(middle, ranks, True) == (
+        float(expected[ranks[0]]),
+        float(expected[ranks[1]]),
+    )

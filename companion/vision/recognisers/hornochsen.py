@@ -484,7 +484,9 @@ def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[t
     straight = normalised_tile(seen, region, light_level, window=window)
     if straight is None:
         return EMPTY, 0.2, []
-    return _Face(region, tile, median, light_level, dim, tile_glyphs(straight, normalise=False), window)
+    # (normalised_tile's tile is a warp of the plane's bytes: whole levels.)
+    glyphs = tile_glyphs(straight, normalise=False, whole_levels=True)
+    return _Face(region, tile, median, light_level, dim, glyphs, window)
 
 
 def _read_face(
