@@ -15,15 +15,16 @@ A cell's window and lining up are in _asterion_window, the pair tests' filters i
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
 import numpy
 import numpy.typing
 
-from companion.games.asterion.tiles import MINOTAUR_DESIGN
+from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame, Profile, decode_template, encode_template
-from companion.vision.recognisers._asterion_labels import tile_label
+from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers._asterion_pairs import (
     _NO_TEST,
     DIFFERENT,
@@ -52,12 +53,15 @@ from companion.vision.recognisers._asterion_window import (
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX as TEMPLATE_PX
-from companion.vision.recognisers._asterion_window import TILES_FILE as TILES_FILE
-from companion.vision.recognisers._asterion_window import built_in_drawings as built_in_drawings
-from companion.vision.recognisers._asterion_window import built_in_shapes as built_in_shapes
-from companion.vision.recognisers._asterion_window import built_in_templates as built_in_templates
 from companion.vision.recognisers._asterion_window import lined_up as lined_up
 from companion.vision.recognisers._lab import FloatArray
+from companion.vision.recognisers._shipped import (
+    ShippedDataError,
+    decoded_templates,
+    load_shipped,
+    rewrite_command,
+    shipped_path,
+)
 
 CLOSE_CALL = 0.08
 """Templates scoring within this of the best are told apart by the pixels where they differ."""
@@ -73,6 +77,42 @@ PARTIAL_SHARE = 10
 PARTIAL_LEAST_PX = 12
 """Two looks are told apart without the pixels the table covers when those are at least a
 PARTIAL_SHARE-th of where they are compared, on what is left when at least PARTIAL_LEAST_PX are."""
+
+
+TILES_FILE = shipped_path("asterion_tiles")
+"""The built-in edition: its colours (Lab prototypes) and a template per frame colour and design."""
+
+
+def built_in_shapes() -> list[str]:
+    """Every "<frame colour>:<design number>" of the game: each set's designs, and the Minotaur tile."""
+    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
+    return [f"{colour}:{d}" for colour, d in shapes]
+
+
+@functools.cache
+def built_in_templates() -> dict[str, Frame]:
+    """Template per "<frame colour>:<design number>": the built-in tile, unturned, as normalised planes
+    show it (learned from generated sessions), as 8-bit Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
+    return _shipped_pictures("templates")
+
+
+@functools.cache
+def built_in_drawings() -> dict[str, Frame]:
+    """The built-in tiles as drawn (exact, flat, blurred as a camera blurs), like `built_in_templates`:
+    where two designs differ is read from these, which differ there only (learned pictures differ a
+    little everywhere, in the light and grain of the frames they were learned from)."""
+    return _shipped_pictures("drawings")
+
+
+def _shipped_pictures(key: str) -> dict[str, Frame]:
+    document = load_shipped(TILES_FILE, GAME, (key,), {"template_px": TEMPLATE_PX})
+    pictures = decoded_templates(document[key], TILES_FILE, GAME)
+    missing = [shape for shape in built_in_shapes() if shape not in pictures]
+    if missing:
+        raise ShippedDataError(
+            f"{TILES_FILE} lacks the {key} {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
+        )
+    return {shape: pictures[shape] for shape in built_in_shapes()}
 
 
 class Templates:

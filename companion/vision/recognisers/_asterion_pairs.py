@@ -10,19 +10,19 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 import cv2
 import numpy
 import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
+from companion.vision.base import Frame
 from companion.vision.recognisers._asterion_labels import MINOTAUR
 from companion.vision.recognisers._asterion_window import (
     _WEIGHTS,
     GAME,
     TEMPLATE_PX,
-    TILES_FILE,
-    built_in_drawings,
     channels,
     turned,
 )
@@ -47,12 +47,20 @@ def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy
     return numpy.flatnonzero(numpy.einsum("ij,ij->i", apart, apart) > DIFFERENT**2)
 
 
+def _built_in() -> tuple[dict[str, Frame], Path]:
+    """The built-in drawings and the file they are shipped in, as `_asterion_match` reads them (that
+    module builds its templates on this one's tests, so it is imported when first needed)."""
+    from companion.vision.recognisers import _asterion_match
+
+    return _asterion_match.built_in_drawings(), _asterion_match.TILES_FILE
+
+
 @functools.cache
 def _drawn_pixels(design: int, rotation: int) -> FloatArray:
     """The built-in drawing of a design (in the first set's colour, or the Minotaur's), turned, as
     float pixels (pixels, 3): built once, as two looks' tests are built for many pairs."""
     colour = COLOURS[0] if design != MINOTAUR_DESIGN else MINOTAUR
-    picture = turned(built_in_drawings()[f"{colour}:{design}"], rotation)
+    picture = turned(_built_in()[0][f"{colour}:{design}"], rotation)
     return numpy.ascontiguousarray(picture.reshape(-1, 3), dtype=numpy.float32)
 
 
@@ -264,7 +272,7 @@ def _chest_mask(design: int, rotation: int) -> numpy.typing.NDArray[numpy.bool_]
 @functools.cache
 def _drawn_colours() -> tuple[FloatArray, FloatArray, FloatArray]:
     """The drawn path, stone and frame (of the drawings' frame colour) as Lab, read once."""
-    colours = shipped_colours(TILES_FILE, GAME, ("path", "stone", COLOURS[0]))
+    colours = shipped_colours(_built_in()[1], GAME, ("path", "stone", COLOURS[0]))
     path, stone, frame = (
         numpy.array(colours[label][-1], numpy.float32) for label in ("path", "stone", COLOURS[0])
     )

@@ -1,5 +1,4 @@
-"""Asterion: a cell at template scale (`Window`), lined up with a template by the best shift, and the
-built-in edition's pictures (shipped in asterion_tiles.json).
+"""Asterion: a cell at template scale (`Window`), lined up with a template by the best shift.
 
 A cell is cut with SHIFT_PX pixels to spare each side from one shrunk copy of the plane; a template's
 lightness is lined up with it at every shift by one product (`_Shifts`). Cells and templates are compared
@@ -17,17 +16,8 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame
-from companion.vision.recognisers._asterion_labels import MINOTAUR
 from companion.vision.recognisers._lab import FloatArray, to_lab
-from companion.vision.recognisers._shipped import (
-    ShippedDataError,
-    decoded_templates,
-    load_shipped,
-    rewrite_command,
-    shipped_path,
-)
 from companion.vision.reference import NEUTRAL_BGR
 
 GAME = "asterion"
@@ -273,39 +263,3 @@ def _aligned_in(
 def turned(image: numpy.typing.NDArray[Any], quarter_turns: int) -> numpy.typing.NDArray[Any]:
     """A template (rows, columns, channels) of a tile turned clockwise by quarter turns."""
     return numpy.ascontiguousarray(numpy.rot90(image, k=-quarter_turns, axes=(0, 1)))
-
-
-TILES_FILE = shipped_path("asterion_tiles")
-"""The built-in edition: its colours (Lab prototypes) and a template per frame colour and design."""
-
-
-def built_in_shapes() -> list[str]:
-    """Every "<frame colour>:<design number>" of the game: each set's designs, and the Minotaur tile."""
-    shapes = [(colour, d) for colour in COLOURS for d in range(len(DESIGNS))] + [(MINOTAUR, MINOTAUR_DESIGN)]
-    return [f"{colour}:{d}" for colour, d in shapes]
-
-
-@functools.cache
-def built_in_templates() -> dict[str, Frame]:
-    """Template per "<frame colour>:<design number>": the built-in tile, unturned, as normalised planes
-    show it (learned from generated sessions), as 8-bit Lab at TEMPLATE_PX (shipped in TILES_FILE)."""
-    return _shipped_pictures("templates")
-
-
-@functools.cache
-def built_in_drawings() -> dict[str, Frame]:
-    """The built-in tiles as drawn (exact, flat, blurred as a camera blurs), like `built_in_templates`:
-    where two designs differ is read from these, which differ there only (learned pictures differ a
-    little everywhere, in the light and grain of the frames they were learned from)."""
-    return _shipped_pictures("drawings")
-
-
-def _shipped_pictures(key: str) -> dict[str, Frame]:
-    document = load_shipped(TILES_FILE, GAME, (key,), {"template_px": TEMPLATE_PX})
-    pictures = decoded_templates(document[key], TILES_FILE, GAME)
-    missing = [shape for shape in built_in_shapes() if shape not in pictures]
-    if missing:
-        raise ShippedDataError(
-            f"{TILES_FILE} lacks the {key} {', '.join(missing)}; write it afresh with {rewrite_command(GAME)}"
-        )
-    return {shape: pictures[shape] for shape in built_in_shapes()}
