@@ -211,3 +211,19 @@ def test_a_played_tile_laid_off_its_slot_is_read_there(monkeypatch: pytest.Monke
     monkeypatch.setattr(_hornochsen_grid, "LOOSE_MM", 0)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} != {}
+
+
+@pytest.mark.parametrize("empty_share", [0.2, 0.4, 0.6])
+def test_the_slots_shrunk_empty_area_taken_from_the_fits_is_the_same(empty_share: float) -> None:
+    """The played slots' fit takes the tiles' cover from the empty area the board's fit shrank (a plane of
+    even sides, halved): the same shifts as from the plane's own empty area thresholded and shrunk."""
+    rng = numpy.random.default_rng(7)
+    blocks = rng.random((60, 105)) < empty_share  # patches of a few millimetres, and noise at their edges
+    table = cv2.resize(blocks.astype(numpy.uint8) * 255, (1048, 600), interpolation=cv2.INTER_NEAREST)
+    table[rng.random(table.shape) < 0.05] ^= 255
+    xs = rng.uniform(20, 500, 12)
+    ys = rng.uniform(20, 280, 12)
+    alone = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy())
+    shared = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy(), _hornochsen_grid._small_empty(table))
+    assert numpy.array_equal(alone[0], shared[0]) and numpy.array_equal(alone[1], shared[1])
+    assert numpy.any(alone[0] != 0) or numpy.any(alone[1] != 0), "some slot moves"

@@ -74,11 +74,22 @@ Affine = FloatArray
 middle."""
 
 
-def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+def _small_empty(table: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
+    """The empty area (255) shrunk to one pixel a millimetre (its pixels' mean, as cv2's INTER_AREA)."""
+    height, width = table.shape[:2]
+    size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
+    return numpy.asarray(cv2.resize(table, size, interpolation=cv2.INTER_AREA), numpy.uint8)
+
+
+def _ink(
+    plane: Frame,
+    table: numpy.typing.NDArray[numpy.uint8],
+    empty: numpy.typing.NDArray[numpy.uint8] | None = None,
+) -> numpy.typing.NDArray[numpy.uint8]:
     """A tile's number's ink (1), at one pixel a millimetre, on a normalised plane (BGR or grey): darker
     than the face round it, whatever the edition's colours. It lies in the tile's middle, apart from a
     neighbour's, where a tile's whole face would fill a box a few millimetres off as well (tiles in a row
-    touch)."""
+    touch). `empty`: _small_empty of the table, when made already."""
     height, width = table.shape[:2]
     size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
     # (The plane may come grey already: the recogniser makes it grey once a frame.)
@@ -87,7 +98,7 @@ def _ink(plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing
         size,
         interpolation=cv2.INTER_AREA,
     )
-    empty = cv2.resize(table, size, interpolation=cv2.INTER_AREA)
+    empty = _small_empty(table) if empty is None else empty
     face = cv2.dilate(grey, _FACE_REACH)
     # A tile's rim, blended with the empty area round it, is as dark as ink: only ink well inside counts.
     # (empty < 128 as 0/1 bytes by cv2's threshold: not above 127.)
@@ -229,12 +240,16 @@ NOMINAL = numpy.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0])
 
 
 def fit_affine(
-    plane: Frame, table: numpy.typing.NDArray[numpy.uint8], layout: Layout, lines: Sequence[Sequence[str]]
+    plane: Frame,
+    table: numpy.typing.NDArray[numpy.uint8],
+    layout: Layout,
+    lines: Sequence[Sequence[str]],
+    empty: numpy.typing.NDArray[numpy.uint8] | None = None,
 ) -> Affine:
     """The affine map (about the plane's middle, in mm) that puts the layout's items where the tiles on a
     normalised plane (`table`: its empty area, 255) show their numbers; NOMINAL where no better fit shows.
-    `lines`: rows of items in order (see _points)."""
-    summed = _BoxedInk.of(_ink(plane, table))
+    `lines`: rows of items in order (see _points). `empty`: _small_empty of the table, when made already."""
+    summed = _BoxedInk.of(_ink(plane, table, empty))
     points = _points_of(layout, lines)
     best = NOMINAL
     for axis in (1, 0, 1):
@@ -270,17 +285,27 @@ LOOSE_COVER = 0.6
 
 
 def _loose_shifts(
-    table: numpy.typing.NDArray[numpy.uint8], xs: FloatArray, ys: FloatArray
+    table: numpy.typing.NDArray[numpy.uint8],
+    xs: FloatArray,
+    ys: FloatArray,
+    empty: numpy.typing.NDArray[numpy.uint8] | None = None,
 ) -> tuple[FloatArray, FloatArray]:
     """The shift (mm) of each loose item (a played slot, laid on the table below the board) that puts the
     most tile, whatever its side up, under a tile-sized box about it: unlike the board's rows, slots lie
-    apart, so a tile's whole area shows where it lies (a back has no ink to fit by)."""
+    apart, so a tile's whole area shows where it lies (a back has no ink to fit by). `empty`: _small_empty
+    of the table, when made already."""
     height, width = table.shape[:2]
     size = (round(width / PLANE_PX_PER_MM), round(height / PLANE_PX_PER_MM))
-    # table < 128 as 0/1 bytes in one pass over the whole plane (cv2's threshold: not above 127).
-    occupied = cv2.resize(
-        cv2.threshold(table, 127, 1, cv2.THRESH_BINARY_INV)[1], size, interpolation=cv2.INTER_AREA
-    )
+    if empty is not None and PLANE_PX_PER_MM == 2 and (width, height) == (2 * size[0], 2 * size[1]):
+        # Shrunk by exactly two, a millimetre's four pixels averaged and rounded are 0, 64, 128, 191 or 255
+        # for none to all four empty: at most two empty (the mean of the table < 128 bytes, rounded, is 1)
+        # is 128 or less. (A pass over the whole plane and a shrink of it fewer; the same bytes.)
+        occupied = cv2.threshold(empty, 128, 1, cv2.THRESH_BINARY_INV)[1]
+    else:
+        # table < 128 as 0/1 bytes in one pass over the whole plane (cv2's threshold: not above 127).
+        occupied = cv2.resize(
+            cv2.threshold(table, 127, 1, cv2.THRESH_BINARY_INV)[1], size, interpolation=cv2.INTER_AREA
+        )
     summed = numpy.asarray(cv2.integral(occupied, sdepth=cv2.CV_64F), numpy.float64)
     steps = numpy.arange(-LOOSE_MM, LOOSE_MM + 1, dtype=numpy.float64)
     dx, dy = (grid.ravel() for grid in numpy.meshgrid(steps, steps))
@@ -315,7 +340,8 @@ def fitted_layout(
 ) -> Layout:
     """The layout with its items moved to where the tiles on the normalised plane show the board lies;
     `loose` items (the played slots) then each moved to where its tile shows it lies."""
-    params = fit_affine(plane, table, layout, lines)
+    empty = _small_empty(table)  # (for the fit and the loose items both)
+    params = fit_affine(plane, table, layout, lines, empty)
     middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
     ids = list(layout.items)
     centres = numpy.array([layout.items[i].centre_mm for i in ids], numpy.float64)
@@ -324,7 +350,7 @@ def fitted_layout(
     if loose:
         kept = set(loose)
         at = numpy.array([i in kept for i in ids])
-        shift = _loose_shifts(table, xs[at], ys[at])
+        shift = _loose_shifts(table, xs[at], ys[at], empty)
         xs[at] += shift[0]
         ys[at] += shift[1]
     items = {}
