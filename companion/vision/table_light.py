@@ -297,17 +297,19 @@ class LightGrid:
             # its centre alike in every channel (a lamp's light, not a piece's colour), theirs is its
             # light: the table under the hotspot.
             beyond = max3(floats(cv2.subtract(self._lifted, centre)))
-            over = floats(cv2.threshold(beyond, self.band, 1.0, cv2.THRESH_BINARY)[1])
-            whiter = cv2.resize(over, self.grid, interpolation=cv2.INTER_AREA) > 0.1
-            if numpy.any(whiter):
-                self._to_brighter(
-                    cells_of=(support, sums),
-                    whiter=whiter,
-                    over=over,
-                    usable=usable,
-                    log_ratio=log_ratio,
-                    centre=centre,
-                )
+            # Most passes find no pixel beyond the band at all: then no cell is whiter.
+            if float(beyond.max()) > self.band:
+                over = floats(cv2.threshold(beyond, self.band, 1.0, cv2.THRESH_BINARY)[1])
+                whiter = cv2.resize(over, self.grid, interpolation=cv2.INTER_AREA) > 0.1
+                if numpy.any(whiter):
+                    self._to_brighter(
+                        cells_of=(support, sums),
+                        whiter=whiter,
+                        over=over,
+                        usable=usable,
+                        log_ratio=log_ratio,
+                        centre=centre,
+                    )
         near_support = cv2.blur(support, (3, 3), borderType=cv2.BORDER_REPLICATE)
         near_sums = cv2.blur(sums, (3, 3), borderType=cv2.BORDER_REPLICATE)
         own = sums / numpy.maximum(support, 1e-6)
