@@ -60,3 +60,35 @@ def test_two_looks_are_compared_alike_whichever_way_round_they_are_asked_for() -
     # A wing on a plain path wins from FAINT_SHARE of it shown, either way round.
     assert _winning_share(wing, 0, corridor, 0) == 1.0 - FAINT_SHARE
     assert _winning_share(corridor, 0, wing, 0) == FAINT_SHARE
+
+
+def test_every_pair_of_looks_is_built_with_the_templates_not_when_a_frame_asks() -> None:
+    from companion.vision.recognisers import _asterion_pairs as pairs
+    from companion.vision.recognisers.asterion import AsterionRecogniser
+
+    pairs.clear_pairs()
+    recogniser = AsterionRecogniser()
+    templates = recogniser._prepared_for(recogniser._profile(None)).templates
+    built = (pairs._pair_pixels.cache_info().misses, pairs._path_against_wall.cache_info().misses)
+    assert built[0] == 56 * 55 // 2
+    # Every pair a tournament may ask for, either way round, in every colour: nothing more is worked out.
+    for colour, (_, _, looks) in templates.by_colour.items():
+        for champion in range(0, len(looks), 5):
+            for challenger in range(len(looks)):
+                if champion != challenger:
+                    templates._pair_test(colour, champion, challenger)
+    assert (pairs._pair_pixels.cache_info().misses, pairs._path_against_wall.cache_info().misses) == built
+
+
+def test_forgetting_the_drawings_forgets_every_pair_built_from_them() -> None:
+    import functools
+
+    from companion.vision.recognisers import _asterion_pairs as pairs
+
+    corridor, wing = DESIGN_INDEX["corridor"], DESIGN_INDEX["wing corridor"]
+    pairs.build_pairs([(corridor, 0), (wing, 0), (wing, 1)])
+    cached = [f for f in vars(pairs).values() if isinstance(f, functools._lru_cache_wrapper)]
+    assert any(f.cache_info().currsize for f in cached)
+    pairs.clear_pairs()
+    # Every cache of the module (one added later too) is emptied: training writes new drawings.
+    assert [f.__name__ for f in cached if f.cache_info().currsize] == []

@@ -33,6 +33,7 @@ from companion.vision.recognisers._asterion_pairs import (
     _pair_chests,
     _sloping,
     _softened,
+    build_pairs,
 )
 from companion.vision.recognisers._asterion_pairs import _pair_window as _pair_window
 from companion.vision.recognisers._asterion_pairs import _winning_share as _winning_share
@@ -150,6 +151,10 @@ class Templates:
             ]
             for colour, (pictures, _) in by_colour.items()
         }
+        # Where each two looks differ and the light there, from the drawings: built now, not inside
+        # timed frames (once per process: the same looks in every colour and edition).
+        for _, looks in by_colour.values():
+            build_pairs(looks)
         self._alikes: dict[tuple[str, int], list[int]] = {}
         self._by_channel: dict[str, tuple[FloatArray, FloatArray]] = {}
         self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}

@@ -22,8 +22,10 @@ import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, encode_template
 from companion.vision.recognisers import _asterion_match as match
+from companion.vision.recognisers import asterion as recogniser
 from companion.vision.recognisers._asterion_labels import parse_label, tile_label
 from companion.vision.recognisers._asterion_match import GAME, TEMPLATE_PX, TILES_FILE, built_in_shapes
+from companion.vision.recognisers._asterion_pairs import clear_pairs
 from companion.vision.recognisers._lab import bgr_to_lab
 from companion.vision.recognisers.asterion import TABLE, TILE_MM
 from companion.vision.reference import NEUTRAL_BGR
@@ -203,14 +205,16 @@ def write_tiles(path: Path = TILES_FILE) -> Path:
         f"generated sessions (seeds {TRAINING_SEEDS[0]}-{TRAINING_SEEDS[-1]})"
     )
     written = write_document(path, GAME, what, fields)
+    # Everything read from the old file is forgotten: the pictures, every pair of looks' tests built
+    # from its drawings, and the recognisers' templates and default profile made of them.
     for cached in (
         match.built_in_templates,
         match.built_in_drawings,
-        match.differ,
-        match._pair_window,
-        match._winning_share,
+        recogniser._templates_of,
+        recogniser._default_profile,
     ):
         cached.cache_clear()
+    clear_pairs()
     return written
 
 
