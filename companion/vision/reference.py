@@ -308,6 +308,8 @@ class TableReference:
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
         self._image_2: Floats = numpy.zeros(0, numpy.float32)
         self._two = numpy.full((self.size[1], self.size[0], 3), 2.0, numpy.float32)
+        self._noise_floor = numpy.full_like(self._two, self.settings.tolerance)
+        """The camera's noise: the least tolerance, however deep the shadow."""
         self.white_balanced = False
         """The markers' paper could be measured: normalised colours are those under canonical white."""
 
@@ -476,9 +478,8 @@ class TableReference:
             outside[small >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
         # shadow (on a dark cloth) the tolerance stays at the noise's.
-        tolerance = floats(cv2.multiply(self._tolerance, gain))
-        numpy.maximum(tolerance, numpy.float32(settings.tolerance), out=tolerance)
-        matches = max3(floats(cv2.subtract(outside, tolerance))) <= 0.0
+        tolerance = floats(cv2.max(cv2.multiply(self._tolerance, gain), self._noise_floor))
+        beyond_tolerance = floats(cv2.subtract(outside, tolerance))
         if float(gain.max()) > 1.0:
             # Nor does the noise grow with the light: under a lamp brighter than the one the empty area was
             # learned in, a pixel darker than its neighbourhood's range by more than the camera's noise
@@ -489,7 +490,9 @@ class TableReference:
             # Above a gain of one the whole tolerance, (noise + relative) x gain, less the noise's growth.
             excess = _at_least_zero(floats(cv2.subtract(gain, self._one)))
             noise = floats(cv2.scaleAdd(excess, -settings.tolerance, tolerance))
-            matches &= max3(floats(cv2.subtract(darker, noise))) <= 0.0
+            # Within both (one reduction over the channels for the two tests).
+            beyond_tolerance = floats(cv2.max(beyond_tolerance, cv2.subtract(darker, noise)))
+        matches = max3(beyond_tolerance) <= 0.0
         corrected = floats(cv2.divide(current, gain))
         ratio = floats(cv2.divide(cv2.add(corrected, self._two), self._image_2))
         darkening = sum3(ratio) / 3.0
@@ -591,7 +594,7 @@ class TableReference:
         reach (those joined to the plane's edge, over the markers too), so False means no crossing."""
         inside = (joined > 0) & ~self._markers
         width = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
-        if numpy.count_nonzero(ring(inside.astype(numpy.int32), 0)) >= width:
+        if numpy.count_nonzero(ring(inside.view(numpy.uint8), 0)) >= width:
             return True
         count, labels = cv2.connectedComponents((inside | self._markers).view(numpy.uint8), connectivity=8)
         reached = numpy.zeros(count, bool)

@@ -331,3 +331,21 @@ def test_the_planes_light_is_the_lit_tables_under_a_shadow_deeper_than_its_histo
     error = numpy.abs(light - log_light[None, :, None])
     lit = error[:, edge + 20 :]
     assert lit.max() < 0.1, lit.max()
+
+
+@pytest.mark.parametrize("size", ((94, 76), (234, 190), (264, 220), (7, 5)))
+def test_the_light_grid_spreads_a_lamps_even_fall_off_out_to_the_planes_edges(size: tuple[int, int]) -> None:
+    # A light falling evenly across the table (a straight line in log per channel) is the same line at
+    # every pixel of the spread, the outermost half cells too: carried on along the slope, not held flat.
+    grid = LightGrid((468.0, 380.0), (234, 190), numpy.ones((190, 234), numpy.float32), 0.25)
+    columns, rows = grid.grid
+    slopes = numpy.array([[0.05, -0.02, 0.11], [-0.03, 0.07, 0.01]], numpy.float32)
+    j, i = numpy.meshgrid(numpy.arange(columns), numpy.arange(rows))
+    cells = (0.2 + j[..., None] * slopes[0] + i[..., None] * slopes[1]).astype(numpy.float32)
+    spread = grid._spread(cells, size)
+    # Pixel x lies at cell coordinate (x + 0.5) * cells / pixels - 0.5.
+    x = (numpy.arange(size[0]) + 0.5) * columns / size[0] - 0.5
+    y = (numpy.arange(size[1]) + 0.5) * rows / size[1] - 0.5
+    expected = 0.2 + x[None, :, None] * slopes[0] + y[:, None, None] * slopes[1]
+    assert spread.shape == (size[1], size[0], 3) and spread.dtype == numpy.float32
+    assert numpy.abs(spread - expected).max() < 1e-5
