@@ -64,11 +64,12 @@ def test_two_looks_are_compared_alike_whichever_way_round_they_are_asked_for() -
 
 def test_every_pair_of_looks_is_built_with_the_templates_not_when_a_frame_asks() -> None:
     from companion.vision.recognisers import _asterion_pairs as pairs
+    from companion.vision.recognisers._asterion_match import Templates
     from companion.vision.recognisers.asterion import AsterionRecogniser
 
     pairs.clear_pairs()
-    recogniser = AsterionRecogniser()
-    templates = recogniser._prepared_for(recogniser._profile(None)).templates
+    # Made afresh (the recogniser keeps the templates of recent profiles across recognisers).
+    templates = Templates.from_profile(AsterionRecogniser().default_profile())
     built = (pairs._pair_pixels.cache_info().misses, pairs._path_against_wall.cache_info().misses)
     assert built[0] == 56 * 55 // 2
     # Every pair a tournament may ask for, either way round, in every colour: nothing more is worked out.
