@@ -124,6 +124,17 @@ FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
 to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47)."""
 
+RIVAL_SHARE = 0.1
+RIVAL_LEAD = 0.3
+"""A cell whose corners show a runner-up frame colour at least RIVAL_SHARE as often as the most shown
+is read in the runner-up's colour when its frame and prisoner show that colour's by more than
+RIVAL_LEAD (`Templates.colour_lead`): a second print's green, its corners washed towards yellow under a
+lamp or beside a light wood, read as yellow (burnt 20261133, dev 13). On dev planes (seeds 5, 13, 21,
+55; 13's sessions 6-7 alone) tiles' corners voting their own colour first and a runner-up at a tenth
+of it or more never showed the runner-up's frame by 0.3 (green against yellow led by 0.32-0.37 only
+with a runner-up under 0.08 of the votes); those voting a wrong colour first led the truth's by
+0.38-0.96."""
+
 FRAME_LABELS = (*COLOURS, MINOTAUR)
 """The colours a tile's frame can have: each set's, and the Minotaur tile's."""
 ORIGIN = "cell:0,0"
@@ -378,7 +389,13 @@ class AsterionRecogniser:
         shown = numpy.where(origin[:, None], _AT_ORIGIN, _ELSEWHERE)
         votes = counts[:, : len(FRAME_LABELS)] / corners.shape[1] * shown
         best = votes.argmax(axis=1)
-        shares = votes[numpy.arange(len(busy)), best].tolist()
+        every = numpy.arange(len(busy))
+        shares = votes[every, best].tolist()
+        # And the runner-up: a frame colour whose corners are split between two may be the other's.
+        others = votes.copy()
+        others[every, best] = -1.0
+        rivals = others.argmax(axis=1)
+        rival_shares = others[every, rivals].tolist()
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
         placed_at = offsets.tolist()
         scales = small.scales_at(centres[busy])
@@ -389,7 +406,7 @@ class AsterionRecogniser:
                 contrasts[j],
                 corners[j],
                 counts[j],
-                (int(best[j]), shares[j]),
+                (int(best[j]), shares[j], int(rivals[j]), rival_shares[j]),
                 prepared.palettes[item_id == ORIGIN],
                 prepared.templates,
                 _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
@@ -403,7 +420,7 @@ class AsterionRecogniser:
         contrast: float,
         corner_pixels: Frame,
         counts: numpy.typing.NDArray[numpy.intp],
-        voted: tuple[int, float],
+        voted: tuple[int, float, int, float],
         palettes: _CellPalettes,
         templates: Templates,
         frames_here: numpy.typing.NDArray[numpy.bool_],
@@ -413,11 +430,11 @@ class AsterionRecogniser:
         template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
         spread of grey inside it, its corners' pixels (BGR), how many of them show each label (by
         index in FRAME_LABELS then OTHER_LABELS), and the frame colour (index) most of them show among
-        those the cell can, with its share. `palettes`: of every surface, of the frame colours,
-        and the frame colour nearest to the path's; `placed`: the shrunk plane, the cell and its offset
-        (to move its window)."""
+        those the cell can, with its share, then the runner-up's and its share. `palettes`: of every
+        surface, of the frame colours, and the frame colour nearest to the path's; `placed`: the shrunk
+        plane, the cell and its offset (to move its window)."""
         labels = (*FRAME_LABELS, *OTHER_LABELS)
-        colour_index, share = voted
+        colour_index, share, rival, rival_share = voted
         doubtful = share < TILE_VOTE
         windows = [window]
         if doubtful:
@@ -449,6 +466,15 @@ class AsterionRecogniser:
             if contrast < TILE_CONTRAST or likeness < TILE_LIKENESS:
                 return EMPTY, 1.0 - share / TILE_VOTE * 0.7, None
             share = TILE_VOTE
+        elif (
+            rival_share >= RIVAL_SHARE * share
+            and contrast >= TILE_CONTRAST
+            and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
+        ):
+            # Corners split between two frame colours, and the tile's frame and prisoner (fitted to the
+            # light there) far likelier the runner-up's: a green frame of another print, its corners
+            # washed towards olive or yellow by a lamp or a light wood beside it, voted yellow.
+            colour_index = rival
         colour = FRAME_LABELS[colour_index]
         if contrast < TILE_CONTRAST:
             # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.

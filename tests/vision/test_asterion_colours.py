@@ -1,0 +1,63 @@
+"""Asterion: a tile's frame colour when its corners are split between two (another print, a lamp)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.games.asterion.tiles import DESIGN_INDEX
+from companion.vision.base import PLANE_PX_PER_MM
+from companion.vision.generate.asterion import draw_cell
+from companion.vision.recognisers._asterion_grid import CORNER_INSET_MM
+from companion.vision.recognisers._asterion_labels import tile_label
+from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
+from companion.vision.reference import NEUTRAL_BGR
+
+LAYOUT = asterion_layout(3, 1)
+CELL = "cell:1,0"
+
+
+def _plane(
+    colour: str, design: int, rotation: int, corners: str, washed: int
+) -> numpy.typing.NDArray[numpy.uint8]:
+    """A normalised plane with a tile of `colour` at CELL whose first `washed` corners (where the
+    recogniser samples them) show the frame of `corners` instead."""
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
+    cell = numpy.rot90(draw_cell(colour, design), k=-rotation).astype(numpy.float32)
+    cx, cy = (round(v) for v in LAYOUT.items[CELL].centre_px())
+    tile = round(TILE_MM * PLANE_PX_PER_MM)
+    inset = (cell.shape[0] - tile) // 2
+    y0, x0 = cy - cell.shape[0] // 2 + inset, cx - cell.shape[1] // 2 + inset
+    plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
+    # The other frame's colour where its drawing shows frame: a corner of the tile.
+    other = draw_cell(corners, design).astype(numpy.float32)[inset + 2, inset + 2]
+    reach = round((TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM)
+    half = round(1.5 * PLANE_PX_PER_MM)
+    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))[:washed]:
+        y, x = cy + sy * reach, cx + sx * reach
+        plane[y - half : y + half + 1, x - half : x + half + 1] = other
+    return numpy.asarray(numpy.clip(cv2.GaussianBlur(plane, (0, 0), 1.5), 0, 255), numpy.uint8)
+
+
+@pytest.mark.parametrize("name", ["corridor", "junction", "treasure junction"])
+def test_a_frame_whose_corners_show_another_colour_is_read_by_its_sides_and_prisoner(name: str) -> None:
+    # Two corners yellow, the frame's sides and the prisoner green: the corners' vote is split, and
+    # yellow, first of the colours, wins it (a second print's green washed towards olive under a lamp
+    # read yellow on burnt 20261133, dev 13); the frame and prisoner, fitted to the light there, are
+    # green's.
+    recogniser = AsterionRecogniser()
+    design = DESIGN_INDEX[name]
+    for rotation in range(4):
+        read = recogniser.read(_plane("green", design, rotation, "yellow", 2), LAYOUT, None).items[CELL]
+        assert read == tile_label("green", design, rotation)
+
+
+@pytest.mark.parametrize("name", ["corridor", "treasure junction"])
+def test_a_frame_with_one_corner_of_another_colour_keeps_its_own(name: str) -> None:
+    recogniser = AsterionRecogniser()
+    design = DESIGN_INDEX[name]
+    for colour, other in (("yellow", "green"), ("green", "yellow"), ("blue", "green"), ("red", "yellow")):
+        read = recogniser.read(_plane(colour, design, 1, other, 1), LAYOUT, None).items[CELL]
+        assert read == tile_label(colour, design, 1)
