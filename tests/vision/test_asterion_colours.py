@@ -61,3 +61,17 @@ def test_a_frame_with_one_corner_of_another_colour_keeps_its_own(name: str) -> N
     for colour, other in (("yellow", "green"), ("green", "yellow"), ("blue", "green"), ("red", "yellow")):
         read = recogniser.read(_plane(colour, design, 1, other, 1), LAYOUT, None).items[CELL]
         assert read == tile_label(colour, design, 1)
+
+
+def test_the_frame_colour_filters_are_built_with_the_templates_not_when_a_cell_asks() -> None:
+    from companion.vision.recognisers._asterion_grid import cell_windows
+    from companion.vision.recognisers._asterion_match import Templates
+
+    templates = Templates.from_profile(AsterionRecogniser().default_profile())
+    built = dict(templates._colour_tests)
+    # Every drawn look of each set's colour against its twin in each other set's colour.
+    assert len(built) == 4 * 3 * 56
+    windows = cell_windows(_plane("green", DESIGN_INDEX["junction"], 2, "yellow", 2), LAYOUT.items[CELL])
+    for colour, other in (("yellow", "green"), ("green", "blue"), ("red", "yellow")):
+        templates.colour_lead(colour, other, windows)
+    assert templates._colour_tests.keys() == built.keys()
