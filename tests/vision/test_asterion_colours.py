@@ -19,10 +19,11 @@ CELL = "cell:1,0"
 
 
 def _plane(
-    colour: str, design: int, rotation: int, corners: str, washed: int
+    colour: str, design: int, rotation: int, corners: str, washed: int, *others: tuple[float, float, float]
 ) -> numpy.typing.NDArray[numpy.uint8]:
     """A normalised plane with a tile of `colour` at CELL whose first `washed` corners (where the
-    recogniser samples them) show the frame of `corners` instead."""
+    recogniser samples them) show the frame of `corners` instead, and the next ones the colours
+    `others` (BGR)."""
     width, height = LAYOUT.plane_size_px()
     plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.float32)
     cell = numpy.rot90(draw_cell(colour, design), k=-rotation).astype(numpy.float32)
@@ -35,9 +36,10 @@ def _plane(
     other = draw_cell(corners, design).astype(numpy.float32)[inset + 2, inset + 2]
     reach = round((TILE_MM / 2 - CORNER_INSET_MM) * PLANE_PX_PER_MM)
     half = round(1.5 * PLANE_PX_PER_MM)
-    for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))[:washed]:
+    painted = [other] * washed + [numpy.array(bgr, numpy.float32) for bgr in others]
+    for (sx, sy), shown in zip(((-1, -1), (1, -1), (1, 1), (-1, 1)), painted, strict=False):
         y, x = cy + sy * reach, cx + sx * reach
-        plane[y - half : y + half + 1, x - half : x + half + 1] = other
+        plane[y - half : y + half + 1, x - half : x + half + 1] = shown
     return numpy.asarray(numpy.clip(cv2.GaussianBlur(plane, (0, 0), 1.5), 0, 255), numpy.uint8)
 
 
@@ -75,3 +77,23 @@ def test_the_frame_colour_filters_are_built_with_the_templates_not_when_a_cell_a
     for colour, other in (("yellow", "green"), ("green", "blue"), ("red", "yellow")):
         templates.colour_lead(colour, other, windows)
     assert templates._colour_tests.keys() == built.keys()
+
+
+def _frame_bgr(colour: str) -> tuple[float, float, float]:
+    b, g, r = draw_cell(colour, DESIGN_INDEX["corridor"])[4, 4].tolist()
+    return float(b), float(g), float(r)
+
+
+@pytest.mark.parametrize("name", ["corridor", "treasure junction", "wing bends"])
+def test_a_tile_whose_corners_show_its_colour_least_is_read_in_the_colour_its_designs_show(name: str) -> None:
+    # A blue frame whose corners show blue at one, yellow, green and the path's sand at the others (a
+    # second print's blue beside a light wood on burnt 20261133: green and the path's yellow nearer
+    # more corners than blue): its designs correlate far better in blue, the third nearest colour.
+    recogniser = AsterionRecogniser()
+    design = DESIGN_INDEX[name]
+    path = draw_cell("blue", DESIGN_INDEX["corridor"])  # its path runs down the middle
+    sand = path[path.shape[0] // 5, path.shape[1] // 2].tolist()
+    sand_bgr = (float(sand[0]), float(sand[1]), float(sand[2]))
+    for rotation in range(4):
+        plane = _plane("blue", design, rotation, "green", 1, _frame_bgr("yellow"), sand_bgr)
+        assert recogniser.read(plane, LAYOUT, None).items[CELL] == tile_label("blue", design, rotation)

@@ -454,7 +454,7 @@ class AsterionRecogniser:
                 nearest[palettes.path_like] += int(counts[labels.index("path")])
                 # A frame colour this cell cannot show ranks below all it can, even unseen ones.
                 ranked = numpy.where(frames_here, nearest, -1)
-                first, second = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1][:2])
+                first, second, *rest = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1])
                 nearest = numpy.maximum(ranked, 0)
                 colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
                 other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
@@ -463,6 +463,14 @@ class AsterionRecogniser:
                     and templates.colour_lead(FRAME_LABELS[first], FRAME_LABELS[second], windows) < 0
                 ):
                     colour_index, likeness = second, other
+                # A frame colour nearest fewer corners still, when its designs are far likelier: a second
+                # print's blue beside a light wood showed the table at most corners and green and the
+                # path's yellow at more than blue (burnt 20261133).
+                for third in rest:
+                    if nearest[third] and (other := templates.likeness(FRAME_LABELS[third], windows)) > (
+                        likeness + FAR_LIKELIER
+                    ):
+                        colour_index, likeness = third, other
             if contrast < TILE_CONTRAST or likeness < TILE_LIKENESS:
                 return EMPTY, 1.0 - share / TILE_VOTE * 0.7, None
             share = TILE_VOTE
