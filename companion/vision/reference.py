@@ -36,7 +36,7 @@ import numpy.typing
 
 from companion.vision._reference_band import band_of, with_middle
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.surround import BRIDGED_ARM_MM2, BandChanges, Surround, ring
+from companion.vision.surround import BRIDGED_ARM_MM2, REACHED_HAND_MM2, BandChanges, Surround, ring
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -279,6 +279,8 @@ class TableReference:
         self.size = _mask_size(layout)
         self._markers = self._marker_squares()
         self._weight = self._free_weight()
+        self._reachable = numpy.zeros((self.size[1], self.size[0]), bool)
+        """Where an arm of a board's colour may come in unseen up to its hand (`Surround.reachable`)."""
         self._light = LightGrid(layout.plane_mm, self.size, self._weight, self.settings.light_band)
         self._paper = MarkerPaper(layout.plane_mm, PLANE_PX_PER_MM)
         self._surround = _surround_for(layout)
@@ -330,6 +332,9 @@ class TableReference:
             settings.relative_tolerance,
             settings.shadow_chroma,
             settings.light_band,
+        )
+        self._reachable = self._surround.reachable(
+            round((MARKER_SIDE_MM + 2 * MARKER_MARGIN_MM) * MASK_PX_PER_MM), settings.hand_min_edge_mm
         )
         self._set_image(numpy.asarray(small, numpy.float32))
         whites = [self._paper.white(plane) for plane in planes]
@@ -590,8 +595,10 @@ class TableReference:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band
         (`Surround.crossing` with the markers as bridges): a region crossing it goes on into the plane
         beside the markers along at least an arm's width of the plane's edge, or, come in over a marker
-        only, covers `BRIDGED_ARM_MM2` of the plane. Bounded here over all the changes the band can
-        reach (those joined to the plane's edge, over the markers too), so False means no crossing."""
+        only, covers `BRIDGED_ARM_MM2` of the plane; or, where the plane's rim is a board's, a hand's
+        area of changes lies within an arm's reach of it (`Surround.reaching`). Bounded here over all the
+        changes the band can reach (those joined to the plane's edge, over the markers too, and those
+        large ones over the reachable rim), so False means no crossing."""
         inside = (joined > 0) & ~self._markers
         width = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
         if numpy.count_nonzero(ring(inside.view(numpy.uint8), 0)) >= width:
@@ -600,7 +607,16 @@ class TableReference:
         reached = numpy.zeros(count, bool)
         reached[ring(numpy.asarray(labels, numpy.int32), 0)] = True
         reached[0] = False
-        return int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2
+        if int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2:
+            return True
+        # An arm of a board's colour, unseen where it comes in over the board's rim, and its hand
+        # further in (`Surround.reaching`): a hand's area of changes within its reach there.
+        if not numpy.any(self._reachable):
+            return False
+        _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
+        large = stats[:, cv2.CC_STAT_AREA] >= REACHED_HAND_MM2 * MASK_PX_PER_MM**2
+        large[0] = False
+        return bool(numpy.any(large) and numpy.any(large[labels[self._reachable]]))
 
     def _may_cross(self, carried: Mask, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether what differs at all in the band under the plane's light carried outward (`carried`:
@@ -613,7 +629,9 @@ class TableReference:
         width = self.settings.hand_min_edge_mm
         if numpy.count_nonzero(carried) < self._surround.margin * width * MASK_PX_PER_MM:
             return False
-        return self._surround.crossing(carried, joined, width, None, self._markers)
+        return self._surround.crossing(
+            carried, joined, width, None, self._markers
+        ) or self._surround.reaching(carried, joined, width, self._reachable)
 
     def _crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
@@ -626,9 +644,17 @@ class TableReference:
         # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
         # player's shadow lying over the band by a marker is joined to its square too.
         markers, width = self._markers, self.settings.hand_min_edge_mm
-        return self._surround.crossing(
+        crossed = self._surround.crossing(
             band, joined, width, None, markers, texture
         ) or self._surround.crossing(darker, joined, width, outline, markers, texture)
+        # An arm of the plane's colour over it (a skin tone as the board's): foreign where it crosses
+        # the band, unseen over the plane until its hand.
+        if crossed:
+            return True
+        reaching, reachable = self._surround.reaching, self._reachable
+        return reaching(band, joined, width, reachable, None, texture) or reaching(
+            darker, joined, width, reachable, outline, texture
+        )
 
     def _texture_lost(self, corrected: Floats) -> Mask:
         """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an

@@ -84,6 +84,21 @@ TEXTURE_PLANES = 8
 BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
 
+REACH_MM = 70.0
+"""How far into the plane an arm of its very colour may come unseen before its hand shows (a forearm
+over the toss's collar plate, 40-55 mm)."""
+RIM_DIFFERS = 0.25
+"""A plane's rim whose colour is beyond the range of the table's nearby (halfway across the band) by this
+much (the largest channel's log ratio) is a board's: an arm of the board's colour may come in over it
+unseen while the table around shows it. Where the rim is the table around, the band sees no more of an
+arm than the plane's rim does."""
+RIM_NEAR_MM = 20.0
+"""How far along the edge the table's range is taken for the rim beside it (a check or a print's colours
+are all the table's)."""
+REACHED_HAND_MM2 = 6000.0
+"""The changed region a hand unseen up to it makes at least (a palm and fingers, 8000 mm² and more); a
+ring lying there, some 2800 mm², is none."""
+
 
 BandChanges = tuple[Mask, Mask, Mask, Floats]
 """`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`'s
@@ -446,16 +461,111 @@ class Surround:
             far_in = area >= BRIDGED_ARM_MM2 * self.px_per_mm**2
             wide &= by_itself | far_in
         if outline is not None:
-            # An outline across the band at least: one side of the arm.
-            sharp = numpy.bincount(labels[outline], minlength=count)
-            wide &= sharp >= m
-            # Across the band: at a third of its depths at least.
-            depth = numpy.minimum(self._depth[outline], m - 1)
-            seen = numpy.bincount(labels[outline] * m + depth, minlength=count * m).reshape(count, m) > 0
-            wide &= numpy.count_nonzero(seen, axis=1) >= m * OUTLINE_DEPTHS
+            wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
             wide &= ~self._shaded(labels, count, texture, width)
         return bool(numpy.any(wide))
+
+    def _outlined(self, labels: numpy.typing.NDArray[numpy.int32], count: int, outline: Mask) -> Mask:
+        """Per region, whether an outline crosses the band along it (`outline`: `changed`'s): one side
+        of an arm."""
+        m = self.margin
+        # An outline across the band at least: one side of the arm.
+        sharp = numpy.bincount(labels[outline], minlength=count) >= m
+        # Across the band: at a third of its depths at least.
+        depth = numpy.minimum(self._depth[outline], m - 1)
+        seen = numpy.bincount(labels[outline] * m + depth, minlength=count * m).reshape(count, m) > 0
+        return numpy.asarray(sharp & (numpy.count_nonzero(seen, axis=1) >= m * OUTLINE_DEPTHS), bool)
+
+    def reachable(self, corner_px: int, arm_mm: float) -> Mask:
+        """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a
+        board's, unlike the table around (`RIM_DIFFERS`), along an arm's width (`arm_mm`) at least, but
+        for the `corner_px` at either end of each edge (the markers' paper): where `reaching` may find a
+        hand."""
+        m = self.margin
+        width, height = self.size[0] - 2 * m, self.size[1] - 2 * m
+        out = numpy.zeros((height, width), bool)
+        if not self.learned or min(width, height) <= 2 * corner_px:
+            return out
+        log = numpy.log(self._image + numpy.float32(4.0))
+        # Per side, the table halfway across the band, a few pixels deep (depth x position x channel; a
+        # board may reach out a little beyond the plane), and the plane's rim (the same): the rim is a
+        # board's where its colour is beyond the table's range nearby (a check's or a print's colours
+        # are all the table's).
+        a, b = m // 2 - 2, m // 2 + 2
+        sides = (
+            (log[a:b, m:-m], log[m : m + 2, m:-m]),
+            (log[-b:-a, m:-m], log[-m - 2 : -m, m:-m]),
+            (log[m:-m, a:b].transpose(1, 0, 2), log[m:-m, m : m + 2].transpose(1, 0, 2)),
+            (log[m:-m, -b:-a].transpose(1, 0, 2), log[m:-m, -m - 2 : -m].transpose(1, 0, 2)),
+        )
+        near = numpy.ones((1, 2 * round(RIM_NEAR_MM * self.px_per_mm) + 1), numpy.uint8)
+        board = []
+        arm = numpy.ones((1, max(1, round(arm_mm * self.px_per_mm))), numpy.uint8)
+        for table, rim in sides:
+            low = cv2.erode(numpy.ascontiguousarray(table.min(axis=0)[None]), near)[0]
+            high = cv2.dilate(numpy.ascontiguousarray(table.max(axis=0)[None]), near)[0]
+            colour = rim.mean(axis=0)
+            beyond = numpy.maximum(low - colour, colour - high).max(axis=-1) > RIM_DIFFERS
+            beyond[:corner_px] = beyond[-corner_px:] = False
+            board.append(cv2.morphologyEx(beyond.astype(numpy.uint8)[None], cv2.MORPH_OPEN, arm)[0] > 0)
+        reach = min(round(REACH_MM * self.px_per_mm), height // 2, width // 2)
+        out[:reach, :] |= board[0][None, :]
+        out[-reach:, :] |= board[1][None, :]
+        out[:, :reach] |= board[2][:, None]
+        out[:, -reach:] |= board[3][:, None]
+        return out
+
+    def reaching(
+        self,
+        band: Mask,
+        inside: numpy.typing.NDArray[numpy.uint8],
+        min_width_mm: float,
+        reachable: Mask,
+        outline: Mask | None = None,
+        texture: Floats | None = None,
+    ) -> bool:
+        """Whether a region crossing the band (`band`: its changes, as `crossing`'s, with `outline` and
+        `texture` as there) as wide as an arm (`min_width_mm`) at its outer edge and halfway to the
+        plane's, faces, straight on into the plane within `REACH_MM` of its edge where that is a board's
+        rim (`reachable`), a changed region of the plane (`inside`) as large as a hand
+        (`REACHED_HAND_MM2`): an arm of the board's very colour (a skin tone as the toss's collar plate)
+        is unseen over it where it comes in, but its hand, shaded and with fingers, is not."""
+        if not numpy.any(reachable):
+            return False  # no board's rim: the plane's own changes show an arm where it comes in
+        m = self.margin
+        ring_band = band.astype(numpy.uint8)
+        ring_band[m:-m, m:-m] = 0
+        count, found = cv2.connectedComponents(ring_band, connectivity=8)
+        if count <= 1:
+            return False
+        labels = numpy.asarray(found, numpy.int32)
+        width = min_width_mm * self.px_per_mm
+        outer_count = numpy.bincount(ring(labels, 1), minlength=count)
+        # Half across the band at least: the board may reach out past the plane under the arm too.
+        half = m // 2
+        edge_count = numpy.bincount(ring(labels, half), minlength=count)
+        wide = (outer_count >= width) & (edge_count >= width)
+        wide[0] = False
+        if outline is not None and numpy.any(wide):
+            wide &= self._outlined(labels, count, outline)
+        if texture is not None and numpy.any(wide):
+            wide &= ~self._shaded(labels, count, texture, width)
+        if not numpy.any(wide):
+            return False
+        # Straight on into the plane from where the crossing regions meet its edge.
+        entering = wide[labels]
+        reach = min(round(REACH_MM * self.px_per_mm), (inside.shape[0] - 1) // 2, (inside.shape[1] - 1) // 2)
+        facing = numpy.zeros(inside.shape, bool)
+        facing[:reach, :] |= entering[half, m:-m][None, :]
+        facing[-reach:, :] |= entering[-1 - half, m:-m][None, :]
+        facing[:, :reach] |= entering[m:-m, half][:, None]
+        facing[:, -reach:] |= entering[m:-m, -1 - half][:, None]
+        facing &= reachable
+        _, plane_labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+        large = stats[:, cv2.CC_STAT_AREA] >= REACHED_HAND_MM2 * self.px_per_mm**2
+        large[0] = False
+        return bool(numpy.any(large[numpy.asarray(plane_labels, numpy.int32)[facing]]))
 
     def _shaded(
         self, labels: numpy.typing.NDArray[numpy.int32], count: int, texture: Floats, width: float
