@@ -284,6 +284,19 @@ class Recogniser(Protocol):
         ...
 
 
+@runtime_checkable
+class ReadsNormalised(Protocol):
+    """A recogniser that also takes, with a normalised plane, where the reference replaced the table by the
+    neutral background (reference.py's `normalise_with_table`), rather than finding it again itself."""
+
+    def read_normalised(
+        self, plane: Frame, table: numpy.typing.NDArray[numpy.uint8], layout: Layout, profile: Profile | None
+    ) -> Reading:
+        """As `Recogniser.read` on a normalised plane; `table` is 255 where the plane is the neutral
+        background the reference put there, 0 elsewhere (the plane's own pixels)."""
+        ...
+
+
 _FACTORIES: dict[str, Callable[[], Recogniser]] = {}
 _INSTANCES: dict[str, Recogniser] = {}
 

@@ -10,7 +10,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision.base import Layout, recogniser_for
+from companion.vision.base import PLANE_PX_PER_MM, Layout, ReadsNormalised, recogniser_for
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.recognisers import _hornochsen_tiles, hornochsen
 from companion.vision.reference import normalised_plane
@@ -216,3 +216,25 @@ def test_a_face_in_deep_shadow_is_read_and_an_overexposed_back_is_a_back(
     assert (reading.items["row:0:square:1"], reading.items["row:2:square:0"]) == ("23", "down")
     monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
     assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:2:square:0"] != "down"
+
+
+def test_the_table_handed_over_is_the_one_read() -> None:
+    """read_normalised (base.ReadsNormalised) takes the empty area from the table the reference hands over,
+    not from the plane: the table found on the plane reads as read does, and a tile the handed table
+    covers reads empty though the plane shows it."""
+    layout = _layout()
+    labels = _labels(layout)
+    empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "travel", 1)
+    plane = normalised_plane([empty], _plane(layout, labels, "travel", 2), layout)
+    recogniser = hornochsen.HornochsenRecogniser()
+    assert isinstance(recogniser, ReadsNormalised)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None, "the plane should be taken for a normalised one"
+    read = recogniser.read(plane, layout, None).items
+    assert recogniser.read_normalised(plane, table, layout, None).items == read
+    assert read["row:0:square:2"] == "58"
+    covered = table.copy()
+    x0, y0, x1, y1 = layout.items["row:0:square:2"].box_px()
+    margin = round((_hornochsen_tiles.WIDE_MM + 1.0) * PLANE_PX_PER_MM)
+    covered[max(0, y0 - margin) : y1 + margin, max(0, x0 - margin) : x1 + margin] = 255
+    assert recogniser.read_normalised(plane, covered, layout, None).items["row:0:square:2"] == "empty"
