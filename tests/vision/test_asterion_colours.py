@@ -97,3 +97,14 @@ def test_a_tile_whose_corners_show_its_colour_least_is_read_in_the_colour_its_de
     for rotation in range(4):
         plane = _plane("blue", design, rotation, "green", 1, _frame_bgr("yellow"), sand_bgr)
         assert recogniser.read(plane, LAYOUT, None).items[CELL] == tile_label("blue", design, rotation)
+
+
+def test_the_corners_palettes_lookup_tables_are_built_with_the_templates_not_in_a_frame() -> None:
+    from companion.vision.recognisers import _lab
+    from companion.vision.recognisers.asterion import _Prepared
+
+    _lab._cached_palette.cache_clear()
+    prepared = _Prepared.of(AsterionRecogniser().default_profile())
+    for palettes in prepared.palettes.values():
+        assert palettes.every._lut is not None
+        assert palettes.frames._lut is not None

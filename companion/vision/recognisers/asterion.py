@@ -228,9 +228,11 @@ class _Prepared:
             )
             for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
         }
-        # The frame colours' palette serves only cells whose corners show no colour clearly: its
-        # lookup table is built here, with the templates, not on the first such cell (35 ms).
+        # Their lookup tables are built here, with the templates, not in the first frame read (115 ms
+        # each for every surface's; the frame colours' serve only cells whose corners show no colour
+        # clearly, 35 ms).
         for palette in palettes.values():
+            palette.every.classify_bgr(numpy.zeros((1, 3), numpy.uint8))
             palette.frames.classify_bgr(numpy.zeros((1, 3), numpy.uint8))
         return cls(_templates_of(tuple(sorted(profile.templates.items()))), palettes)
 
