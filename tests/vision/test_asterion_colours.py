@@ -108,3 +108,17 @@ def test_the_corners_palettes_lookup_tables_are_built_with_the_templates_not_in_
     for palettes in prepared.palettes.values():
         assert palettes.every._lut is not None
         assert palettes.frames._lut is not None
+
+
+def test_a_taught_colours_vote_is_not_second_guessed_by_the_built_in_frames() -> None:
+    # Taught, the corners are classified by the edition's own colours: a second print taught on light
+    # wood read 11 of its yellow tiles on dark wood green when the built-in frames had the last word.
+    import dataclasses
+
+    recogniser = AsterionRecogniser()
+    base = recogniser.default_profile()
+    taught = dataclasses.replace(base, params={**base.params, "taught_colours": ["yellow", "green"]})
+    design = DESIGN_INDEX["junction"]
+    plane = _plane("green", design, 1, "yellow", 2)
+    assert recogniser.read(plane, LAYOUT, None).items[CELL] == tile_label("green", design, 1)
+    assert recogniser.read(plane, LAYOUT, taught).items[CELL] == tile_label("yellow", design, 1)

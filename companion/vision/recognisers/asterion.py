@@ -133,7 +133,9 @@ lamp or beside a light wood, read as yellow (burnt 20261133, dev 13). On dev pla
 55; 13's sessions 6-7 alone) tiles' corners voting their own colour first and a runner-up at a tenth
 of it or more never showed the runner-up's frame by 0.3 (green against yellow led by 0.32-0.37 only
 with a runner-up under 0.08 of the votes); those voting a wrong colour first led the truth's by
-0.38-0.96."""
+0.38-0.96. Not when the colour voted was taught: the corners then show the edition's own colour, and
+`colour_lead` compares the built-in drawings' frames (a second print taught on light wood, its yellow
+tiles on dark wood showed green's frame by 0.3 and more: 11 of 6,237 taught cells read green)."""
 
 FRAME_LABELS = (*COLOURS, MINOTAUR)
 """The colours a tile's frame can have: each set's, and the Minotaur tile's."""
@@ -192,14 +194,20 @@ class _CellPalettes:
     maps from their labels' indices to those in FRAME_LABELS (then OTHER_LABELS)."""
 
     def __init__(
-        self, colours: Mapping[str, list[list[float]]], frames: tuple[str, ...], path_like: int
+        self,
+        colours: Mapping[str, list[list[float]]],
+        frames: tuple[str, ...],
+        path_like: int,
+        taught: frozenset[str] = frozenset(),
     ) -> None:
+        """`taught`: the labels whose colours were taught (the edition's own, not the built-in ones)."""
         every = (*FRAME_LABELS, *OTHER_LABELS)
         self.every = palette_for(colours, (*frames, *OTHER_LABELS))
         self.every_map = numpy.array([every.index(label) for label in self.every.labels], numpy.intp)
         self.frames = palette_for(colours, frames)
         self.frames_map = numpy.array([FRAME_LABELS.index(label) for label in self.frames.labels], numpy.intp)
         self.path_like = path_like
+        self.taught = taught
 
 
 @functools.lru_cache(maxsize=4)
@@ -224,7 +232,10 @@ class _Prepared:
         path_like = _path_like(profile)
         palettes = {
             at_origin: _CellPalettes(
-                profile.colours, tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)), path_like
+                profile.colours,
+                tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)),
+                path_like,
+                frozenset(profile.params.get("taught_colours", [])),
             )
             for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
         }
@@ -478,6 +489,7 @@ class AsterionRecogniser:
             share = TILE_VOTE
         elif (
             rival_share >= RIVAL_SHARE * share
+            and FRAME_LABELS[colour_index] not in palettes.taught
             and contrast >= TILE_CONTRAST
             and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
         ):
