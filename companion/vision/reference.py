@@ -53,8 +53,15 @@ from companion.vision.table_light import (
 
 Homography = numpy.typing.NDArray[numpy.float64]
 
-LOG_LEVELS = numpy.log(numpy.arange(256, dtype=numpy.float32) + numpy.float32(4.0)).astype(numpy.float32)
+LOG_OFFSET = 4.0
+"""Levels are lifted by this before their logs are taken (`log_level`): a dark pixel's noise would make its
+log meaningless. The light's gain is measured between levels so lifted (`TableReference.look`)."""
+LOG_LEVELS = numpy.log(numpy.arange(256, dtype=numpy.float32) + numpy.float32(LOG_OFFSET)).astype(
+    numpy.float32
+)
 """`log_level` of each byte: the plane's levels at the masks' size are bytes, looked up in one pass."""
+LIFTED_FROM = 1.5
+"""Gains of the light above which `TableReference.look` applies them to levels lifted by `LOG_OFFSET`."""
 
 NEUTRAL_BGR = (128, 128, 128)
 """What every table pixel becomes in a normalised plane: a mid grey, far from the dark backs and the
@@ -310,6 +317,7 @@ class TableReference:
         self._shadow_chroma: Floats = numpy.zeros(0, numpy.float32)
         self._image_2: Floats = numpy.zeros(0, numpy.float32)
         self._two = numpy.full((self.size[1], self.size[0], 3), 2.0, numpy.float32)
+        self._four = numpy.full((self.size[1], self.size[0], 3), LOG_OFFSET, numpy.float32)
         self._noise_floor = numpy.full_like(self._two, self.settings.tolerance)
         """The camera's noise: the least tolerance, however deep the shadow."""
         self.white_balanced = False
@@ -475,8 +483,20 @@ class TableReference:
         )
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
-        low = _at_most(floats(cv2.multiply(self._low, gain)), SATURATED)
-        high = cv2.multiply(self._high, gain)
+        # The gain is measured between levels lifted by LOG_OFFSET (`LOG_LEVELS`): under a lamp brighter
+        # than the one the empty area was learned in, it is the gain of levels so lifted, and a dim
+        # table's levels come out brighter than that gain times theirs (a felt learned in near darkness
+        # was read 2.3 times as bright under a lamp that made it 3 times: its brighter tufts came out no
+        # table). Dimmer, the lift is left out (a few tenths of a level on a lit table), and below
+        # `LIFTED_FROM` too: at most two levels, within the noise, not worth its passes over the plane.
+        brightest_gain = float(gain.max())
+        low, high = cv2.multiply(self._low, gain), cv2.multiply(self._high, gain)
+        if brightest_gain > 1.0:
+            excess = _at_least_zero(floats(cv2.subtract(gain, self._one)))
+            if brightest_gain > LIFTED_FROM:
+                lift = cv2.multiply(excess, self._four)
+                low, high = cv2.add(low, lift), cv2.add(high, lift)
+        low = _at_most(floats(low), SATURATED)
         darker = floats(cv2.subtract(low, current))
         outside = _at_least_zero(floats(cv2.max(darker, cv2.subtract(current, high))))
         if int(small.max()) >= SATURATED:
@@ -485,7 +505,7 @@ class TableReference:
         # shadow (on a dark cloth) the tolerance stays at the noise's.
         tolerance = floats(cv2.max(cv2.multiply(self._tolerance, gain), self._noise_floor))
         beyond_tolerance = floats(cv2.subtract(outside, tolerance))
-        if float(gain.max()) > 1.0:
+        if brightest_gain > 1.0:
             # Nor does the noise grow with the light: under a lamp brighter than the one the empty area was
             # learned in, a pixel darker than its neighbourhood's range by more than the camera's noise
             # and the range's own share of the light is no table. (Brighter, a dim reference's own
@@ -493,7 +513,6 @@ class TableReference:
             # piece lying on the print's dark line (a Minoa stick, nearly the line's colour) passed for
             # the line under a warm lamp 2.6 times as bright.
             # Above a gain of one the whole tolerance, (noise + relative) x gain, less the noise's growth.
-            excess = _at_least_zero(floats(cv2.subtract(gain, self._one)))
             noise = floats(cv2.scaleAdd(excess, -settings.tolerance, tolerance))
             # Within both (one reduction over the channels for the two tests).
             beyond_tolerance = floats(cv2.max(beyond_tolerance, cv2.subtract(darker, noise)))
@@ -776,12 +795,17 @@ class TableReference:
         clear = view.table & ~near
         if not numpy.any(clear):
             return
-        # In the reference's own light: the correction less the white balance is the light's gain.
-        # OpenCV's per-element operations, the update over all pixels kept where clear: numpy's indexing
-        # by a mask cost more than the reference's renewal itself.
+        # In the reference's own light: the correction less the white balance is the light's inverse gain
+        # (and under a brighter lamp, `look`'s lift taken off). OpenCV's per-element operations, the
+        # update over all pixels kept where clear: numpy's indexing by a mask cost more than the
+        # reference's renewal itself.
         known = view.small.shape == (self.size[1], self.size[0], 3)
         small = view.small.astype(numpy.float32) if known else self._small(plane)
-        in_reference_light = cv2.multiply(cv2.multiply(small, view.correction), self._unwhite)
+        inverse = cv2.multiply(view.correction, self._unwhite)
+        in_reference_light = cv2.multiply(small, inverse)
+        if float(inverse.min()) < 1.0 / LIFTED_FROM:
+            lift = cv2.multiply(_at_least_zero(floats(cv2.subtract(self._one, inverse))), self._four)
+            in_reference_light = cv2.subtract(in_reference_light, lift)
         rate = min(1.0, self.settings.update_rate * UPDATE_EVERY)
         updated = cv2.scaleAdd(cv2.subtract(in_reference_light, self._image), rate, self._image)
         image = self._image.copy()
