@@ -14,7 +14,7 @@ from typing import Any
 import numpy
 
 from companion.vision._marker_match import forget_matches
-from companion.vision.base import Frame, Layout, Profile, Reading, Recogniser, recogniser_for
+from companion.vision.base import Frame, Layout, Profile, Reading, ReadsNormalised, Recogniser, recogniser_for
 from companion.vision.calibration import (
     CalibrationResult,
     CalibrationSettings,
@@ -142,7 +142,7 @@ class PlaneReader:
         if calibration.homography is not None:
             plane = warp_plane(frame, self.read_homography(calibration.homography, frame), self.layout)
         warped = time.perf_counter()
-        view = None
+        view, table = None, None
         if plane is not None and self._reference is not None:
             assert calibration.homography is not None  # a plane comes from one
             homography = calibration.homography
@@ -150,11 +150,15 @@ class PlaneReader:
             view = self._reference.look(plane, lambda: self.surround(frame, homography))
             if not view.refused:
                 self._reference.keep_current(plane, view)
-                plane = self._reference.normalise(plane, view)
+                plane, table = self._reference.normalise_with_table(plane, view)
         compared = time.perf_counter()
         reading = None
         if plane is not None and (view is None or not view.refused):
-            reading = self.recogniser.read(plane, self.layout, self.profile)
+            if table is not None and isinstance(self.recogniser, ReadsNormalised):
+                # The table the reference replaced is handed over, not found again by the recogniser.
+                reading = self.recogniser.read_normalised(plane, table, self.layout, self.profile)
+            else:
+                reading = self.recogniser.read(plane, self.layout, self.profile)
         done = time.perf_counter()
         stages = {"markers": calibrated - started, "warp": warped - calibrated, "recogniser": done - compared}
         if view is not None:

@@ -6,13 +6,18 @@ normalised by the real reference: what the recogniser reads once the empty area 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Layout, ReadsNormalised, recogniser_for
+from companion.vision.generate import generate_session
 from companion.vision.generate.hornochsen import render_on
+from companion.vision.pipeline import PlaneReader
 from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.recording import load_recording
 from companion.vision.reference import normalised_plane
 
 TABLE_BGR = (200, 215, 225)
@@ -238,3 +243,33 @@ def test_the_table_handed_over_is_the_one_read() -> None:
     margin = round((_hornochsen_tiles.WIDE_MM + 1.0) * PLANE_PX_PER_MM)
     covered[max(0, y0 - margin) : y1 + margin, max(0, x0 - margin) : x1 + margin] = 255
     assert recogniser.read_normalised(plane, covered, layout, None).items["row:0:square:2"] == "empty"
+
+
+def test_the_pipeline_hands_the_table_it_replaced_to_the_recogniser(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """With the empty area learned, the pipeline hands the recogniser the table the reference replaced
+    (read_normalised): the recogniser reads the session's frames without looking for it on the plane."""
+    folder = generate_session("hornochsen", tmp_path / "session", 3, seed=3)
+    recording = load_recording(folder)
+    reader = PlaneReader("hornochsen", recording.options)
+    reader.learn_reference(
+        [image for entry, image in recording.images() if entry.reference and image is not None]
+    )
+
+    def no_search(plane: object) -> None:
+        raise AssertionError("the recogniser looked for the table on a normalised plane")
+
+    monkeypatch.setattr(hornochsen, "table_mask", no_search)
+    read = 0
+    for entry, image in recording.images():
+        if image is None or entry.reference or entry.hand or entry.motion or entry.labels is None:
+            continue
+        reading = reader.read(image).reading
+        assert reading is not None
+        wrong = {
+            item: reading.items[item] for item, label in entry.labels.items() if reading.items[item] != label
+        }
+        assert wrong == {}
+        read += 1
+    assert read > 0
