@@ -307,9 +307,10 @@ class HornochsenRecogniser:
             # Every face's digits are scored in one product (a product per tile cost more than its sums).
             glyphs = [glyph for face in faces.values() for glyph in face.glyphs]
             scored = iter(templates.all_scores(glyphs, raw=True))
+            least = _face_least([face.median for face in faces.values()])
             for item_id, face in faces.items():
                 tile_scores = [next(scored) for _ in face.glyphs]
-                label, sure, alternatives = _read_face(seen, face, tile_scores, templates)
+                label, sure, alternatives = _read_face(seen, face, tile_scores, templates, least)
                 items[item_id], confidence[item_id], others[item_id] = label, sure, alternatives
             items = {item_id: items[item_id] for item_id in layout.items}  # in the layout's order
         _one_of_each(items, confidence, others)
@@ -459,6 +460,22 @@ PLAIN_SHARE = 0.85
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
 
 
+FRAME_FACES = 5
+"""A frame with at least this many faces tells how light its faces are (see _face_least)."""
+FRAME_FACE_SHARE = 0.8
+"""A face this share as light as the frame's typical face is one of them, not a mark of the board's print."""
+
+
+def _face_least(medians: list[float]) -> float:
+    """How dark a face may be and still show one digit (see FACE_LEAST): under a dim lamp every face of the
+    frame is that dark (printed cloth, travel edition, seed 20261134: the frame's faces at 97 median, its
+    tiles 1, 2 and 7 at 84-93 read empty); a mark the reference left in view lies in a shadow darker than
+    the faces round it (dark wood: marks at 17-94 among faces at 178)."""
+    if len(medians) < FRAME_FACES:
+        return FACE_LEAST
+    return float(min(FACE_LEAST, FRAME_FACE_SHARE * float(numpy.median(medians))))
+
+
 def _empty_confidence(tile: float) -> float:
     """How sure a square is empty whose middle is this share no empty area."""
     return float(min(1.0, 1.0 - tile / NORMALISED_TILE_SHARE + 0.3))
@@ -505,7 +522,11 @@ def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[t
 
 
 def _read_face(
-    seen: Seen, face: _Face, scored: list[tuple[FloatArray, FloatArray]], templates: DigitTemplates
+    seen: Seen,
+    face: _Face,
+    scored: list[tuple[FloatArray, FloatArray]],
+    templates: DigitTemplates,
+    face_least: float = FACE_LEAST,
 ) -> tuple[str, float, list[tuple[int, float]]]:
     """The number of a face found by _look_normalised, from its glyphs' scores."""
     # A light face in its square is a tile: its blurred digits of another typeface need not look as much
@@ -524,9 +545,10 @@ def _read_face(
             float(min(1.0, face.tile)),
             [],
         )  # a back lit up to a face's lightness (an overexposed mark)
-    if number is None or (face.median < FACE_LEAST and number < 10):
-        # No face is this dark but one in a deep shadow, which still shows its two digits: one digit there
-        # is a mark of the board's print the reference left in view.
+    if number is None or (face.median < face_least and number < 10):
+        # No face is this dark (nor this much darker than the frame's: _face_least) but one in a deep
+        # shadow, which still shows its two digits: one digit there is a mark of the board's print the
+        # reference left in view.
         return EMPTY, 0.1, []
     return str(number), float(min(1.0, margin * 4)), alternatives
 
