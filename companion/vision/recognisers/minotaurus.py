@@ -17,7 +17,10 @@ white face the reference took mostly for a light table; TAKEN_VARIATION, PIPS_CL
 at all (the table a normalisation left behind: a shadow, a lamp's hotspot; FLAT_VARIATION), and the
 prototypes are those learned on normalised planes (minotaurus_normalised.json). A cell the prototypes
 call a back whose marks tell neither way is a face if it shows a horn as clearly as only a face does
-(HORN_CLEAR). A plane without a reference is read as before, with prototypes learned on planes as the
+(HORN_CLEAR). No face is white that is darker than a white face under the canonical light (WHITE_LEAST_L:
+a dim dark blue face keeps its hue) or shows hardly a pixel lighter than the table (DARK_WHITE_LIT: a dark
+back whose body the reference took for a dark table, its dim emblem left) unless it shows a clear horn and
+pips. A plane without a reference is read as before, with prototypes learned on planes as the
 camera sees them (minotaurus_prototypes.json).
 
 The built-in edition is data shipped beside this module, learned offline from the generator
@@ -150,6 +153,16 @@ PIPS_CLEAR = 0.6
 a face. (Generated hard sessions, dev seeds 2 5 13 21 34 40 and burnt 20261131-33: of 10152 such empty
 cells the one most like a horn, 0.63, a printed cloth's leftovers, shows pips at 0.31; the white faces
 taken for the table, laminate and linen, horns 0.72-0.93 and pips 0.68-0.99, but one at 0.18.)"""
+WHITE_LEAST_L = 100.0
+"""Least lightness (OpenCV's 0-255 L of a cell's middle) of a white face on a normalised plane, the light
+canonical: generated hard sessions (dev seeds 5 13 21 34, burnt 20261132-34) 368 white faces from 120 (a dim
+felt's, left unlit; 1 % under 137); a dark blue face on a dim felt, its chroma under PALE_CHROMA, 73-76."""
+LIT_LEVEL = 10.0
+"""Grey levels above the neutral grey that make a piece's pixel lighter than the table (see Cells.lit)."""
+DARK_WHITE_LIT = 0.15
+"""Least share of a white face's piece pixels lighter than the table: the same 368 white faces from 0.19
+but for one (0.03, a dim felt's, with a clear horn and pips); a second print's navy backs on a dark felt,
+their body taken for the table and read white, 0-0.11."""
 POLARITY_MIN_PIXELS = 20
 """Pixels of a piece a cell's middle must show for its polarity to be its own (else all are counted)."""
 FIT_BOX_MM = 26.0
@@ -259,6 +272,9 @@ class Cells:
     how much mark it shows, in shade or in colour alone (None on other planes; see FLAT_VARIATION). Where
     that is plainly no flat cell (its grey varies as much) or plainly bare table (EMPTY_COVER), its grey's
     standard deviation instead: never above the largest channel's, and enough to tell."""
+    lit: FloatArray | None = None
+    """On a normalised plane, per cell, the share of its middle's piece pixels lighter than the neutral grey
+    by more than LIT_LEVEL (None on other planes; see DARK_WHITE_LIT)."""
 
 
 def cell_centres(
@@ -319,7 +335,7 @@ def _cell_colours(
     both = numpy.clip(numpy.concatenate([middles * gain, tables * gain]), 0, 255).astype(numpy.uint8)
     lab = cv2.cvtColor(both[:, None, :], cv2.COLOR_BGR2LAB)[:, 0, :].astype(numpy.float32)
     body, table = lab[: len(ids)], lab[len(ids) :]
-    covered = variation = None
+    covered = variation = lit = None
     piece = numpy.ones(grey.shape, numpy.bool_)
     if normalised:
         away = numpy.abs(middle_pixels.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(
@@ -328,6 +344,8 @@ def _cell_colours(
         piece = away > FOREGROUND_LEVEL
         covered = piece.mean(axis=1).astype(numpy.float32)
         variation = _variation(middle_pixels, grey, covered)
+        lighter = (grey > numpy.mean(NEUTRAL_BGR) + LIT_LEVEL) & piece
+        lit = (lighter.sum(axis=1) / numpy.maximum(piece.sum(axis=1), 1)).astype(numpy.float32)
     polarity = ink_polarity(grey, piece)
     matched = None
     if covered is not None:
@@ -339,7 +357,9 @@ def _cell_colours(
     features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
-    return Cells(ids, features.astype(numpy.float32), small, tables, centres, covered, polarity, variation)
+    return Cells(
+        ids, features.astype(numpy.float32), small, tables, centres, covered, polarity, variation, lit
+    )
 
 
 def _variation(middle_pixels: Frame, grey: FloatArray, covered: FloatArray) -> FloatArray:
@@ -622,6 +642,7 @@ class MinotaurusRecogniser:
                 classes[n], confidences[n] = label, min(confidences[n], certainty)
             if cells.covered is not None and "white" in hues:
                 _pale_faces_not_white(features, up, classes, confidences, prototypes, profile)
+                _dark_faces_not_white(plane, cells, classes, confidences, prototypes, glyphs, profile, taken)
         if cells.variation is not None:
             _flat_cells_empty(cells.variation, classes, confidences)
         items = dict(zip(ids, classes, strict=True))
@@ -818,6 +839,57 @@ def _pale_faces_not_white(
         hues, sure = prototypes.colours.classify(features[pale][:, COLOUR_FEATURES], barred="white")
         for n, label, certainty in zip(pale, hues, sure, strict=True):
             classes[n], confidences[n] = label, min(confidences[n], certainty)
+
+
+def _dark_faces_not_white(
+    plane: Frame,
+    cells: Cells,
+    classes: list[str],
+    confidences: list[float],
+    prototypes: Prototypes,
+    glyphs: Glyphs,
+    profile: Profile | None,
+    taken: list[int],
+) -> None:
+    """On a normalised plane, in place: a face read white that is darker than any white (WHITE_LEAST_L) is
+    read by its hue among the other colours; one whose piece shows hardly anything lighter than the table
+    (DARK_WHITE_LIT) is a back whose dark body the reference took for a dark table, its lighter emblem
+    and a dark rim left (pale on the neutral grey, so nearest a white prototype), unless it shows a clear
+    horn and a clear row of pips as only a face does. (A taught white as dark is left alone.)"""
+    if cells.lit is None or cells.covered is None:
+        return
+    taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
+    if taught and min(row[0] for row in taught) / FEATURE_WEIGHTS[0] < WHITE_LEAST_L:
+        return
+    lightness = cells.features[:, 0] / FEATURE_WEIGHTS[0]
+    whites = [n for n, label in enumerate(classes) if label == "white" and n not in taken]
+    dark = [n for n in whites if lightness[n] < WHITE_LEAST_L]
+    if dark:
+        hues, sure = prototypes.colours.classify(cells.features[dark][:, COLOUR_FEATURES], barred="white")
+        for n, label, certainty in zip(dark, hues, sure, strict=True):
+            classes[n], confidences[n] = label, min(confidences[n], certainty)
+    backs = [n for n in whites if n not in dark and cells.lit[n] < DARK_WHITE_LIT]
+    backs = [n for n in backs if not _clear_face(plane, cells, n, glyphs)]
+    if backs:
+        # Mostly covered (EMPTY_COVER), it holds a piece: its back, as sure as it lies nearer a back than
+        # the table (its middle half neutral grey).
+        kinds, sure = prototypes.classify(cells.features[backs], barred=COLOURS)
+        for n, label, certainty in zip(backs, kinds, sure, strict=True):
+            classes[n], confidences[n] = "down", certainty if label == "down" else 1.0 - certainty
+
+
+def _clear_face(plane: Frame, cells: Cells, n: int, glyphs: Glyphs) -> bool:
+    """Whether cell n shows a horn as clearly as only a face does and a row of pips where it puts it."""
+    x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
+    grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+    _, _, at, horn = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)
+    if horn < HORN_CLEAR:
+        return False
+    pips = max(
+        best_match(grey, at, VALUE_BOX_MM, look, list(look.names), VALUE_SLACK_PX, blurred=blurred)[3]
+        for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
+    )
+    return pips >= PIPS_CLEAR
 
 
 def _small(plane: Frame) -> Frame:
