@@ -36,7 +36,14 @@ import numpy.typing
 
 from companion.vision._reference_band import band_of, with_middle
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.surround import BRIDGED_ARM_MM2, REACHED_HAND_MM2, BandChanges, Surround, ring
+from companion.vision.surround import (
+    BRIDGED_ARM_MM2,
+    DARK_NOISE,
+    REACHED_HAND_MM2,
+    BandChanges,
+    Surround,
+    ring,
+)
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -320,6 +327,8 @@ class TableReference:
         self._four = numpy.full((self.size[1], self.size[0], 3), LOG_OFFSET, numpy.float32)
         self._noise_floor = numpy.full_like(self._two, self.settings.tolerance)
         """The camera's noise: the least tolerance, however deep the shadow."""
+        self._dark_noise = numpy.full_like(self._two, DARK_NOISE)
+        self._relative = numpy.full_like(self._two, self.settings.relative_tolerance)
         self.white_balanced = False
         """The markers' paper could be measured: normalised colours are those under canonical white."""
 
@@ -528,7 +537,9 @@ class TableReference:
         )
         # A piece close to the table's colour (a dark back on dark wood) differs by little in each pixel,
         # but alike over its whole face: averaged over a few millimetres that stands out of the noise.
-        distance = sum3(floats(cv2.divide(outside, tolerance)))
+        # For the hand check only: on a near-black table the camera's noise is a few levels, not the
+        # floor's (`DARK_NOISE`), and a dark arm differs from it by less than that floor in every pixel.
+        distance = sum3(floats(cv2.divide(outside, self._hand_tolerance(tolerance, gain))))
         # A print's line thinner than a mask pixel is up to twice as deep in one pixel as split between
         # two: the plane settling half a millimetre off makes it darker than its neighbourhood ever was,
         # alike all along the line. On the line, faintness is counted beyond that (a piece beside it
@@ -609,6 +620,21 @@ class TableReference:
             )
         correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
         return TableView(foreground > 0, correction, matches, table_share, hand, reason, small)
+
+    def _hand_tolerance(self, tolerance: Floats, gain: Floats) -> Floats:
+        """The tolerance the hand check divides the differences by: `tolerance` (the comparison's), but
+        where the table at the light is darker than the noise floor (`ReferenceSettings.tolerance`) plus
+        `DARK_NOISE`, its level less `DARK_NOISE` (at least `DARK_NOISE`) in place of that floor. In a
+        dim room a dark arm over a near-black cloth (levels 8-16 of 255) differs from it by 4-8 levels a
+        channel, alike over the whole arm: under the floor of 14 levels it was unseen around the plane,
+        seen only over the lit board (burnt seed 20261134: Minoa printed and felt)."""
+        assert self._image is not None
+        if float(self._image.min()) * float(gain.min()) >= self.settings.tolerance + DARK_NOISE:
+            return tolerance  # a lit table: the floor holds everywhere (two reductions, not five passes)
+        level = floats(cv2.multiply(self._image, gain))
+        floor = floats(cv2.max(cv2.subtract(level, self._dark_noise), self._dark_noise))
+        # Never above the comparison's own tolerance: at levels from the floor's plus DARK_NOISE on, it.
+        return floats(cv2.min(tolerance, cv2.add(cv2.multiply(level, self._relative), floor)))
 
     def _may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band

@@ -54,6 +54,11 @@ on a dark table is brighter still, or of another hue)."""
 BAND_LIGHT_CELL_MM = 50.0
 """Side of a cell of the band's light grid: wider than the plane's (no piece lies in the band to tell a
 hotspot's edge from; a coarser grid costs less)."""
+DARK_NOISE = 5.0
+"""Grey levels of the camera's noise (and its JPEG's) on a near-black table. Where the table at the light
+is darker than the noise floor plus this, the hand check's tolerance is its level less this (at least
+this) in place of the floor, which holds for lit tables: a dark arm over a near-black cloth in a dim room
+differs from it by 4-8 levels a channel, alike all over."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -322,9 +327,10 @@ class Surround:
         outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
         # A clipped channel could be any table brighter than white.
         unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
-        scaled = cv2.divide(
-            cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + self._noise
-        )
+        # On a table darker than the noise floor plus DARK_NOISE, its level less DARK_NOISE (at least that).
+        at_light = cv2.multiply(cv2.add(side.low, side.high), gain, scale=0.5)
+        noise = numpy.clip(at_light - numpy.float32(DARK_NOISE), numpy.float32(DARK_NOISE), self._noise)
+        scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + noise)
         distance = sum3(numpy.asarray(scaled, numpy.float32))
         corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
         lost, grey, mean = self._texture_lost(corrected, side)
