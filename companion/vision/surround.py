@@ -108,6 +108,14 @@ REACHED_HAND_MM2 = 6000.0
 ring lying there, some 2800 mm², is none."""
 
 
+LIFT_FLOOR = 0.8
+"""A step of the darkening with the band of the table's hue and at least this bright against its reference
+on both sides of it (within the band's light's error: the band of a linen learned under a player's shadow
+came out 0.87-1.1 beside the shadow's old edge) may be that shadow's, gone since: an outline only where the
+band steps too. An arm hiding the marker sheet's paper edge is darker than the paper (0.6-0.8)."""
+
+_WINDOW = numpy.ones((TEXTURE_PX, TEXTURE_PX), numpy.uint8)
+
 BandChanges = tuple[Mask, Mask, Mask, Floats]
 """`Surround.changed`'s masks, and the band's texture agreement with the reference's (`_kept_texture`'s
 planes, each of the band's size, first)."""
@@ -357,7 +365,25 @@ class Surround:
         rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
         # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
         steep = cv2.magnitude(rise_x, rise_y) > side.steep_step
-        outline = steep & side.plain
+        # The darkening steps where the band steps now (an arm's side) or where its reference does, hidden
+        # now: the marker sheet's edge or a grain line under an arm, the band darker than its reference on
+        # one side of it at least. A player's shadow over the band while the empty area was learned, gone
+        # since, leaves its sharp old edge in the darkening alone, the band of the table's hue and as bright
+        # as its reference or brighter on both sides (`LIFT_FLOOR`): there the step has to be the band's
+        # own too (each channel's step over its reference level, the reference's left out: a third of the
+        # central difference, the mean of the three channels' as the darkening's).
+        step_x, step_y = (
+            sum3(
+                numpy.asarray(
+                    cv2.divide(cv2.Sobel(blurred, cv2.CV_32F, dx, 1 - dx, ksize=1, scale=1 / 6), side.mean_2),
+                    numpy.float32,
+                )
+            )
+            for dx in (1, 0)
+        )
+        lifted_by = cv2.erode(darkening, _WINDOW)
+        lifted = hue & (lifted_by > numpy.float32(LIFT_FLOOR))
+        outline = steep & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > side.steep_step))
         table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
         relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
         texture = self._kept_texture(relative, side, steep, distance, table_hue, darkening, lost)
