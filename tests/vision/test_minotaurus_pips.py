@@ -66,3 +66,14 @@ def test_the_row_of_pips_is_found_below_a_horn_that_put_the_piece_too_high() -> 
         look, blurred = glyphs.values[0], glyphs.blurred_values[0]
         read, _, _, _ = best_match(grey, too_high, VALUE_BOX_MM, look, names, VALUE_SLACK_PX, blurred)
         assert read == str(value)
+
+
+def test_a_face_cut_beside_its_pips_by_the_reference_keeps_its_value() -> None:
+    """A white face on a light cloth: the reference took a strip at the right of its lower half for the table.
+    The patch is the face's paper, not ink: filled with the face's grey (FACE_FILL_PERCENTILE of its middle),
+    not its middle's median, it is no extra pip (read white-4-right with the median)."""
+    face = piece_face("white-3-right", PLANE_PX_PER_MM, edition="second-print")
+    height, width = face.shape[:2]
+    face[height // 2 :, width - round(7 * PLANE_PX_PER_MM) :] = NEUTRAL_BGR
+    plane = _plane("cell:12", face)
+    assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:12"] == "white-3-right"

@@ -212,6 +212,11 @@ FACE_MIDDLE_PX = round(5 * PLANE_PX_PER_MM)
 """Half the side of the square about a piece's centre whose median grey is its face's."""
 
 
+FACE_FILL_PERCENTILE = 80.0
+"""The face's grey, as a percentile of its middle (FACE_MIDDLE_PX): its paper, not its ink. The median
+was pulled towards the ink where the middle holds much of it (a horn's tip and a row of square pips), and
+a patch taken for the table right of a white 2's pips came out dark enough to read as a third pip (burnt
+20261134 gingham second print, 2 frames)."""
 TAKEN_FILL_PERCENTILE = 95.0
 TAKEN_FILL_PX = round(14 * PLANE_PX_PER_MM)
 """A face the reference took mostly for the table (`taken`, see face_grey) keeps little beside its ink, even
@@ -239,8 +244,8 @@ def glyph_window(
 def face_grey(crop: Frame, centre_px: tuple[int, int], taken: bool = False) -> GreyImage:
     """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
     reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
-    so they get the face's grey (the median about its centre; for a face `taken` mostly for the table,
-    TAKEN_FILL_PERCENTILE of what it keeps)."""
+    so they get the face's grey (FACE_FILL_PERCENTILE of it about its centre; for a face `taken` mostly for
+    the table, TAKEN_FILL_PERCENTILE of what it keeps)."""
     grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
     neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
     if neutral.any():
@@ -249,7 +254,7 @@ def face_grey(crop: Frame, centre_px: tuple[int, int], taken: bool = False) -> G
         middle = (slice(max(0, y - reach), y + reach), slice(max(0, x - reach), x + reach))
         face = grey[middle][~neutral[middle]]
         if face.size:
-            percentile = TAKEN_FILL_PERCENTILE if taken else 50.0
+            percentile = TAKEN_FILL_PERCENTILE if taken else FACE_FILL_PERCENTILE
             grey[neutral] = numpy.uint8(numpy.percentile(face, percentile))
     return grey
 
