@@ -98,6 +98,66 @@ def filled(image: GreyImage) -> GreyImage:
     return numpy.ascontiguousarray(cv2.GaussianBlur(opened, (0, 0), BLUR_SIGMA_PX), numpy.uint8)
 
 
+@dataclasses.dataclass(frozen=True)
+class Glyphs:
+    """Templates of the horn's side (upper part of a face) and of the value (its lower part)."""
+
+    horns: GlyphTemplates
+    values: tuple[GlyphTemplates, ...]
+    """One set per look (the built-in one, a taught one that shows every value): a value is read by
+    the look that fits the piece best, so that one look's style (ring pips) does not draw a piece to
+    whichever values it has over the other look's."""
+    blurred_values: tuple[GlyphTemplates, ...]
+
+
+GLYPH_SEEN = 9.0
+"""Least standard deviation (grey levels) of a taught face's glyph box for the glyph to be learned from it:
+a glyph the camera shows scores 11 and more (a single pip), a flat face about 5 (its noise)."""
+
+
+def _add_clearest(
+    templates: dict[str, list[GreyImage]],
+    name: str,
+    faces: list[tuple[Frame, float]],
+    box_mm: tuple[float, float, float, float],
+) -> None:
+    """The box of whichever face shows it clearest, turned each of TURNS_DEG, if it shows at all."""
+    crops = [glyph_crop(face, scale, 0.0, box_mm) for face, scale in faces]
+    if not crops:
+        return
+    best = max(range(len(crops)), key=lambda n: float(crops[n].std()))
+    if float(crops[best].std()) < GLYPH_SEEN:
+        return
+    face, scale = faces[best]
+    templates.setdefault(name, []).extend(glyph_crop(face, scale, turn, box_mm) for turn in TURNS_DEG)
+
+
+def glyphs_of(
+    sources: list[dict[str, tuple[Frame, float]]], horns_in_play: tuple[str, ...], needed: set[str]
+) -> Glyphs:
+    """Each value's and each horn's templates from upright faces ("<value>-<horn>": (face, its px per mm))
+    of each source (the built-in faces, a user's taught ones): a source's values make a look if it shows
+    every value `needed`."""
+    horns: dict[str, list[GreyImage]] = {}
+    looks: list[GlyphTemplates] = []
+    # Each value from one face of each source and each horn likewise: the lower part is the same whatever
+    # the horn, the upper part whatever the value (and fewer templates match faster). A taught glyph the
+    # shot hardly shows (dark ink on a dark face, beyond what the camera resolves) is a flat patch that
+    # would match any such face best: the clearest face of each is taken, and none that is too faint.
+    for faces in sources:
+        values: dict[str, list[GreyImage]] = {}
+        for value in sorted({name.partition("-")[0] for name in faces}):
+            named = [faces[n] for n in sorted(faces) if n.startswith(f"{value}-")]
+            _add_clearest(values, value, named, VALUE_BOX_MM)
+        if needed <= set(values):
+            looks.append(GlyphTemplates.of(values))
+        for horn in horns_in_play:
+            _add_clearest(
+                horns, horn, [faces[n] for n in sorted(faces) if n.endswith(f"-{horn}")], HORN_BOX_MM
+            )
+    return Glyphs(GlyphTemplates.of(horns), tuple(looks), tuple(look.blurred() for look in looks))
+
+
 def best_match(
     grey: GreyImage,
     piece_px: tuple[float, float],

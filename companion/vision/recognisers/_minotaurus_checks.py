@@ -1,0 +1,235 @@
+"""Minotaurus: the rules that look again at the prototypes' reading of the cells (see minotaurus.py).
+
+Apart from minotaurus.py, which had grown past a few screens. On a normalised plane: a cell read down whose
+marks tell neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR); a cell
+read empty for its mostly neutral middle is a face the reference took mostly for a light table if it
+varies (TAKEN_VARIATION) and shows a clear horn and a row of pips (PIPS_CLEAR); a cell that shows no
+mark at all is empty (FLAT_VARIATION); a face read white that is too coloured, too dark (WHITE_LEAST_L)
+or hardly lighter than the table (DARK_WHITE_LIT) is another colour or a back. Then every face-up
+piece's glyphs: its horn finds it and its side, the row of pips where the horn puts it its value.
+"""
+
+from __future__ import annotations
+
+import numpy
+import numpy.typing
+
+from companion.vision.base import Frame, Profile
+from companion.vision.recognisers._minotaurus_cells import (
+    BACK_POLARITY,
+    COARSE_PX_PER_MM,
+    COLOURS,
+    FACE_POLARITY,
+    FEATURE_WEIGHTS,
+    FLAT_VARIATION,
+    HORNS,
+    Cells,
+    FloatArray,
+    locate_piece,
+)
+from companion.vision.recognisers._minotaurus_glyphs import (
+    HORN_BOX_MM,
+    HORN_SLACK_PX,
+    VALUE_BOX_MM,
+    VALUE_SLACK_PX,
+    Glyphs,
+    best_match,
+    glyph_window,
+)
+from companion.vision.recognisers._minotaurus_prototypes import COLOUR_FEATURES, Prototypes
+from companion.vision.recognisers._minotaurus_white import too_coloured_for_white
+
+HORN_SEEN = 0.3
+"""Least likeness of the horn to the built-in one (or a taught one) where a face lies: every edition's
+faces show one above 0.33 even when their ink hardly differs from them; bare table, even textured, below."""
+HORN_CLEAR = 0.7
+"""Likeness of the horn that only a face shows: a back's emblem, whatever the edition, looks like a horn
+at most 0.6 (generated hard sessions, every edition, 12000 backs); a light face the prototypes took for a
+back (a white face beside dark backs on a dark table, its marks' polarity unclear) 0.8."""
+TAKEN_VARIATION = 20.0
+"""On a normalised plane, least variation (see FLAT_VARIATION) of a cell's middle mostly neutral for it to
+be looked at as a face the reference took mostly for the table (a white face on a light table keeps little
+but its ink and a rim: 26 and more); bare table seldom varies as much (99 % of empty cells under 6.9; a
+printed cloth's leftover pattern up to 57), and those that do are told by their glyphs."""
+PIPS_CLEAR = 0.6
+"""Least likeness of a row of pips, where a clear horn (HORN_CLEAR) puts it, for a cell mostly neutral to be
+a face. (Generated hard sessions, dev seeds 2 5 13 21 34 40 and burnt 20261131-33: of 10152 such empty
+cells the one most like a horn, 0.63, a printed cloth's leftovers, shows pips at 0.31; the white faces
+taken for the table, laminate and linen, horns 0.72-0.93 and pips 0.68-0.99, but one at 0.18.)"""
+WHITE_LEAST_L = 100.0
+"""Least lightness (OpenCV's 0-255 L of a cell's middle) of a white face on a normalised plane, the light
+canonical: generated hard sessions (dev seeds 5 13 21 34, burnt 20261132-34) 368 white faces from 120 (a dim
+felt's, left unlit; 1 % under 137); a dark blue face on a dim felt, its chroma under PALE_CHROMA, 73-76."""
+DARK_WHITE_LIT = 0.15
+"""Least share of a white face's piece pixels lighter than the table: the same 368 white faces from 0.19
+but for one (0.03, a dim felt's, with a clear horn and pips); a second print's navy backs on a dark felt,
+their body taken for the table and read white, 0-0.11."""
+
+
+def clear_horns(
+    plane: Frame, cells: Cells, classes: list[str], empty: numpy.typing.NDArray[numpy.bool_], glyphs: Glyphs
+) -> list[int]:
+    """On a normalised plane, the cells read "down" whose marks' polarity is unclear (between FACE_POLARITY
+    and BACK_POLARITY) that show a horn as clearly as only a face does (HORN_CLEAR): faces. (Few cells:
+    the horn is looked for in these alone.)"""
+    unclear = (cells.polarity > FACE_POLARITY) & (cells.polarity < BACK_POLARITY) & ~empty
+    found = []
+    for n in numpy.flatnonzero(unclear).tolist():
+        if classes[n] != "down":
+            continue
+        x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
+        grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+        likeness = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)[3]
+        if likeness >= HORN_CLEAR:
+            found.append(n)
+    return found
+
+
+def faces_taken_for_table(
+    plane: Frame, cells: Cells, empty: numpy.typing.NDArray[numpy.bool_], glyphs: Glyphs
+) -> list[int]:
+    """On a normalised plane, the cells read empty for their mostly neutral middle that are faces the
+    reference took mostly for the table (a white face on a light table): their middle varies (its ink,
+    TAKEN_VARIATION) and shows a horn as clearly as only a face does (HORN_CLEAR) with a row of pips where
+    that horn puts it (PIPS_CLEAR). (Few cells vary so: the glyphs are looked for in these alone.)"""
+    found: list[int] = []
+    if cells.variation is None:
+        return found
+    for n in numpy.flatnonzero(empty & (cells.variation >= TAKEN_VARIATION)).tolist():
+        # Where its cell lies: what it keeps (its ink and a rim) is not centred on it.
+        x, y = cells.centres[n]
+        grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM), taken=True)
+        _, _, at, horn = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)
+        if horn < HORN_CLEAR:
+            continue
+        pips = max(
+            best_match(grey, at, VALUE_BOX_MM, look, list(look.names), VALUE_SLACK_PX, blurred=blurred)[3]
+            for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
+        )
+        if pips >= PIPS_CLEAR:
+            found.append(n)
+    return found
+
+
+def flat_cells_empty(variation: FloatArray, classes: list[str], confidences: list[float]) -> None:
+    """On a normalised plane, a cell read as a piece whose middle shows no mark (FLAT_VARIATION) is read
+    empty, in place: it is the table the normalisation left, whatever its shade."""
+    for n in numpy.flatnonzero(variation < FLAT_VARIATION).tolist():
+        if classes[n] != "empty":
+            classes[n], confidences[n] = "empty", 1.0 - 0.5 * float(variation[n]) / FLAT_VARIATION
+
+
+def pale_faces_not_white(
+    features: FloatArray,
+    up: list[int],
+    classes: list[str],
+    confidences: list[float],
+    prototypes: Prototypes,
+    profile: Profile | None,
+) -> None:
+    """On a normalised plane, a face read white but too coloured for white (_minotaurus_white) is read by
+    its hue among the other colours, in place."""
+    unweigh = numpy.array(FEATURE_WEIGHTS[4:6], numpy.float32)
+    casts = features[up][:, 4:6] / unweigh
+    taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
+    taught_casts = None if not taught else numpy.array(taught, numpy.float32)[:, 4:6] / unweigh
+    lightness = features[up][:, 0] / FEATURE_WEIGHTS[0]
+    far = too_coloured_for_white(casts, lightness, taught_casts)
+    pale = [n for n, is_far in zip(up, far, strict=True) if is_far]
+    pale = [n for n in pale if classes[n] == "white"]
+    if pale:
+        hues, sure = prototypes.colours.classify(features[pale][:, COLOUR_FEATURES], barred="white")
+        for n, label, certainty in zip(pale, hues, sure, strict=True):
+            classes[n], confidences[n] = label, min(confidences[n], certainty)
+
+
+def dark_faces_not_white(
+    plane: Frame,
+    cells: Cells,
+    classes: list[str],
+    confidences: list[float],
+    prototypes: Prototypes,
+    glyphs: Glyphs,
+    profile: Profile | None,
+    taken: list[int],
+) -> None:
+    """On a normalised plane, in place: a face read white that is darker than any white (WHITE_LEAST_L) is
+    read by its hue among the other colours; one whose piece shows hardly anything lighter than the table
+    (DARK_WHITE_LIT) is a back whose dark body the reference took for a dark table, its lighter emblem
+    and a dark rim left (pale on the neutral grey, so nearest a white prototype), unless it shows a clear
+    horn and a clear row of pips as only a face does. (A taught white as dark is left alone.)"""
+    if cells.lit is None or cells.covered is None:
+        return
+    taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
+    if taught and min(row[0] for row in taught) / FEATURE_WEIGHTS[0] < WHITE_LEAST_L:
+        return
+    lightness = cells.features[:, 0] / FEATURE_WEIGHTS[0]
+    whites = [n for n, label in enumerate(classes) if label == "white" and n not in taken]
+    dark = [n for n in whites if lightness[n] < WHITE_LEAST_L]
+    if dark:
+        hues, sure = prototypes.colours.classify(cells.features[dark][:, COLOUR_FEATURES], barred="white")
+        for n, label, certainty in zip(dark, hues, sure, strict=True):
+            classes[n], confidences[n] = label, min(confidences[n], certainty)
+    backs = [n for n in whites if n not in dark and cells.lit[n] < DARK_WHITE_LIT]
+    backs = [n for n in backs if not _clear_face(plane, cells, n, glyphs)]
+    if backs:
+        # Mostly covered (EMPTY_COVER), it holds a piece: its back, as sure as it lies nearer a back than
+        # the table (its middle half neutral grey).
+        kinds, sure = prototypes.classify(cells.features[backs], barred=COLOURS)
+        for n, label, certainty in zip(backs, kinds, sure, strict=True):
+            classes[n], confidences[n] = "down", certainty if label == "down" else 1.0 - certainty
+
+
+def _clear_face(plane: Frame, cells: Cells, n: int, glyphs: Glyphs) -> bool:
+    """Whether cell n shows a horn as clearly as only a face does and a row of pips where it puts it."""
+    x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
+    grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
+    _, _, at, horn = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)
+    if horn < HORN_CLEAR:
+        return False
+    pips = max(
+        best_match(grey, at, VALUE_BOX_MM, look, list(look.names), VALUE_SLACK_PX, blurred=blurred)[3]
+        for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
+    )
+    return pips >= PIPS_CLEAR
+
+
+def read_glyphs(
+    plane: Frame,
+    cells: Cells,
+    items: dict[str, str],
+    confidence: dict[str, float],
+    prototypes: Prototypes,
+    glyphs: Glyphs,
+    values: list[int],
+    taken: list[int],
+) -> None:
+    """Each face-up cell's horn and value, in place: "<colour>" becomes "<colour>-<value>-<horn>" (or, on a
+    normalised plane, in a cell that shows no horn where a face would, the nearer of empty and down)."""
+    for item in [item for item in cells.ids if items[item] not in ("empty", "down")]:
+        n = cells.ids.index(item)
+        x, y = (
+            cells.centres[n] if n in taken else locate_piece(cells.small, cells.centres[n], cells.tables[n])
+        )
+        grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM), n in taken)
+        # The horn, unlike the row of pips, looks like itself only where it is: it finds the piece.
+        horn, horn_sure, at, likeness = best_match(
+            grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX
+        )
+        if likeness < HORN_SEEN and cells.covered is not None:
+            # No horn where a face would show one: the table showing through a normalisation
+            # that missed it (a glare, a shadow), or a back; whichever of those is nearer.
+            kinds, sures = prototypes.classify(cells.features[[n]], barred=COLOURS)
+            items[item], confidence[item] = kinds[0], sures[0]
+            continue
+        value, value_sure, _, _ = max(
+            (
+                best_match(
+                    grey, at, VALUE_BOX_MM, look, [str(v) for v in values], VALUE_SLACK_PX, blurred=blurred
+                )
+                for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
+            ),
+            key=lambda match: match[3],
+        )
+        items[item] = f"{items[item]}-{value}-{horn}"
+        confidence[item] = min(confidence[item], horn_sure, value_sure)
