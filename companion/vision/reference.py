@@ -15,12 +15,12 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
   the plane, whatever its colour: no skin model, as skin tones and sleeves vary. Without
   that band (a plane alone), a large foreign region coming in over the plane's edge where no
   item lies; an arm of nearly the table's colour shows by its sides, shading, shadow and the
-  texture it hides, joined up.
+  texture it hides (_reference_texture.py), joined up (hand_check.py).
 
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
 `CANONICAL_WHITE`, and so does a hotspot's table that the empty area showed whiter than that, so
-nothing clips) and every table pixel replaced by `NEUTRAL_BGR`: they and the
+nothing clips) and every table pixel replaced by `NEUTRAL_BGR` (normalising.py): they and the
 profiles taught on them never see the tablecloth.
 """
 
@@ -35,15 +35,19 @@ import numpy
 import numpy.typing
 
 from companion.vision._reference_band import band_of, with_middle
-from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
-from companion.vision.surround import (
-    BRIDGED_ARM_MM2,
-    DARK_NOISE,
-    REACHED_HAND_MM2,
-    BandChanges,
-    Surround,
-    ring,
+from companion.vision._reference_base import (
+    MASK_PX_PER_MM,
+    ReferenceSettings,
+    at_least_zero,
+    at_most,
+    px,
+    square,
 )
+from companion.vision._reference_texture import TEXTURE_MM, TableTexture
+from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
+from companion.vision.hand_check import HAND_BLUR_MM, HAND_JOIN_MM, HandCheck, filled, joined_changes
+from companion.vision.normalising import normalised_with_table
+from companion.vision.surround import Surround
 from companion.vision.table_light import (
     SATURATED,
     Floats,
@@ -75,45 +79,15 @@ NEUTRAL_BGR = (128, 128, 128)
 white faces of pieces, and neutral so that a piece's edge blended with it keeps its hue."""
 CANONICAL_WHITE = 235.0
 """The level the markers' white paper is brought to in a normalised plane (each channel)."""
-MASK_PX_PER_MM = 0.5
-"""Resolution of the comparison with the reference (the plane has 2 px/mm): 2 mm pixels are small
-beside a die or a piece, and a sixteenth of the plane's pixels to compare."""
-HAND_BLUR_MM = 9.0
-"""Width of the window over which the difference from the table is averaged for the hand check."""
-HAND_JOIN_MM = 21.0
-"""Gaps up to this wide between changed regions are closed for the hand check."""
-EDGE_RIM_PX = 2
-"""Mask pixels along the plane's edge that the hand check takes as the pixels just inside (`_joined`)."""
 MARKER_MARGIN_MM = 6.0
 """The corner markers' white border reaches this far beyond their black squares (a sheet cut a little
 wide, or laid by its cut edge)."""
 ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
-HAND_DEPTH_MM = 10.0
-"""An arm is still wide this far inside the plane's edge."""
-BAND_SHADOW_MIN = 0.2
-"""Around the plane a shadow may be deeper than the plane's `shadow_min` allows: a head shades the table
-nearer the player more, and more steeply than the band's light follows within a cell (a player out of
-view under a low lamp leaves dark wood a quarter lit)."""
-BAND_LEVEL = 0.5
-"""Around the plane no piece lies: a change averaged over `HAND_BLUR_MM` counts there from this share of
-`hand_level` on (a pale arm on linen differs from it by little)."""
-HOLE_MM2 = 300.0
-"""Table-like holes inside a foreign region up to this size are part of it: a piece the colour of one
-check of the cloth still shows whole where the check lies inside it."""
-TEXTURE_MM = 9.0
-"""Side of the window in which the plane's texture is compared with the reference's."""
-TEXTURED = 4.0
-"""Grey levels of deviation within that window above which the reference shows texture."""
-KEPT_AGREEMENT = 0.7
-"""Correlation with the reference's texture from which the plane shows the table itself (`_texture_kept`)."""
 FAINT_MM = 5.0
 """Side of the window over which faint differences are averaged."""
 BRIDGE_MM = 9.0
 """A piece reaches this far (a square's side) beyond what differs where the cloth's texture is gone."""
-KEEP_LEVEL = 80
-"""Where the foreground mask, spread smoothly to the plane's pixels, exceeds this (of 255), the plane's
-own pixel is kept in a normalised plane."""
 HOTSPOT_MM = 35.0
 """Width over which the table's excess over the markers' white is taken as the light's (a lamp's hotspot
 is wider than the print on a board)."""
@@ -132,42 +106,6 @@ _NEIGHBOURS = numpy.ones((3, 3), numpy.uint8)
 
 class ReferenceError(VisionError):
     """Planes that cannot make or be compared with a reference (wrong size, none at all)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class ReferenceSettings:
-    tolerance: float = 14.0
-    """Grey levels a light-corrected pixel may lie beyond its reference neighbourhood's range (noise)..."""
-    relative_tolerance: float = 0.07
-    """...plus this share of the reference's level (a bright table is noisier in absolute terms)."""
-    faint_level: float = 0.5
-    """Differences within the tolerance that average more than this share of it over `FAINT_MM`
-    (summed over B, G and R) are no table either."""
-    shadow_min: float = 0.45
-    """A shadow darkens the table by no more than this factor (a dark piece on a grey table is darker)."""
-    shadow_chroma: float = 0.05
-    """A shadow darkens every channel alike: their ratios to the table differ by at most this."""
-    shadow_reach_mm: float = 10.0
-    """A shadow-like pixel is table only this close to something that is no table (what casts it)."""
-    light_band: float = 0.25
-    """A pixel's log ratio to the reference within this of the light of the grid's cells beside it counts
-    for the light grid (the light's slope is followed from cell to cell; an arm's sharp side is not)."""
-    hand_level: float = 1.0
-    """A pixel's distance beyond the reference's range, in tolerances summed over B, G and R, averaged
-    over `HAND_BLUR_MM`, that marks it changed for the hand check (noise averages out; a skin on a wood
-    of its hue does not)."""
-    hand_min_area_mm2: float = 2500.0
-    """A changed region coming in over the plane's edge this large is a hand or an arm..."""
-    hand_min_edge_mm: float = 18.0
-    """...when it comes in over this length at least, where no item lies, at the edge and `HAND_DEPTH_MM`
-    inside it (a wrist, a sleeve; a piece near the edge lies where items lie, and is smaller)."""
-    min_table_share: float = 0.08
-    """Less of the plane than this matching the reference: the cloth or the camera changed, relearn."""
-    min_free_share: float = 0.45
-    """Less than this share of the area where no item lies matching the reference: not an arm, a new cloth."""
-    update_rate: float = 0.02
-    """Share of a table pixel's present look taken into the reference per accepted frame (pixels near pieces
-    and under them are never taken)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -220,69 +158,6 @@ def _band_geometry(plane_mm: tuple[float, float], size: tuple[int, int]) -> Surr
     return Surround(plane_mm, size, MASK_PX_PER_MM)
 
 
-def _px(mm: float) -> int:
-    """A window of about `mm` millimetres as an odd number of mask pixels (3 at least)."""
-    return max(3, round(mm * MASK_PX_PER_MM) | 1)
-
-
-@functools.cache
-def _square(mm: float) -> numpy.typing.NDArray[numpy.uint8]:
-    """A square kernel of about `mm` (made once: OpenCV only reads it, and a look asks for a dozen)."""
-    return numpy.ones((_px(mm), _px(mm)), numpy.uint8)
-
-
-def _at_most(image: Floats, level: float) -> Floats:
-    """min(image, level) per element in one OpenCV pass (cv2.min with a scalar takes the first channel)."""
-    return numpy.asarray(cv2.threshold(image, level, 0.0, cv2.THRESH_TRUNC)[1], numpy.float32)
-
-
-def _at_least_zero(image: Floats) -> Floats:
-    """max(image, 0) per element, in one OpenCV pass."""
-    return numpy.asarray(cv2.threshold(image, 0.0, 0.0, cv2.THRESH_TOZERO)[1], numpy.float32)
-
-
-def _kept_box(
-    foreground: Mask, plane_size: tuple[int, int]
-) -> tuple[tuple[int, int, int, int], tuple[slice, slice], tuple[float, float]] | None:
-    """Where a normalised plane may keep its own pixels: the mask rows and columns to spread (top,
-    bottom, left, right: the foreground's box, a mask pixel wider for the spread's reach and one more
-    for its interpolation), the plane pixels of that spread to keep (an exact multiple of the mask's:
-    those the spread of the whole mask gives alike), and the plane pixels per mask pixel. None: no
-    foreground. Spread over the box alone, a board with few pieces costs a fraction of the plane."""
-    height, width = foreground.shape
-    scale = (plane_size[0] / width, plane_size[1] / height)
-    # The box of the foreground's pixels in one call (two reductions and their indices cost 30 times more).
-    first_column, first_row, columns, rows = cv2.boundingRect(foreground.view(numpy.uint8))
-    if rows == 0:
-        return None
-    if plane_size != (4 * width, 4 * height):
-        return (0, height, 0, width), (slice(0, plane_size[1]), slice(0, plane_size[0])), scale
-    # Kept: a mask pixel beyond the foreground either side; spread from one more (interpolated from it).
-    kept_top, kept_bottom = max(first_row - 1, 0), min(first_row + rows + 1, height)
-    kept_left, kept_right = max(first_column - 1, 0), min(first_column + columns + 1, width)
-    top, bottom = max(kept_top - 1, 0), min(kept_bottom + 1, height)
-    left, right = max(kept_left - 1, 0), min(kept_right + 1, width)
-    inner_y = slice(4 * (kept_top - top), 4 * (kept_bottom - top))
-    inner_x = slice(4 * (kept_left - left), 4 * (kept_right - left))
-    return (top, bottom, left, right), (inner_y, inner_x), scale
-
-
-def _joined(changed: Mask, kernel: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
-    """The changes with gaps up to the kernel's size closed, so that the sides, shading and shadow of an
-    arm of nearly the table's colour make one region again (its ridge may match the table)."""
-    rim, reach = EDGE_RIM_PX, kernel.shape[0]
-    image = changed.astype(numpy.uint8)
-    # The plane's outermost pixels shift with every wobble of the calibration: they take the look of
-    # the pixels just inside, so a strip along the edge there is no change.
-    image[:rim], image[-rim:] = image[rim], image[-rim - 1]
-    image[:, :rim], image[:, -rim:] = image[:, rim : rim + 1], image[:, -rim - 1 : -rim]
-    # Beyond the plane, what crosses its edge goes on (an arm), what does not stays apart from the edge:
-    # closed inside a border continuing the edge, a piece near the edge is not glued to it.
-    padded = cv2.copyMakeBorder(image, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
-    closed = cv2.morphologyEx(padded, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    return numpy.ascontiguousarray(closed[reach:-reach, reach:-reach], numpy.uint8)
-
-
 class TableReference:
     """The empty play area of one layout, and how each later plane differs from it."""
 
@@ -293,11 +168,10 @@ class TableReference:
         self.size = _mask_size(layout)
         self._markers = self._marker_squares()
         self._weight = self._free_weight()
-        self._reachable = numpy.zeros((self.size[1], self.size[0]), bool)
-        """Where an arm of a board's colour may come in unseen up to its hand (`Surround.reachable`)."""
         self._light = LightGrid(layout.plane_mm, self.size, self._weight, self.settings.light_band)
         self._paper = MarkerPaper(layout.plane_mm, PLANE_PX_PER_MM)
         self._surround = _surround_for(layout)
+        self._hands = HandCheck(self.settings, self._surround, self._markers, self._weight)
         self._neutral = numpy.empty((self.plane_size[1], self.plane_size[0], 3), numpy.uint8)
         self._neutral[:] = NEUTRAL_BGR
         self._frames_since_update = 0
@@ -311,10 +185,7 @@ class TableReference:
         self._low: Floats | None = None
         self._high: Floats | None = None
         self._spread: Floats = numpy.zeros(0, numpy.float32)
-        self._grey: Floats | None = None
-        self._grey_mean: Floats | None = None
-        self._grey_deviation: Floats | None = None
-        self._textured: Mask = numpy.zeros(0, bool)
+        self._texture = TableTexture()
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
         self._hue_low: Floats = numpy.zeros(0, numpy.float32)
         self._hue_high: Floats = numpy.zeros(0, numpy.float32)
@@ -327,8 +198,6 @@ class TableReference:
         self._four = numpy.full((self.size[1], self.size[0], 3), LOG_OFFSET, numpy.float32)
         self._noise_floor = numpy.full_like(self._two, self.settings.tolerance)
         """The camera's noise: the least tolerance, however deep the shadow."""
-        self._dark_noise = numpy.full_like(self._two, DARK_NOISE)
-        self._relative = numpy.full_like(self._two, self.settings.relative_tolerance)
         self.white_balanced = False
         """The markers' paper could be measured: normalised colours are those under canonical white."""
 
@@ -350,7 +219,7 @@ class TableReference:
             settings.shadow_chroma,
             settings.light_band,
         )
-        self._reachable = self._surround.reachable(
+        self._hands.reachable = self._surround.reachable(
             round((MARKER_SIDE_MM + 2 * MARKER_MARGIN_MM) * MASK_PX_PER_MM), settings.hand_min_edge_mm
         )
         self._set_image(numpy.asarray(small, numpy.float32))
@@ -374,9 +243,9 @@ class TableReference:
         paper: that is a lamp's hotspot the corners do not see. Brought down by as much, a board's paper
         there lands at canonical white, and what lies on it does not clip (a grey outline on white)."""
         white = numpy.exp(self._log_white)
-        level = cv2.blur(max3(image * white), (_px(FAINT_MM), _px(FAINT_MM)))
+        level = cv2.blur(max3(image * white), (px(FAINT_MM), px(FAINT_MM)))
         # Over a hotspot's width, no less than its brightest paper nearby: the light, not the print.
-        level = cv2.blur(cv2.dilate(level, _square(HOTSPOT_MM)), (_px(HOTSPOT_MM), _px(HOTSPOT_MM)))
+        level = cv2.blur(cv2.dilate(level, square(HOTSPOT_MM)), (px(HOTSPOT_MM), px(HOTSPOT_MM)))
         excess = numpy.log(numpy.maximum(level, CANONICAL_WHITE) / CANONICAL_WHITE)
         return numpy.asarray(excess, numpy.float32)[:, :, None]
 
@@ -401,7 +270,7 @@ class TableReference:
         spread = self._high - self._low
         line = ((image <= self._low) | (image >= self._high)) & (spread > self.settings.tolerance)
         self._spread = numpy.where(line, spread, 0.0).astype(numpy.float32, copy=False)
-        self._remember_texture(image)
+        self._texture.remember(image)
         settings = self.settings
         self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(
             numpy.float32, copy=False
@@ -418,16 +287,6 @@ class TableReference:
         self._hue_tolerance = (HUE_TOLERANCE + settings.tolerance / (sum3(image) / 3.0 + 4.0)).astype(
             numpy.float32, copy=False
         )
-
-    def _remember_texture(self, image: Floats) -> None:
-        side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
-        grey = sum3(image) / 3.0
-        mean = floats(cv2.blur(grey, side))
-        self._grey, self._grey_mean = grey, mean
-        # OpenCV's per-element operations, as `_texture_lost`'s: numpy's arithmetic without its temporaries.
-        variance = cv2.subtract(cv2.blur(cv2.multiply(grey, grey), side), cv2.multiply(mean, mean))
-        self._grey_deviation = floats(cv2.sqrt(_at_least_zero(floats(variance))))
-        self._textured = self._grey_deviation > TEXTURED
 
     def _small(self, plane: Frame) -> Floats:
         return self._small_bytes(plane).astype(numpy.float32)
@@ -488,7 +347,7 @@ class TableReference:
         current = small.astype(numpy.float32)
         log_ratio = floats(cv2.subtract(cv2.LUT(small, LOG_LEVELS), self._log_image))
         log_light = self._light.measure(
-            log_ratio, current, self._image, self._ceiling, lambda: self._texture_kept(current)
+            log_ratio, current, self._image, self._ceiling, lambda: self._texture.kept(current)
         )
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
@@ -501,13 +360,13 @@ class TableReference:
         brightest_gain = float(gain.max())
         low, high = cv2.multiply(self._low, gain), cv2.multiply(self._high, gain)
         if brightest_gain > 1.0:
-            excess = _at_least_zero(floats(cv2.subtract(gain, self._one)))
+            excess = at_least_zero(floats(cv2.subtract(gain, self._one)))
             if brightest_gain > LIFTED_FROM:
                 lift = cv2.multiply(excess, self._four)
                 low, high = cv2.add(low, lift), cv2.add(high, lift)
-        low = _at_most(floats(low), SATURATED)
+        low = at_most(floats(low), SATURATED)
         darker = floats(cv2.subtract(low, current))
-        outside = _at_least_zero(floats(cv2.max(darker, cv2.subtract(current, high))))
+        outside = at_least_zero(floats(cv2.max(darker, cv2.subtract(current, high))))
         if int(small.max()) >= SATURATED:
             outside[small >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
@@ -539,16 +398,16 @@ class TableReference:
         # but alike over its whole face: averaged over a few millimetres that stands out of the noise.
         # For the hand check only: on a near-black table the camera's noise is a few levels, not the
         # floor's (`DARK_NOISE`), and a dark arm differs from it by less than that floor in every pixel.
-        distance = sum3(floats(cv2.divide(outside, self._hand_tolerance(tolerance, gain))))
+        distance = sum3(floats(cv2.divide(outside, self._hands.tolerance(self._image, tolerance, gain))))
         # A print's line thinner than a mask pixel is up to twice as deep in one pixel as split between
         # two: the plane settling half a millimetre off makes it darker than its neighbourhood ever was,
         # alike all along the line. On the line, faintness is counted beyond that (a piece beside it
         # covers the plain paper too).
-        unshifted = _at_least_zero(floats(cv2.subtract(outside, cv2.multiply(self._spread, gain))))
+        unshifted = at_least_zero(floats(cv2.subtract(outside, cv2.multiply(self._spread, gain))))
         beyond = sum3(floats(cv2.divide(unshifted, tolerance)))
         # Zero where no match, in one OpenCV pass (numpy's masked assignment costs several).
         beyond = floats(cv2.bitwise_and(beyond, beyond, mask=matches.view(numpy.uint8)))
-        faint = cv2.blur(beyond, (_px(FAINT_MM), _px(FAINT_MM))) > settings.faint_level
+        faint = cv2.blur(beyond, (px(FAINT_MM), px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
         # A piece of another hue than the table's around it is no table, even at its levels.
         hue = _hue(corrected)
@@ -558,51 +417,37 @@ class TableReference:
         matches &= off <= self._hue_tolerance
         foreign = ~matches & ~shadow_like
         # Only a solid foreign region casts a shadow: not the stray pixels of an arm of the table's hue.
-        solid = cv2.morphologyEx(foreign.astype(numpy.uint8), cv2.MORPH_OPEN, _square(5.0))
-        near_foreign = cv2.dilate(solid, _square(2 * settings.shadow_reach_mm)) > 0
+        solid = cv2.morphologyEx(foreign.astype(numpy.uint8), cv2.MORPH_OPEN, square(5.0))
+        near_foreign = cv2.dilate(solid, square(2 * settings.shadow_reach_mm)) > 0
         cast_shadow = shadow_like & near_foreign
         raw = (foreign | (shadow_like & ~near_foreign)).astype(numpy.uint8)
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
         foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _NEIGHBOURS)
-        lost = self._texture_lost(corrected)
+        lost = self._texture.lost(corrected)
         # A piece of one of the cloth's colours matches it in places, but hides its texture there: beside
         # what differs, where the texture is gone is piece too (between pieces the cloth shows).
-        bridged = cv2.dilate(foreground, _square(BRIDGE_MM))
-        foreground = self._filled(foreground | (bridged & lost.astype(numpy.uint8)))
+        bridged = cv2.dilate(foreground, square(BRIDGE_MM))
+        foreground = filled(foreground | (bridged & lost.astype(numpy.uint8)))
         # An arm of nearly the table's colour differs from it by little, but over a large area: the
         # difference averaged over a few millimetres shows it where single pixels are within the noise.
         excess = floats(cv2.bitwise_and(distance, distance, mask=(~cast_shadow).view(numpy.uint8)))
-        side = _px(HAND_BLUR_MM)
+        side = px(HAND_BLUR_MM)
         averaged = cv2.blur(excess, (side, side))
         # A lost texture counts only over an arm's width: a piece hides it too, but is no hand by itself.
-        lost_widely = cv2.blur(lost.astype(numpy.float32), (_px(TEXTURE_MM), _px(TEXTURE_MM))) > 0.6
+        lost_widely = cv2.blur(lost.astype(numpy.float32), (px(TEXTURE_MM), px(TEXTURE_MM))) > 0.6
         different = (averaged > settings.hand_level) | lost_widely | (foreground > 0)
         different &= ~self._markers  # black on white, they differ most when the calibration wobbles
         table_share = float(numpy.count_nonzero(matches)) / matches.size
-        joined = _joined(different, _square(HAND_JOIN_MM))
+        joined = joined_changes(different, square(HAND_JOIN_MM))
         free = self._weight > 1.0
         free_share = float(numpy.count_nonzero(matches & free)) / max(1, int(numpy.count_nonzero(free)))
         if free_share < settings.min_free_share:
             hand = False  # refused below as a changed table, whatever the band shows
         elif surround is not None and self._surround.learned:
-            # Nothing of the plane's changes comes in over its edge as wide as an arm (the band's
-            # comparison, most of this stage's cost, could find no crossing): no hand.
-            if not self._may_come_in(joined):
-                hand = False
-            else:
-                # Under the plane's light carried outward, most frames' band changes nowhere near as
-                # much as an arm crossing it would, nor crosses it into the plane's changes as wide as
-                # an arm; where it may, the band's own light (a shadow or a hotspot over the band alone
-                # is light) decides, as measuring it costs more.
-                band = with_middle(self._surround, surround() if callable(surround) else surround, small)
-                level, blur = settings.hand_level * BAND_LEVEL, _px(HAND_BLUR_MM)
-                _, carried, _, _ = self._surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
-                hand = self._may_cross(carried, joined) and self._crossed(
-                    self._surround.changed(band, BAND_SHADOW_MIN, blur, level), joined
-                )
+            hand = self._hands.over_band(joined, surround, small, log_light)
         else:
-            hand = self._hand(joined)
+            hand = self._hands.at_edge(joined)
         reason = ""
         if free_share < settings.min_free_share:
             # Most of the area where no item lies differs too: no arm does that, a new cloth does.
@@ -621,163 +466,6 @@ class TableReference:
         correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
         return TableView(foreground > 0, correction, matches, table_share, hand, reason, small)
 
-    def _hand_tolerance(self, tolerance: Floats, gain: Floats) -> Floats:
-        """The tolerance the hand check divides the differences by: `tolerance` (the comparison's), but
-        where the table at the light is darker than the noise floor (`ReferenceSettings.tolerance`) plus
-        `DARK_NOISE`, its level less `DARK_NOISE` (at least `DARK_NOISE`) in place of that floor. In a
-        dim room a dark arm over a near-black cloth (levels 8-16 of 255) differs from it by 4-8 levels a
-        channel, alike over the whole arm: under the floor of 14 levels it was unseen around the plane,
-        seen only over the lit board (burnt seed 20261134: Minoa printed and felt)."""
-        assert self._image is not None
-        if float(self._image.min()) * float(gain.min()) >= self.settings.tolerance + DARK_NOISE:
-            return tolerance  # a lit table: the floor holds everywhere (two reductions, not five passes)
-        level = floats(cv2.multiply(self._image, gain))
-        floor = floats(cv2.max(cv2.subtract(level, self._dark_noise), self._dark_noise))
-        # Never above the comparison's own tolerance: at levels from the floor's plus DARK_NOISE on, it.
-        return floats(cv2.min(tolerance, cv2.add(cv2.multiply(level, self._relative), floor)))
-
-    def _may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
-        """Whether the plane's changes (`joined`) could take part in an arm crossing the band
-        (`Surround.crossing` with the markers as bridges): a region crossing it goes on into the plane
-        beside the markers along at least an arm's width of the plane's edge, or, come in over a marker
-        only, covers `BRIDGED_ARM_MM2` of the plane; or, where the plane's rim is a board's, a hand's
-        area of changes lies within an arm's reach of it (`Surround.reaching`). Bounded here over all the
-        changes the band can reach (those joined to the plane's edge, over the markers too, and those
-        large ones over the reachable rim), so False means no crossing."""
-        inside = (joined > 0) & ~self._markers
-        width = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
-        if numpy.count_nonzero(ring(inside.view(numpy.uint8), 0)) >= width:
-            return True
-        count, labels = cv2.connectedComponents((inside | self._markers).view(numpy.uint8), connectivity=8)
-        reached = numpy.zeros(count, bool)
-        reached[ring(numpy.asarray(labels, numpy.int32), 0)] = True
-        reached[0] = False
-        if int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2:
-            return True
-        # An arm of a board's colour, unseen where it comes in over the board's rim, and its hand
-        # further in (`Surround.reaching`): a hand's area of changes within its reach there.
-        if not numpy.any(self._reachable):
-            return False
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        large = stats[:, cv2.CC_STAT_AREA] >= REACHED_HAND_MM2 * MASK_PX_PER_MM**2
-        large[0] = False
-        return bool(numpy.any(large) and numpy.any(large[labels[self._reachable]]))
-
-    def _may_cross(self, carried: Mask, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
-        """Whether what differs at all in the band under the plane's light carried outward (`carried`:
-        `Surround.changed`'s second mask in that mode) could take part in an arm crossing it: as many
-        pixels as an arm's crossing, and a region of them as wide as an arm from the band's outer edge
-        into the plane's changes (`joined`). An arm differs under that light too: where the band's own
-        light is another (a shadow or a hotspot over the band alone), the table there differs under the
-        plane's, and the region crossing is wider still. Only then is the band's own light measured
-        (`_crossed`): at rest, a shadow or a hotspot over the band alone seldom crosses into the plane."""
-        width = self.settings.hand_min_edge_mm
-        if numpy.count_nonzero(carried) < self._surround.margin * width * MASK_PX_PER_MM:
-            return False
-        return self._surround.crossing(
-            carried, joined, width, None, self._markers
-        ) or self._surround.reaching(carried, joined, width, self._reachable)
-
-    def _crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
-        """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
-        `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed)."""
-        band, darker, outline, texture = changes
-        # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
-        # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
-        # shadow fades softly.
-        # A marker's square tells nothing (see above): an arm crossing the band beside it may go on over
-        # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
-        # player's shadow lying over the band by a marker is joined to its square too.
-        markers, width = self._markers, self.settings.hand_min_edge_mm
-        crossed = self._surround.crossing(
-            band, joined, width, None, markers, texture
-        ) or self._surround.crossing(darker, joined, width, outline, markers, texture)
-        # An arm of the plane's colour over it (a skin tone as the board's): foreign where it crosses
-        # the band, unseen over the plane until its hand.
-        if crossed:
-            return True
-        reaching, reachable = self._surround.reaching, self._reachable
-        return reaching(band, joined, width, reachable, None, texture) or reaching(
-            darker, joined, width, reachable, outline, texture
-        )
-
-    def _texture_lost(self, corrected: Floats) -> Mask:
-        """Where the reference shows texture (grain, a weave, checks) that the plane no longer shows: an
-        arm of the very colour of the table hides it, a shadow keeps it."""
-        if self._grey is None:
-            return numpy.zeros(corrected.shape[:2], bool)
-        return numpy.asarray(self._textured & (self._texture_agreement(corrected) < 0.3), bool)
-
-    def _texture_kept(self, current: Floats) -> Mask:
-        """Where the plane (in any light: the agreement is a correlation over a few millimetres, which a
-        gain smooth over centimetres leaves alone) shows the reference's texture clearly: the table, lit
-        or shaded, not an arm or a piece over it."""
-        if self._grey is None:
-            return numpy.zeros(current.shape[:2], bool)
-        return numpy.asarray(self._textured & (self._texture_agreement(current) > KEPT_AGREEMENT), bool)
-
-    def _texture_agreement(self, corrected: Floats) -> Floats:
-        """Per pixel, the correlation of the plane's grey levels with the reference's over `TEXTURE_MM`."""
-        assert self._grey is not None and self._grey_mean is not None and self._grey_deviation is not None
-        side = (_px(TEXTURE_MM), _px(TEXTURE_MM))
-        grey = sum3(corrected) / 3.0
-        mean = floats(cv2.blur(grey, side))
-        # OpenCV's per-element operations: the same arithmetic as numpy's, without its temporaries.
-        square = floats(cv2.blur(cv2.multiply(grey, grey), side))
-        deviation = cv2.sqrt(_at_least_zero(floats(cv2.subtract(square, cv2.multiply(mean, mean)))))
-        product = cv2.blur(cv2.multiply(grey, self._grey), side)
-        covariance = cv2.subtract(product, cv2.multiply(mean, self._grey_mean))
-        return floats(
-            cv2.divide(covariance, floats(cv2.multiply(deviation, self._grey_deviation)) + numpy.float32(1.0))
-        )
-
-    def _filled(self, foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
-        """The foreground with its small enclosed holes filled (not the table enclosed by a ring of
-        pieces: that hole is larger)."""
-        # The regions' areas counted from their labels: OpenCV's statistics (boxes, centroids) cost twice
-        # the labelling itself.
-        count, found = cv2.connectedComponents(1 - foreground, connectivity=4)
-        if count <= 1:
-            return foreground
-        labels = numpy.asarray(found, numpy.int32)
-        small = numpy.bincount(labels.ravel(), minlength=count) <= HOLE_MM2 * MASK_PX_PER_MM**2
-        # A hole touches no edge of the plane.
-        small[ring(labels, 0)] = False
-        small[0] = False  # label 0: the foreground itself
-        if not numpy.any(small):
-            return foreground
-        return numpy.asarray(foreground | small[labels].astype(numpy.uint8), numpy.uint8)
-
-    def _hand(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
-        """A large changed region (`joined`: the changes with their gaps closed) that comes in across the
-        plane's edge: within `HAND_DEPTH_MM` of the edge it runs wide along the edge and still wide at
-        that depth (an arm), counted where no item lies."""
-        depth = max(1, round(HAND_DEPTH_MM * MASK_PX_PER_MM))
-        outer, inner = EDGE_RIM_PX, EDGE_RIM_PX + depth
-        band = joined.copy()
-        band[inner + 1 : -inner - 1, inner + 1 : -inner - 1] = 0
-        count, found = cv2.connectedComponents(band, connectivity=8)
-        if count <= 1:
-            return False
-        entries = numpy.asarray(found, numpy.int32)
-        min_edge = self.settings.hand_min_edge_mm * MASK_PX_PER_MM
-        # Counted where no item lies: pieces laid near the edge are no arm coming in over it.
-        free = numpy.asarray(self._weight > 1.0, numpy.int32)
-        along_edge = numpy.bincount(ring(entries * free, outer), minlength=count)
-        further_in = numpy.bincount(ring(entries * free, inner), minlength=count)
-        wide = [n for n in range(1, count) if along_edge[n] >= min_edge and further_in[n] >= min_edge]
-        if not wide:
-            return False
-        _, labels, stats, _ = cv2.connectedComponentsWithStats(joined, connectivity=8)
-        min_area = self.settings.hand_min_area_mm2 * MASK_PX_PER_MM**2
-        for entry in wide:
-            region = labels[entries == entry].max()
-            if region > 0 and stats[region, cv2.CC_STAT_AREA] >= min_area:
-                return True
-        return False
-
-    # ------------------------------------------------------------ using and updating
-
     def normalise(self, plane: Frame, view: TableView | None = None) -> Frame:
         """The plane in canonical light with every table pixel replaced by NEUTRAL_BGR."""
         return self.normalise_with_table(plane, view)[0]
@@ -789,34 +477,7 @@ class TableReference:
         that needs the empty area would otherwise find it again by comparing every pixel with the neutral
         colour (half a millisecond a frame for Hornochsen's plane)."""
         view = view if view is not None else self.look(plane)
-        box = _kept_box(view.foreground, self.plane_size)
-        shape = self._neutral.shape[:2]
-        if box is None:
-            # A copy is a memcpy; filling with a colour is not.
-            return self._neutral.copy(), numpy.full(shape, 255, numpy.uint8)
-        (top, bottom, left, right), (inner_y, inner_x), scale = box
-        # Spread smoothly and cut a little below half: the outline runs between the mask's 2 mm pixels
-        # where the piece's edge is, and a pixel half piece is kept (its blur belongs to the piece).
-        mask = view.foreground[top:bottom, left:right].astype(numpy.uint8) * 255
-        size = (round((right - left) * scale[0]), round((bottom - top) * scale[1]))
-        spread = cv2.resize(mask, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
-        table = numpy.asarray(cv2.threshold(spread, KEEP_LEVEL, 255, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
-        # The correction is smooth: scaled to bytes (1/80 steps) it multiplies the plane in one pass.
-        scaled = numpy.clip(view.correction[top:bottom, left:right] * 80.0, 0, 255).astype(numpy.uint8)
-        factor = cv2.resize(scaled, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
-        y0, x0 = round(top * scale[1]) + inner_y.start, round(left * scale[0]) + inner_x.start
-        region = (slice(y0, y0 + table.shape[0]), slice(x0, x0 + table.shape[1]))
-        corrected = numpy.asarray(cv2.multiply(plane[region], factor, scale=1.0 / 80.0), numpy.uint8)
-        # The table's pixels of the corrected plane become NEUTRAL_BGR, in place (OpenCV writes only into
-        # a whole array): the whole plane (a board full of pieces) is then the normalised plane itself.
-        cv2.copyTo(self._neutral[region], table, corrected)
-        if table.shape == shape:
-            return corrected, table
-        out = self._neutral.copy()
-        out[region] = corrected
-        replaced = numpy.full(shape, 255, numpy.uint8)
-        replaced[region] = table
-        return out, replaced
+        return normalised_with_table(plane, view.foreground, view.correction, self._neutral)
 
     def keep_current(self, plane: Frame, view: TableView) -> None:
         """Let the reference follow the table where it shows clearly (never from under or beside a
@@ -829,7 +490,7 @@ class TableReference:
         if self._frames_since_update < UPDATE_EVERY:
             return
         self._frames_since_update = 0
-        near = cv2.dilate(view.foreground.astype(numpy.uint8), _square(10.0)) > 0
+        near = cv2.dilate(view.foreground.astype(numpy.uint8), square(10.0)) > 0
         clear = view.table & ~near
         if not numpy.any(clear):
             return
@@ -842,7 +503,7 @@ class TableReference:
         inverse = cv2.multiply(view.correction, self._unwhite)
         in_reference_light = cv2.multiply(small, inverse)
         if float(inverse.min()) < 1.0 / LIFTED_FROM:
-            lift = cv2.multiply(_at_least_zero(floats(cv2.subtract(self._one, inverse))), self._four)
+            lift = cv2.multiply(at_least_zero(floats(cv2.subtract(self._one, inverse))), self._four)
             in_reference_light = cv2.subtract(in_reference_light, lift)
         rate = min(1.0, self.settings.update_rate * UPDATE_EVERY)
         updated = cv2.scaleAdd(cv2.subtract(in_reference_light, self._image), rate, self._image)

@@ -14,6 +14,7 @@ import numpy
 import numpy.typing
 import pytest
 
+from companion.vision import hand_check
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.calibration import marker_corners_mm, render_marker
 from companion.vision.reference import (
@@ -646,7 +647,7 @@ def test_small_enclosed_holes_are_filled_and_no_other_table() -> None:
         holes = (stats[:, cv2.CC_STAT_AREA] <= 300.0 * MASK_PX_PER_MM**2) & inside
         holes[0] = False
         expected = foreground | holes[labels].astype(numpy.uint8)
-        assert numpy.array_equal(reference._filled(foreground), expected), trial
+        assert numpy.array_equal(hand_check.filled(foreground), expected), trial
         filled += int(not numpy.array_equal(expected, foreground))
     assert filled >= 10  # holes were there to fill
 
@@ -654,7 +655,7 @@ def test_small_enclosed_holes_are_filled_and_no_other_table() -> None:
 def test_no_arm_can_cross_the_band_into_changes_that_do_not_reach_the_planes_edge() -> None:
     # The band is compared only when the plane's changes may take part in a crossing: wherever the
     # reference says they cannot, even a band changed all over (every pixel of it foreign) crosses into
-    # nothing. This holds `_may_come_in` to what `Surround.crossing` asks of the plane's side.
+    # nothing. This holds `HandCheck.may_come_in` to what `Surround.crossing` asks of the plane's side.
     reference = TableReference(layout())
     surround = reference._surround
     height, width = reference.size[1], reference.size[0]
@@ -669,7 +670,7 @@ def test_no_arm_can_cross_the_band_into_changes_that_do_not_reach_the_planes_edg
             x, y = int(rng.integers(-20, width)), int(rng.integers(-20, height))
             w, h = int(rng.integers(2, 60)), int(rng.integers(2, 60))
             joined[max(0, y) : y + h, max(0, x) : x + w] = 1
-        may = reference._may_come_in(joined)
+        may = reference._hands.may_come_in(joined)
         width_mm = reference.settings.hand_min_edge_mm
         crossed = surround.crossing(everything, joined, width_mm, None, reference._markers, None)
         assert may or not crossed, trial

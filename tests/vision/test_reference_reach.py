@@ -111,8 +111,9 @@ def test_rings_by_the_edge_and_across_the_band_are_no_hand() -> None:
 
 
 def test_no_arm_reaches_a_hand_that_the_planes_changes_do_not_offer() -> None:
-    # As `crossing` with `_may_come_in`: the band is compared only when the plane's changes may take part
-    # in a reach; wherever the reference says they cannot, even a band changed all over reaches nothing.
+    # As `crossing` with `HandCheck.may_come_in`: the band is compared only when the plane's changes may
+    # take part in a reach; wherever the reference says they cannot, even a band changed all over reaches
+    # nothing.
     frame, plane = board(SKINS_BGR[1], numpy.random.default_rng(50))
     reference = learned(frame, plane)
     surround = reference._surround
@@ -129,9 +130,9 @@ def test_no_arm_reaches_a_hand_that_the_planes_changes_do_not_offer() -> None:
             w, h = int(rng.integers(5, 70)), int(rng.integers(5, 70))
             joined[y : y + h, x : x + w] = 1
         joined[:2, :] = joined[-2:, :] = joined[:, :2] = joined[:, -2:] = 0  # nothing comes to the edge
-        may = reference._may_come_in(joined)
+        may = reference._hands.may_come_in(joined)
         reached = surround.reaching(
-            everything, joined, reference.settings.hand_min_edge_mm, reference._reachable
+            everything, joined, reference.settings.hand_min_edge_mm, reference._hands.reachable
         )
         assert may or not reached, trial
         outcomes.add((may, reached))

@@ -93,8 +93,8 @@ ARM_MM = 18.0
 
 
 def crosses(band: Surround, frame: Frame, inside: numpy.typing.NDArray[numpy.uint8]) -> bool:
-    """The reference's decision (reference.py `_crossed`, no markers): something foreign crossing the band
-    into the plane's changes `inside`, or something only differing there with an arm's outline."""
+    """The reference's decision (hand_check.py `HandCheck.crossed`, no markers): something foreign crossing
+    the band into the plane's changes `inside`, or something only differing there with an arm's outline."""
     changed, any_change, outline, texture = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)
     return band.crossing(changed, inside, ARM_MM, None, None, texture) or band.crossing(
         any_change, inside, ARM_MM, outline, None, texture
