@@ -249,6 +249,48 @@ def normalised_tile(
     return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
 
 
+def ink_tile(window: TileWindow, face_level: float) -> FloatArray | None:
+    """The window centred on the number's ink nearest the square's centre, whatever outline was found
+    (None where no digit-sized ink lies near it): as a player reads the number printed in the middle of
+    the tile lying there. An outline of a tile's size may still be off (a face torn where the reference
+    took strips of it for the empty area: played slots on linen and gingham, dev seeds 13 and 21, whose
+    outlines lay 20-25 pixels off the tile and 30 degrees askew, so 79, 84 and 98 fell off their windows),
+    and normalised_tile's ink is looked for about that outline's centre only."""
+    light, here, rect = window
+    found = _ink_number(light, face_level, here, PAIR_WIDE_MM)
+    if found is None:
+        return None
+    inked = found[0]
+    angle = ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0
+    return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
+
+
+def evened(window: TileWindow) -> TileWindow:
+    """The window with its lightness divided by the face's round each pixel (the window closed by a disc
+    wider than a digit's stroke: ink gone, face and shadow kept), scaled to EVEN_LEVEL. A tile in a
+    shadow's edge (light wood, dev seed 13: a row's tiles at 60-110 with their lower halves darker) has
+    its face darker than the window's brightest tenth's ink level, all of it ink at one level; evened,
+    its digits stand out of it as a player sees them."""
+    light = window.light
+    face = cv2.morphologyEx(light, cv2.MORPH_CLOSE, _EVEN_DISC)
+    even = cv2.divide(light, numpy.maximum(face, 1), scale=EVEN_LEVEL)
+    return TileWindow(numpy.asarray(even, numpy.uint8), window.here, window.rect)
+
+
+EVEN_LEVEL = 200.0
+"""The lightness an evened window's face is scaled to."""
+EVEN_DISC_MM = 6.0
+"""The disc closing a window to its face: wider than a blurred digit's stroke (2-4 mm), narrower than the
+tile (whose shadow's edge it follows)."""
+_EVEN_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(EVEN_DISC_MM * PLANE_PX_PER_MM) | 1,) * 2)
+
+
+PAIR_WIDE_MM = 24.0
+"""A number's two digits blurred into one shape of ink are this wide at most (each 6-8 mm wide, 1.5-3 mm
+apart; a tile is 26 mm): ink_tile takes such a shape for the number (dev seeds 13 and 21: 84 and 98 blurred
+together on linen and gingham, 15 mm wide and more, were no digit-sized ink)."""
+
+
 NARROW = 0.85
 """An outline whose shorter side is less than this share of a tile's lost a strip (dev seeds 5, 8, 13: faces'
 outlines' shorter sides are 1.02 of a tile at the median, 0.885 at the 5th percentile, 2 % under 0.85; at
@@ -285,9 +327,10 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
 
 
 def _ink_number(
-    light: Frame, face_level: float, centre: tuple[float, float]
+    light: Frame, face_level: float, centre: tuple[float, float], widest_mm: float = 14.0
 ) -> tuple[tuple[float, float], int] | None:
-    """_ink_centre's middle, and how many digits it was found from (1 or 2)."""
+    """_ink_centre's middle, and how many digits it was found from (1 or 2). `widest_mm`: the widest ink
+    shape taken for a digit (see PAIR_WIDE_MM)."""
     # light < INK_LEVEL * face_level, as cv2's threshold on bytes (not above the whole level below it).
     below = math.ceil(INK_LEVEL * face_level) - 1
     ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
@@ -296,13 +339,13 @@ def _ink_number(
     parts = [
         [x, y, x + w, y + h]
         for x, y, w, h in stats[1:count, :4].tolist()
-        if h >= PART_MM * PLANE_PX_PER_MM and w <= 14.0 * PLANE_PX_PER_MM
+        if h >= PART_MM * PLANE_PX_PER_MM and w <= widest_mm * PLANE_PX_PER_MM
     ]
     tall = [
         box
         for box in _stacked(parts)
         if 0.5 * 11.0 * PLANE_PX_PER_MM <= box[3] - box[1] <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
-        and box[2] - box[0] <= 14.0 * PLANE_PX_PER_MM
+        and box[2] - box[0] <= widest_mm * PLANE_PX_PER_MM
     ]
     if not tall:
         return None

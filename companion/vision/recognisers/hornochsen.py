@@ -61,11 +61,14 @@ from companion.vision.recognisers._hornochsen_digits import (
 )
 from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
+    EVEN_LEVEL,
     NORMALISED_TILE_SHARE,
     Seen,
     TileWindow,
     back_mark,
+    evened,
     face_up_tile,
+    ink_tile,
     middle_of,
     normalised_tile,
     square_levels,
@@ -539,6 +542,26 @@ def _read_face(
         again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
+    if number is None:
+        # Still none: the number's ink nearest the square's centre, whatever outline was found there.
+        inked = ink_tile(face.window, face.light_level)
+        again = read_number(inked, templates, least) if inked is not None else (None, 0.0, [])
+        if again[0] is not None:
+            number, margin, alternatives = again
+    if face.dim and (number is None or number < 10):
+        # A dim face may lie in a shadow's edge: its lightness evened out against the face round each
+        # pixel, its number looked for again (where its outline was found, then at its ink); one digit
+        # found before may be half of it. Only two digits count there: evened, any shadow's texture shows
+        # strokes (a shadow on felt, burnt seed 20261134, read 1); a lone digit keeps the reading before.
+        even = evened(face.window)
+        for centred in (
+            normalised_tile(seen, face.region, EVEN_LEVEL, window=even),
+            ink_tile(even, EVEN_LEVEL),
+        ):
+            again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
+            if again[0] is not None and again[0] >= 10:
+                number, margin, alternatives = again
+                break
     if number is None and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
         return (
             DOWN,

@@ -1,0 +1,113 @@
+"""Tanz der Hornochsen: a face's number read where its outline led astray or a shadow's edge crosses it.
+
+The planes are the generator's drawings of the default edition normalised against the empty board by the
+real reference (as tests/vision/test_hornochsen_normalised.py makes them); the tile is then changed as the
+hard sets showed it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision.base import ItemRegion, Layout, recogniser_for
+from companion.vision.generate.hornochsen import render_on
+from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.reference import normalised_plane
+
+TABLE_BGR = (200, 215, 225)
+
+
+def _normalised(
+    layout: Layout, labels: dict[str, str]
+) -> tuple[numpy.typing.NDArray[numpy.uint8], numpy.typing.NDArray[numpy.uint8]]:
+    width, height = layout.plane_size_px()
+
+    def drawn(shown: dict[str, str], seed: int) -> numpy.typing.NDArray[numpy.uint8]:
+        table = numpy.empty((height, width, 3), numpy.uint8)
+        table[:] = TABLE_BGR
+        plane = render_on(shown, layout, numpy.random.default_rng(seed), background=table, edition="default")
+        return numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 0.8), numpy.uint8)
+
+    plane = normalised_plane([drawn(dict.fromkeys(layout.items, "empty"), 1)], drawn(labels, 2), layout)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    return plane, table
+
+
+LABELS = {"row:0:square:0": "7", "row:0:square:1": "42", "row:0:square:2": "58", "played:seat1": "84"}
+
+
+def _setting() -> tuple[Layout, dict[str, str]]:
+    layout = recogniser_for("hornochsen").layout({"players": 4})
+    return layout, dict.fromkeys(layout.items, "empty") | LABELS
+
+
+@pytest.mark.parametrize("item_id", ["row:0:square:1", "played:seat1"])
+def test_a_number_is_read_where_its_outline_lies_off_the_tile(
+    item_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A face torn where the reference took strips of it for the empty area may outline a tile-sized
+    shape 20-25 pixels off the tile and turned 30 degrees (dev seeds 13 and 21: played 79, 84 and 98 read
+    empty, their digits off the window centred there). The number printed in the middle of the tile lying
+    in the square is read all the same (empty without ink_tile's look at it)."""
+    layout, labels = _setting()
+    plane, table = _normalised(layout, labels)
+    found = _hornochsen_tiles.tile_window
+
+    def astray(
+        seen: _hornochsen_tiles.Seen, region: ItemRegion, level: float
+    ) -> _hornochsen_tiles.TileWindow:
+        window = found(seen, region, level)
+        assert window.rect is not None
+        (cx, cy), size, _ = window.rect
+        return window._replace(rect=((cx - 16.0, cy - 18.0), size, -27.0))
+
+    monkeypatch.setattr(hornochsen, "tile_window", astray)
+    assert (
+        hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
+        == labels[item_id]
+    )
+    monkeypatch.setattr(hornochsen, "ink_tile", lambda *_: None)
+    assert (
+        hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
+        == "empty"
+    )
+
+
+def test_two_digits_blurred_into_one_shape_centre_the_window() -> None:
+    """A number's two digits blurred into one shape of ink wider than a digit (84 on gingham, dev seed 13)
+    are the number ink_tile centres on; with a digit's width as the widest, no ink is found there."""
+    light = numpy.full((110, 110), 220, numpy.uint8)
+    cv2.rectangle(light, (40, 44), (75, 66), 50, -1)  # 36 x 23 px: two digits run together
+    window = _hornochsen_tiles.TileWindow(light, (55.0, 55.0), None)
+    assert _hornochsen_tiles._ink_number(light, 220.0, (55.0, 55.0)) is None
+    tile = _hornochsen_tiles.ink_tile(window, 220.0)
+    assert tile is not None
+    dark = numpy.argwhere(tile < 135)
+    middle = (tile.shape[0] - 1) / 2
+    assert abs(float(dark[:, 1].mean()) - middle) <= 1.5 and abs(float(dark[:, 0].mean()) - middle) <= 1.5
+
+
+def test_a_face_across_a_shadows_edge_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tile in a shadow's edge, its top a little lit and the rest of it darker down to its foot (light
+    wood, dev seed 13: 42 and 78 at medians 67-69 under a brightest tenth of 150-160), is all ink at the
+    window's brightest tenth's ink level; its lightness evened against the face round each pixel, its
+    number shows (empty without evened)."""
+    layout, labels = _setting()
+    plane, table = _normalised(layout, labels)
+    item_id = "row:0:square:1"
+    x0, y0, x1, y1 = layout.items[item_id].box_px()
+    box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
+    gain = numpy.linspace(0.75, 0.2, y1 - y0, dtype=numpy.float32)[:, None, None]
+    shaded = (box.astype(numpy.float32) * gain).astype(numpy.uint8)
+    box[~empty_area] = shaded[~empty_area]
+    reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert reading.items[item_id] == "42"
+    assert {i: reading.items[i] for i in LABELS} == LABELS
+    monkeypatch.setattr(hornochsen, "evened", lambda window: window)
+    assert (
+        hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
+        == "empty"
+    )
