@@ -7,7 +7,9 @@ so a bumped camera shows as such), and checks what the host can fix at the table
 - a marker that does not lie where the other three put it (moved, turned, or laid by the wrong edge);
 - the light: too dark, too flat, or glare blowing parts of the play area out to white;
 - the horn figure moved since the empty table was taken (toss): its horns' regions then differ
-  strongly from that picture, while the light is the same (each region compared after a gain).
+  strongly from that picture, while the light is the same (each region compared after a gain);
+- the camera too high or tilted too far for the game's finest print: the table's millimetres per frame
+  pixel where the picture is coarsest, against what the game's hard generated sets read right at.
 
 `SetupView.draw(frame, report)` draws all of it on the camera's picture (companion/vision/overlay.py).
 """
@@ -80,6 +82,20 @@ FIGURE_MOVED_LEVEL = 30.0
 """The mean grey difference (0-255, after a gain for the light) over a horn's region, from the empty
 table's picture, above which the figure no longer stands where it did: a ring over a horn changes a
 thin annulus, well under this on average; a figure moved by a horn's width changes most of the region."""
+COARSEST_MM_PER_PX: Mapping[str, float] = {
+    "asterion": 1.4,
+    "hornochsen": 1.0,
+    "minoa": 1.2,
+    "minos": 1.0,
+    "minotaurus": 1.4,
+    "toss": 1.0,
+}
+"""Per game, the table's millimetres per frame pixel (where the picture is coarsest) beyond which the
+setup view says the camera is too far. Measured per session of the hard generated sets (dev seeds and
+20261134): Hornochsen's tile numbers, the finest print of the five, read every tile in most sessions up
+to 0.9, lost a tile in a few hundred at 0.9-1.1 and up to half the frames above 1.2; Asterion's tiles
+lost more above 1.4 (a tile in thirty); Minotaurus showed no loss that grew with it up to 1.46. Minoa,
+Minos and the toss are given the coarsest their hard sets were measured at (1.26, 1.04, 1.03)."""
 
 
 class SetupError(VisionError):
@@ -118,6 +134,9 @@ class SetupReport:
     """Each item's outline in frame pixels (empty without a homography)."""
     predicted: dict[int, Points]
     """Where each missing marker should lie (frame pixels), when a homography says."""
+    mm_per_px: float | None = None
+    """The play area's millimetres per frame pixel where the camera sees it coarsest (None without a
+    homography)."""
 
     @property
     def ok(self) -> bool:
@@ -134,6 +153,7 @@ class SetupReport:
                 "glare_share": round(self.light.glare_share, 4),
             },
             "items": len(self.outlines),
+            "mm_per_px": None if self.mm_per_px is None else round(self.mm_per_px, 2),
             "messages": list(self.messages),
             "ok": self.ok,
         }
@@ -207,6 +227,41 @@ def misplaced_marker(
     return best[1], best[2]
 
 
+def coarsest_mm_per_px(homography: Homography, plane_mm: tuple[float, float]) -> float:
+    """The play area's millimetres per frame pixel where the camera sees it coarsest: over a grid of the
+    area, in the direction a pixel covers most (a tilted camera foreshortens its far edge along the line
+    of sight first). `homography` maps frame pixels to plane pixels."""
+    to_frame = numpy.linalg.inv(numpy.asarray(homography, dtype=numpy.float64))
+    width, height = plane_mm
+    xs, ys = numpy.meshgrid(numpy.linspace(0.0, width, 5), numpy.linspace(0.0, height, 5))
+    points = numpy.stack([xs.ravel(), ys.ravel(), numpy.ones(xs.size)]) * [
+        [PLANE_PX_PER_MM],
+        [PLANE_PX_PER_MM],
+        [1],
+    ]
+    seen = to_frame @ points
+    depth = seen[2]
+    at = seen[:2] / depth
+    coarsest = 0.0
+    for n in range(points.shape[1]):
+        # The projective map's derivative: frame pixels per plane pixel, then per millimetre.
+        jacobian = (to_frame[:2, :2] - numpy.outer(at[:, n], to_frame[2, :2])) / depth[n] * PLANE_PX_PER_MM
+        finest_direction = float(numpy.linalg.svd(jacobian, compute_uv=False).min())
+        coarsest = max(coarsest, 1.0 / max(finest_direction, 1e-9))
+    return coarsest
+
+
+def detail_messages(game: str, mm_per_px: float) -> list[str]:
+    limit = COARSEST_MM_PER_PX.get(game)
+    if limit is None or mm_per_px <= limit:
+        return []
+    return [
+        f"The camera is too far for this game's print: it sees {mm_per_px:.2f} mm of table per pixel where "
+        f"the picture is coarsest, and needs {limit:.1f} or finer. Lower the camera, tilt it less, or use "
+        "the standard lens instead of the wide one (docs/camera.md gives the heights)."
+    ]
+
+
 def _gain_difference(now: Frame, then: Frame) -> float:
     """Mean grey difference of two crops after matching their brightness (a dimmed lamp is no move)."""
     a = cv2.cvtColor(now, cv2.COLOR_BGR2GRAY).astype(numpy.float32)
@@ -266,6 +321,7 @@ class SetupView:
         outlines: dict[str, Points] = {}
         predicted: dict[int, Points] = {}
         plane: Frame | None = None
+        mm_per_px: float | None = None
         if calibration.homography is not None:
             size = (image.shape[1], image.shape[0])
             outlines = project_layout(self.layout, calibration.homography, size)
@@ -275,12 +331,14 @@ class SetupView:
                 for m in markers
                 if not m.found
             }
-            plane = self._plane(image, calibration.homography)
+            plane, seen_through = self._plane_and_homography(image, calibration.homography)
+            mm_per_px = coarsest_mm_per_px(seen_through, self.layout.plane_mm)
+            messages += detail_messages(self.game, mm_per_px)
         light = measure_light(image, found, plane if plane is not None else image)
         messages += light_messages(light)
         if plane is not None:
             messages += self._figure_messages(plane)
-        return SetupReport(calibration, markers, light, tuple(messages), outlines, predicted)
+        return SetupReport(calibration, markers, light, tuple(messages), outlines, predicted, mm_per_px)
 
     def _figure_messages(self, plane: Frame) -> list[str]:
         horns = [item for item in self.layout.items if item.startswith("horn:")]
@@ -301,15 +359,19 @@ class SetupView:
         ]
 
     def _plane(self, image: Frame, homography: Homography) -> Frame:
-        """The plane the recogniser reads: at the layout's height above the markers (the toss figure's
-        head) when it has one, through the camera pose; the markers' own when no pose can be had."""
+        return self._plane_and_homography(image, homography)[0]
+
+    def _plane_and_homography(self, image: Frame, homography: Homography) -> tuple[Frame, Homography]:
+        """The plane the recogniser reads, and the homography it is seen through: at the layout's height
+        above the markers (the toss figure's head) when it has one, through the camera pose; the markers'
+        own when no pose can be had."""
         if self.layout.raised_mm:
             try:
                 size = (image.shape[1], image.shape[0])
                 homography = raised_homography(homography, self.layout.plane_mm, size, self.layout.raised_mm)
             except PoseError:
                 pass
-        return warp_plane(image, homography, self.layout)
+        return warp_plane(image, homography, self.layout), homography
 
     def remember_empty(self, frame: Frame) -> None:
         """Keep the present plane as the empty table (SetupError when the markers give none)."""

@@ -309,3 +309,56 @@ def test_a_camera_bumped_while_markers_are_covered_says_it_moved() -> None:
     assert report.calibration.state == "bumped" and report.calibration.homography is None
     assert [text for text in report.messages if text.startswith("The camera (or a marker) moved")]
     assert view.look(scenes.frame({}, quad=moved)).ok  # all four in view again: the new view is taken
+
+
+def _mm_per_px_along(homography: Any, at_mm: tuple[float, float], step: tuple[float, float]) -> float:
+    """Millimetres of plane per frame pixel at a point, along one direction: two points a millimetre
+    apart, seen through the inverse of `homography` (frame pixels to plane pixels)."""
+    to_frame = numpy.linalg.inv(homography)
+    ends = numpy.float32([[at_mm, (at_mm[0] + step[0], at_mm[1] + step[1])]]) * PLANE_PX_PER_MM
+    seen = cv2.perspectiveTransform(ends, to_frame)[0]
+    return 1.0 / float(numpy.linalg.norm(seen[1] - seen[0]))
+
+
+def test_the_coarsest_detail_is_where_the_camera_sees_the_area_smallest() -> None:
+    from companion.vision.setupcheck import coarsest_mm_per_px
+
+    width, height = scenes.PLANE_MM
+    plane_px = numpy.float32([[0, 0], [width, 0], [width, height], [0, height]]) * PLANE_PX_PER_MM
+    # Straight down: 300 mm over 600 frame pixels everywhere.
+    square = numpy.float32([[100, 100], [700, 100], [700, 500], [100, 500]])
+    straight = cv2.getPerspectiveTransform(square, plane_px)
+    assert coarsest_mm_per_px(straight, scenes.PLANE_MM) == pytest.approx(0.5, abs=1e-3)
+    # Tilted: the far (top) edge is seen half as wide, and shortened along the line of sight too.
+    far_small = numpy.float32([[250, 150], [550, 150], [700, 500], [100, 500]])
+    tilted = cv2.getPerspectiveTransform(far_small, plane_px)
+    coarsest = coarsest_mm_per_px(tilted, scenes.PLANE_MM)
+    # Checked by stepping a millimetre in every direction along the far edge (its corners are sheared).
+    turns = numpy.radians(numpy.arange(0, 180, 2))
+    stepped = max(
+        _mm_per_px_along(tilted, (x, 0.0), (float(numpy.cos(a)), float(numpy.sin(a))))
+        for x in numpy.linspace(0, width, 5)
+        for a in turns
+    )
+    assert coarsest == pytest.approx(stepped, rel=0.02)
+    assert coarsest > 0.9  # coarser than the straight view's 0.5 at the far edge
+    assert _mm_per_px_along(tilted, (width / 2, height), (1.0, 0.0)) < 0.55  # the near edge stays fine
+
+
+def test_a_camera_too_far_for_the_games_print_is_told_to_come_lower(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.vision import setupcheck
+
+    monkeypatch.setitem(setupcheck.COARSEST_MM_PER_PX, "squares", 0.8)
+    view = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
+    near = view.look(scenes.frame({}))  # 300 mm across some 650 pixels
+    assert near.mm_per_px is not None and near.mm_per_px < 0.6
+    assert not [text for text in near.messages if "too far" in text], near.messages
+    # The same table seen from twice as high: half the size in the frame, around the same middle.
+    middle = scenes.CAMERA_QUAD.mean(axis=0)
+    high = SetupView("squares", {}, recogniser=scenes.SquaresRecogniser())
+    report = high.look(scenes.frame({}, quad=middle + (scenes.CAMERA_QUAD - middle) / 2))
+    assert report.calibration.homography is not None and report.mm_per_px is not None
+    assert report.mm_per_px == pytest.approx(2 * near.mm_per_px, rel=0.1)
+    told = [text for text in report.messages if "too far" in text]
+    assert told and "Lower the camera" in told[0] and f"{report.mm_per_px:.2f} mm" in told[0]
+    assert report.to_json()["mm_per_px"] == round(report.mm_per_px, 2)

@@ -51,7 +51,8 @@ function showReport(state) {
   $("all-well").hidden = !report.ok;
   const light = report.light;
   $("light").textContent = `Light: markers' white ${light.paper_white} of 255, contrast ${light.contrast}, `
-    + `glare ${(100 * light.glare_share).toFixed(1)}% of the play area.`;
+    + `glare ${(100 * light.glare_share).toFixed(1)}% of the play area.`
+    + (report.mm_per_px === null ? "" : ` Detail: ${report.mm_per_px} mm of table per camera pixel where coarsest.`);
   $("empty").disabled = !state.can_take_empty;
   $("empty").title = state.can_take_empty ? "" : "the companion's camera watcher cannot learn the empty table";
 }
