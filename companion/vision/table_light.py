@@ -413,6 +413,20 @@ def _spreader(cells: int, pixels: int) -> Floats:
     return numpy.asarray(weights, numpy.float32)
 
 
+@functools.cache
+def _ramp_slices(axis: int, lower: bool) -> tuple[tuple[slice, ...], tuple[slice, ...], tuple[slice, ...]]:
+    """For `_ramped`, along `axis`: the index tuples of the cells that have two neighbours on one side
+    (`lower`: cell i's i - 1 and i - 2; else i + 1 and i + 2), of their next neighbours, and of the
+    ones beyond those."""
+
+    def along(part: slice) -> tuple[slice, ...]:
+        return (slice(None),) * axis + (part,)
+
+    if lower:
+        return along(slice(2, None)), along(slice(1, -1)), along(slice(None, -2))
+    return along(slice(None, -2)), along(slice(1, -1)), along(slice(2, None))
+
+
 def _ramped(cells: Floats, supported: Mask, overall: Floats) -> Floats:
     """The grid with each cell (and channel) that found no light of its own given the light its supported
     neighbours' slope carries on to it (2 n1 - n2 of the two next cells along a row or a column, both
@@ -422,18 +436,17 @@ def _ramped(cells: Floats, supported: Mask, overall: Floats) -> Floats:
     a hand not refused.) The others as they are."""
     total = numpy.zeros_like(cells)
     count = numpy.zeros_like(cells)
-    rows, columns = cells.shape[:2]
-    for axis, size in ((0, rows), (1, columns)):
-        for step in (1, -1):
-            near = numpy.roll(cells, step, axis=axis)
-            far = numpy.roll(cells, 2 * step, axis=axis)
-            both = numpy.roll(supported, step, axis=axis) & numpy.roll(supported, 2 * step, axis=axis)
-            # Rolled round, the first two cells from the side rolled in have no such neighbours.
-            edge = [slice(None)] * cells.ndim
-            edge[axis] = slice(0, min(2, size)) if step == 1 else slice(max(0, size - 2), size)
-            both[tuple(edge)] = False
-            total += numpy.where(both, 2 * near - far, 0.0)
-            count += both
+    # Each direction by slices (the first two cells from the side the neighbours lie on have none, as many
+    # as there are cells less two do): numpy's roll, its copies and axis checks, cost two thirds of this.
+    doubled = 2 * cells
+    for axis in (0, 1):
+        if cells.shape[axis] < 3:
+            continue
+        for lower in (True, False):
+            lead, near, far = _ramp_slices(axis, lower)
+            both = supported[near] & supported[far]
+            total[lead] += numpy.where(both, doubled[near] - cells[far], 0.0)
+            count[lead] += both
     ramp = numpy.minimum(numpy.maximum(total / numpy.maximum(count, 1), overall - _REACH), overall + _REACH)
     deeper = ~supported & (count > 0) & (ramp < cells)
     return numpy.asarray(numpy.where(deeper, ramp, cells), numpy.float32)
