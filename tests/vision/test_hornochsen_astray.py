@@ -13,8 +13,8 @@ import pytest
 
 from companion.vision.base import ItemRegion, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import _hornochsen_tiles, hornochsen
-from companion.vision.reference import normalised_plane
+from companion.vision.recognisers import _hornochsen_digits, _hornochsen_tiles, hornochsen
+from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
 TABLE_BGR = (200, 215, 225)
 
@@ -111,3 +111,37 @@ def test_a_face_across_a_shadows_edge_is_read(monkeypatch: pytest.MonkeyPatch) -
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
         == "empty"
     )
+
+
+def _script_tile(text: str) -> tuple[_hornochsen_tiles.Seen, ItemRegion]:
+    """A light tile on a normalised plane with its number in a typeface unlike the built-in one, blurred
+    so that its two digits run into one shape."""
+    plane = numpy.full((200, 200, 3), NEUTRAL_BGR, numpy.uint8)
+    cv2.rectangle(plane, (74, 74), (125, 125), (225, 225, 225), -1)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX
+    (width, height), _ = cv2.getTextSize(text, font, 1.2, 3)
+    cv2.putText(plane, text, (100 - width // 2, 100 + height // 2), font, 1.2, (50, 50, 50), 3, cv2.LINE_AA)
+    plane[70:130, 70:130] = cv2.GaussianBlur(plane[70:130, 70:130], (0, 0), 2.5)
+    plane[table > 0] = NEUTRAL_BGR
+    return _hornochsen_tiles.Seen.of(plane, table), ItemRegion((50.0, 50.0), (30.0, 30.0))
+
+
+def test_two_digits_of_another_typeface_run_together_read_on_a_light_face(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two digits blurred into one shape are cut apart; on a light face of a normalised plane (no board
+    print left there to be cut in two) a half correlating 0.84 with the built-in digits still counts
+    (burnt 20261135: 29 and 66 on gingham read empty at JOINED_SCORE)."""
+    seen, region = _script_tile("38")
+    face = hornochsen._look_normalised(seen, region)
+    assert isinstance(face, hornochsen._Face) and not face.dim
+    assert all(glyph.joined for glyph in face.glyphs)
+    recogniser = hornochsen.HornochsenRecogniser()
+    templates = recogniser._templates(recogniser._profile(None), True)
+    scored = templates.all_scores(face.glyphs, raw=True)
+    assert min(float(correlations.max()) for correlations, _ in scored) < _hornochsen_digits.JOINED_SCORE
+    assert hornochsen._read_face(seen, face, scored, templates)[0] == "38"
+    monkeypatch.setattr(hornochsen, "FACE_JOINED_SCORE", _hornochsen_digits.JOINED_SCORE)
+    assert hornochsen._read_face(seen, face, scored, templates)[0] == "empty"

@@ -528,26 +528,35 @@ def _camera_classifier() -> DigitClassifier:
 
 
 def read_number(
-    tile: FloatArray, templates: DigitTemplates, least: float = MIN_GLYPH_SCORE
+    tile: FloatArray,
+    templates: DigitTemplates,
+    least: float = MIN_GLYPH_SCORE,
+    joined_least: float | None = None,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """The tile's number and how sure (its score's margin over the next number); None when it shows none.
 
-    `least`: the least correlation of each of its digits with its templates (see MIN_GLYPH_SCORE).
+    `least`: the least correlation of each of its digits with its templates (see MIN_GLYPH_SCORE);
+    `joined_least`: of each half of a shape cut in two (by default JOINED_SCORE).
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
     blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
     """
     glyphs = tile_glyphs(tile)
-    return number_of(glyphs, templates.all_scores(glyphs), least)
+    return number_of(glyphs, templates.all_scores(glyphs), least, joined_least)
 
 
 def number_of(
-    glyphs: list[Glyph], scored: list[tuple[FloatArray, FloatArray]], least: float = MIN_GLYPH_SCORE
+    glyphs: list[Glyph],
+    scored: list[tuple[FloatArray, FloatArray]],
+    least: float = MIN_GLYPH_SCORE,
+    joined_least: float | None = None,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
     may be scored in one product)."""
     readings = []
     for glyph, (correlations, scores) in zip(glyphs, scored, strict=True):
-        if glyph.joined and float(correlations.max()) < JOINED_SCORE:
+        if glyph.joined and float(correlations.max()) < (
+            JOINED_SCORE if joined_least is None else joined_least
+        ):
             return None, 0.0, []  # not two digits after all: a print on the board cut in two
         # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
         if float(correlations.max()) >= JUNK_SCORE:

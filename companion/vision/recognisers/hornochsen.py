@@ -47,6 +47,7 @@ from companion.vision.base import (
 from companion.vision.components import dimension_mm
 from companion.vision.recognisers._hornochsen_digits import (
     GAME,
+    JOINED_SCORE,
     MIN_GLYPH_SCORE,
     TILES_FILE,
     DigitTemplates,
@@ -455,6 +456,11 @@ BACK_MARK = 0.5
 """A tile showing its back's mark this well (see back_mark) is face down."""
 FACE_GLYPH_SCORE = 0.65
 """The least correlation of each digit with its templates on a light square (see MIN_GLYPH_SCORE)."""
+FACE_JOINED_SCORE = 0.75
+"""The least correlation of each half of a shape cut in two (see JOINED_SCORE) on a light square of a
+normalised plane: the board and its prints are gone there, and two digits of another typeface blurred
+together through a cloth's noise correlate 0.79-0.85 (burnt 20261135: a gingham 29 and 66, a dark wood 99
+read empty)."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp) but in a
 deep shadow: darker is a back where it shows a back's mark, a face only where it shows two digits."""
@@ -535,17 +541,18 @@ def _read_face(
     # A light face in its square is a tile: its blurred digits of another typeface need not look as much
     # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
     least = FACE_GLYPH_SCORE if not face.dim else MIN_GLYPH_SCORE
-    number, margin, alternatives = number_of(face.glyphs, scored, least)
+    joined = FACE_JOINED_SCORE if not face.dim else JOINED_SCORE
+    number, margin, alternatives = number_of(face.glyphs, scored, least, joined)
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
         centred = normalised_tile(seen, face.region, face.light_level, on_ink=True, window=face.window)
-        again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
+        again = read_number(centred, templates, least, joined) if centred is not None else (None, 0.0, [])
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
     if number is None:
         # Still none: the number's ink nearest the square's centre, whatever outline was found there.
         inked = ink_tile(face.window, face.light_level)
-        again = read_number(inked, templates, least) if inked is not None else (None, 0.0, [])
+        again = read_number(inked, templates, least, joined) if inked is not None else (None, 0.0, [])
         if again[0] is not None:
             number, margin, alternatives = again
     if face.dim and (number is None or number < 10):
@@ -558,7 +565,7 @@ def _read_face(
             normalised_tile(seen, face.region, EVEN_LEVEL, window=even),
             ink_tile(even, EVEN_LEVEL),
         ):
-            again = read_number(centred, templates, least) if centred is not None else (None, 0.0, [])
+            again = read_number(centred, templates, least, joined) if centred is not None else (None, 0.0, [])
             if again[0] is not None and again[0] >= 10:
                 number, margin, alternatives = again
                 break
