@@ -28,12 +28,17 @@ from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers._asterion_pairs import (
     _NO_TEST,
     DIFFERENT,
+    LINED_CLOSE,
     PAIR_GROW_PX,
+    LinedTest,
     _difference_test,
     _pair_chests,
     _sloping,
     _softened,
     build_pairs,
+    lined_share,
+    padded_cell,
+    things_on_path,
 )
 from companion.vision.recognisers._asterion_pairs import _pair_window as _pair_window
 from companion.vision.recognisers._asterion_pairs import _winning_share as _winning_share
@@ -162,6 +167,8 @@ class Templates:
         self._tests: dict[
             tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
         ] = {}
+        self._lined_tests: dict[tuple[str, int, int], LinedTest | None] = {}
+        self._build_lined_tests()
 
     def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
         """The built-in drawing of a look (a built-in picture), turned as the look is."""
@@ -216,6 +223,36 @@ class Templates:
         self._tests[key] = (window, test, share)
         self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
         return self._tests[key]
+
+    def _lined_test(self, colour: str, champion: int, challenger: int) -> LinedTest | None:
+        """`_pair_test` as `lined_share` asks it (built the first time a pair is close: a few a frame);
+        None when the looks differ by more than things on a path (`things_on_path`)."""
+        key = (colour, champion, challenger)
+        if key not in self._lined_tests:
+            window, test, _ = self._pair_test(colour, champion, challenger)
+            _, _, looks = self.by_colour[colour]
+            mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
+            if not things_on_path(*looks[mine], *looks[theirs]):
+                self._lined_tests[key] = self._lined_tests[(colour, challenger, champion)] = None
+                return None
+            _, sloping = _pair_window(*looks[mine], *looks[theirs])
+            softened = self._softened[colour]
+            lined = LinedTest(window, sloping, softened[mine], softened[theirs], test)
+            self._lined_tests[key] = lined
+            self._lined_tests[(colour, challenger, champion)] = lined.turned_round()
+        return self._lined_tests[key]
+
+    def _build_lined_tests(self) -> None:
+        """Every pair of drawn looks differing by things on a path (a wing, horns: a dozen a colour)
+        as `lined_share` asks it, built with the templates, not inside a timed frame."""
+        for colour, (_, _, looks) in self.by_colour.items():
+            drawn = [i for i in range(len(looks)) if self._drawn(colour, i) == i]
+            for k, look in enumerate(drawn):
+                for other in drawn[k + 1 :]:
+                    if things_on_path(*looks[look], *looks[other]) and len(
+                        differ(*looks[look], *looks[other])
+                    ):
+                        self._lined_test(colour, look, other)
 
     def _channel_wise(self, colour: str) -> tuple[FloatArray, FloatArray]:
         """A colour's looks' features as (looks x 3, pixels), channel after channel, and their squares."""
@@ -374,6 +411,7 @@ class Templates:
         label = labels[champion]
         margin = 1.0
         partial: dict[tuple[int, int], FloatArray | None] = {}
+        padded: list[FloatArray] = []
 
         leads: dict[tuple[int, int], float] = {}
 
@@ -399,8 +437,15 @@ class Templates:
                 kept_test = partial[(look, other)]
                 if kept_test is None:
                     return 0.0
-                test = kept_test
-            return winning_share - float(seen @ test)
+                return winning_share - float(seen @ kept_test)
+            value = winning_share - float(seen @ test)
+            if abs(value) < LINED_CLOSE and (lined := self._lined_test(colour, look, other)) is not None:
+                # Close: asked again with the cell lined up to this pair's window (a pixel off put a path's
+                # edge or a prisoner's rim where a wing would be).
+                if not padded:
+                    padded.append(padded_cell(seen))
+                value = winning_share - lined_share(padded[0], lined)
+            return value
 
         # A label against another: each of its turns the game counts as the same (a wing at either
         # end) against all of the other's, each pair compared where they differ only. Turns of one

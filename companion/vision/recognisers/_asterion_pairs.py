@@ -373,6 +373,7 @@ def clear_pairs() -> None:
         _drawn_colours,
         _path_against_wall,
         _path_or_wall,
+        things_on_path,
         _winning_share,
         _pair_spreads,
     ):
@@ -413,3 +414,94 @@ def local_lead(
     mine_sq = float((mine_off * mine_off).sum())
     theirs_sq = float((theirs_off * theirs_off).sum())
     return (theirs_sq - mine_sq) / (theirs_sq + mine_sq + 1e-9)
+
+
+LINED_CLOSE = 0.25
+"""A pair test deciding by less than this is asked again with the cell lined up to the pair's own window
+(`lined_share`): the cell was lined up by its whole tile, and a wing's window is a few pixels of path."""
+
+
+class LinedTest:
+    """What `lined_share` needs of a pair test: where its window's pixels lie in a cell padded by a pixel,
+    moved by up to a whole pixel each way (9, pixels); the model's directions there as the columns of
+    one matrix over the window's pixels (channels interleaved), each channel's weight in it: the light
+    (an offset sloping across, orthonormal), each channel's mean of both looks less that light (unit),
+    and last the test's filter scaled so that its square is what the looks' difference explains; and
+    the channels' weights, squared, pixel after pixel."""
+
+    __slots__ = ("indices", "model", "scale", "weights")
+
+    def __init__(
+        self,
+        window: numpy.typing.NDArray[numpy.intp],
+        sloping: FloatArray,
+        mine: FloatArray,
+        theirs: FloatArray,
+        test: FloatArray,
+    ) -> None:
+        rows, columns = window // TEMPLATE_PX + 1, window % TEMPLATE_PX + 1
+        padded = TEMPLATE_PX + 2
+        self.indices = numpy.stack(
+            [(rows + dy) * padded + columns + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        )
+        both = (mine[:, window] + theirs[:, window]) / 2
+        both = both - (both @ sloping) @ sloping.T
+        both = both / numpy.maximum(numpy.sqrt((both * both).sum(axis=1, keepdims=True)), 1e-6)
+        filter_there = test.reshape(-1, 3)[window]
+        # The difference's weighted energy: the filter is its residual, weighted twice, over the energy.
+        energy = 1.0 / max(float((filter_there * filter_there / (_WEIGHTS * _WEIGHTS)).sum()), 1e-12)
+        lights = sloping.shape[1]
+        model = numpy.zeros((len(window), 3, 3 * lights + 4), numpy.float32)
+        for channel in range(3):
+            weight = float(_WEIGHTS[channel])
+            model[:, channel, channel * lights : (channel + 1) * lights] = weight * sloping
+            model[:, channel, 3 * lights + channel] = weight * both[channel]
+        model[:, :, -1] = filter_there * math.sqrt(energy)
+        self.model = model.reshape(3 * len(window), -1)
+        self.scale = math.sqrt(energy)
+        self.weights = numpy.tile(_WEIGHTS * _WEIGHTS, len(window)).astype(numpy.float32)
+
+    def turned_round(self) -> LinedTest:
+        """The same test with the looks swapped (its filter negated; window, light and mean the same)."""
+        other = object.__new__(LinedTest)
+        other.indices, other.scale, other.weights = self.indices, self.scale, self.weights
+        other.model = self.model.copy()
+        other.model[:, -1] *= -1.0
+        return other
+
+
+@functools.cache
+def things_on_path(design: int, rotation: int, other: int, other_rotation: int) -> bool:
+    """Whether two looks differ by things drawn on a path alone (a wing, horns): no path against a wall
+    where they differ, and no chest. Such a thing is a few pixels of path, where a pixel's misalignment
+    decides (`lined_share`); a chest or a path's end is larger, and lined up again it was lost (hidden
+    chests read as corridors on dev planes)."""
+    if (other, other_rotation) < (design, rotation):
+        return things_on_path(other, other_rotation, design, rotation)
+    window = _pair_pixels(design, rotation, other, other_rotation)
+    chests = _chest_pixels(design, rotation, window) | _chest_pixels(other, other_rotation, window)
+    return not chests.any() and _path_against_wall(design, rotation, other, other_rotation) == 0
+
+
+def padded_cell(seen: FloatArray) -> FloatArray:
+    """A lined-up cell (flat, pixels interleaved) padded by a pixel each side (its edge repeated), as
+    (pixels, 3): what `lined_share` gathers moved windows from. Less Lab's middle (128): an offset is
+    light to the model, and float32 sums of squares of smaller numbers lose less."""
+    picture = seen.reshape(TEMPLATE_PX, TEMPLATE_PX, 3) - numpy.float32(128.0)
+    return numpy.asarray(
+        cv2.copyMakeBorder(picture, 1, 1, 1, 1, cv2.BORDER_REPLICATE), numpy.float32
+    ).reshape(-1, 3)
+
+
+def lined_share(padded: FloatArray, lined: LinedTest) -> float:
+    """The test's share (less a half, as `seen @ test`) with the cell moved by up to a pixel each way to
+    where the pair's model (light, the mean of both looks, some of their difference) leaves least
+    unexplained: the tile is lined up by its whole picture, and a pixel off puts a path's edge or a
+    prisoner's rim in a wing's window (dev planes: wings missed, and seen on plain paths). Whole pixels
+    only: a cell moved by halves is a mean of pixels, smoother, and always left less unexplained (a
+    saturated path, showing nothing, then read as winged)."""
+    cells = padded[lined.indices].reshape(9, -1)  # (9 moves, pixels x 3)
+    products = cells @ lined.model
+    energy = (cells * cells) @ lined.weights
+    unexplained = energy - (products * products).sum(axis=1)
+    return float(products[int(numpy.argmin(unexplained)), -1]) / lined.scale
