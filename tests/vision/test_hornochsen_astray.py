@@ -145,3 +145,56 @@ def test_two_digits_of_another_typeface_run_together_read_on_a_light_face(
     assert hornochsen._read_face(seen, face, scored, templates)[0] == "38"
     monkeypatch.setattr(hornochsen, "FACE_JOINED_SCORE", _hornochsen_digits.JOINED_SCORE)
     assert hornochsen._read_face(seen, face, scored, templates)[0] == "empty"
+
+
+TURNED = {
+    f"row:{row}:square:{square}": number
+    for (row, square), number in zip(
+        [(row, square) for row in range(4) for square in range(3)],
+        ["40", "37", "18", "61", "86", "13", "95", "27", "49", "73", "58", "62"],
+        strict=True,
+    )
+}
+
+
+def test_an_outline_turned_off_an_upright_tile_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An outline turned 20 degrees about an upright tile (a face torn by the reference or run into a
+    neighbour: burnt 20261135, an upright 40 read 60 and 37 read 47 in windows turned 15-20 degrees) turns
+    the window off the number; read upright too, the number whose digits look more like digits is kept.
+    Without that look several of these read wrong (40 -> 60 among them)."""
+    layout = recogniser_for("hornochsen").layout({"players": 4})
+    plane, table = _normalised(layout, dict.fromkeys(layout.items, "empty") | TURNED)
+    found = _hornochsen_tiles.tile_window
+
+    def turned(
+        seen: _hornochsen_tiles.Seen, region: ItemRegion, level: float
+    ) -> _hornochsen_tiles.TileWindow:
+        window = found(seen, region, level)
+        assert window.rect is not None
+        return window._replace(rect=(window.rect[0], window.rect[1], 20.0))
+
+    monkeypatch.setattr(hornochsen, "tile_window", turned)
+    reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED
+    monkeypatch.setattr(hornochsen, "TURN_DOUBT", 90.0)
+    reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert reading.items["row:0:square:0"] == "60"
+
+
+def test_a_tile_turned_on_the_table_still_reads_turned() -> None:
+    """A tile really laid 15 degrees askew has its outline turned with it: its window turned so reads its
+    number, better than upright."""
+    layout = recogniser_for("hornochsen").layout({"players": 4})
+    plane, _ = _normalised(layout, dict.fromkeys(layout.items, "empty") | TURNED)
+    for item_id in TURNED:
+        x0, y0, x1, y1 = layout.items[item_id].box_px()
+        box = plane[y0:y1, x0:x1]
+        turn = cv2.getRotationMatrix2D(((x1 - x0 - 1) / 2, (y1 - y0 - 1) / 2), 15.0, 1.0)
+        # (Nearest pixels: the empty area's neutral stays exactly neutral.)
+        box[:] = cv2.warpAffine(
+            box, turn, box.shape[1::-1], flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE
+        )
+    turned_table = _hornochsen_tiles.table_mask(plane)
+    assert turned_table is not None
+    reading = hornochsen.HornochsenRecogniser().read_normalised(plane, turned_table, layout, None)
+    assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED

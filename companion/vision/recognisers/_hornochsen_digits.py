@@ -601,3 +601,13 @@ def to_png(glyph: FloatArray) -> numpy.typing.NDArray[numpy.uint8]:
 
 def from_png(image: numpy.typing.NDArray[numpy.uint8]) -> FloatArray:
     return numpy.asarray((image.astype(numpy.float32).ravel() - 128) / (255 * 2), dtype=numpy.float32)
+
+
+def number_fit(scored: list[tuple[FloatArray, FloatArray]], number: int) -> float:
+    """How well a number read by number_of from glyphs scored so fits them: the least correlation of its
+    digits with their templates (the glyphs number_of left out as no digit left out here too)."""
+    readings = [correlations for correlations, _ in scored if float(correlations.max()) >= JUNK_SCORE]
+    digits = [int(d) for d in str(number)]
+    if len(readings) != len(digits):
+        return 0.0
+    return float(min(correlations[d] for correlations, d in zip(readings, digits, strict=True)))

@@ -205,16 +205,22 @@ def tile_window(seen: Seen, region: ItemRegion, face_level: float) -> TileWindow
 
 
 def normalised_tile(
-    seen: Seen, region: ItemRegion, face_level: float, on_ink: bool = False, window: TileWindow | None = None
+    seen: Seen,
+    region: ItemRegion,
+    face_level: float,
+    on_ink: bool = False,
+    window: TileWindow | None = None,
+    level: bool = False,
 ) -> FloatArray | None:
     """The face-up tile of a square of a normalised plane, straightened (see straighten); where neither a
     tile's outline nor a number's ink is found, the square as it lies. `face_level`: the face's lightness
     (the middle's brightest tenth). `on_ink`: the window centred on the number's ink instead of the tile's
     outline (None where that is no better).
-    `window`: tile_window's look at the square with this face_level, when taken already."""
+    `window`: tile_window's look at the square with this face_level, when taken already. `level`: the
+    window left upright, whatever the outline's turn (see hornochsen._read_face)."""
     light, here, rect = window if window is not None else tile_window(seen, region, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
-        angle = ((rect[2] + 45) % 90) - 45
+        angle = 0.0 if level else outline_turn(rect)
         # An outline narrower than a tile lost a strip to the empty area or the board (a face washed out
         # where the reference took it for the table): centred on it, a digit falls off the window's edge
         # (dev seed 8: 18 read 8 from an outline 41 px wide, its 1 cut off).
@@ -239,7 +245,7 @@ def normalised_tile(
     # when it is turned a little. Turned further, it is the shape of the tile and what it ran into (dev
     # seed 13: 79, 13 and 56 read wrong in windows turned 16-30 degrees off upright tiles).
     inked = _ink_centre(light, face_level, here)
-    angle = ((rect[2] + 45) % 90) - 45 if rect is not None else 0.0
+    angle = outline_turn(rect) if rect is not None and not level else 0.0
     if inked is None:
         # With no outline either: a face the reference took for the empty area but round its number,
         # printed faint (lighter than INK_LEVEL of the face). The digit reader takes its face and ink
@@ -247,6 +253,11 @@ def normalised_tile(
         # printed table: 24 and 39 read empty).
         return _upright(light, here, 0.0) if rect is None else _upright(light, rect[0], angle)
     return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
+
+
+def outline_turn(rect: RotatedRect) -> float:
+    """The turn (degrees, -45 to 45) from upright of a tile's outline."""
+    return ((rect[2] + 45) % 90) - 45
 
 
 def ink_tile(window: TileWindow, face_level: float) -> FloatArray | None:

@@ -55,6 +55,7 @@ from companion.vision.recognisers._hornochsen_digits import (
     built_in_templates,
     from_png,
     normalised,
+    number_fit,
     number_of,
     read_number,
     tile_glyphs,
@@ -72,6 +73,7 @@ from companion.vision.recognisers._hornochsen_tiles import (
     ink_tile,
     middle_of,
     normalised_tile,
+    outline_turn,
     square_levels,
     straighten,
     table_mask,
@@ -461,6 +463,11 @@ FACE_JOINED_SCORE = 0.75
 normalised plane: the board and its prints are gone there, and two digits of another typeface blurred
 together through a cloth's noise correlate 0.79-0.85 (burnt 20261135: a gingham 29 and 66, a dark wood 99
 read empty)."""
+TURN_DOUBT = 10.0
+"""An outline turned further than this (degrees) from upright is doubted: tiles are laid square with the
+board or within a few degrees on the table, and a face torn by the reference or run into a neighbour
+outlines a shape turned 15-30 degrees (see _read_face). Dev seeds 5, 8, 13, 21 and burnt 20261134-35:
+at 6 and 8 degrees, a number or two right at an outline's turn of 6-10 degrees read wrong upright."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp) but in a
 deep shadow: darker is a back where it shows a back's mark, a face only where it shows two digits."""
@@ -543,6 +550,18 @@ def _read_face(
     least = FACE_GLYPH_SCORE if not face.dim else MIN_GLYPH_SCORE
     joined = FACE_JOINED_SCORE if not face.dim else JOINED_SCORE
     number, margin, alternatives = number_of(face.glyphs, scored, least, joined)
+    rect = face.window.rect
+    if number is not None and rect is not None and abs(outline_turn(rect)) > TURN_DOUBT:
+        # An outline turned this far is more likely a face torn by the reference or run into a neighbour
+        # than a tile laid so: the window is read upright too, and the number whose digits look the more
+        # like digits kept (burnt 20261135: an upright 40 and 37 read 60 and 47 in windows turned 15-20
+        # degrees by their outlines).
+        upright = normalised_tile(seen, face.region, face.light_level, window=face.window, level=True)
+        glyphs = tile_glyphs(upright) if upright is not None else []
+        upright_scored = templates.all_scores(glyphs)
+        again = number_of(glyphs, upright_scored, least, joined)
+        if again[0] is not None and number_fit(upright_scored, again[0]) > number_fit(scored, number):
+            number, margin, alternatives = again
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
         centred = normalised_tile(seen, face.region, face.light_level, on_ink=True, window=face.window)
