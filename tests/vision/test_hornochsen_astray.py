@@ -198,3 +198,20 @@ def test_a_tile_turned_on_the_table_still_reads_turned() -> None:
     assert turned_table is not None
     reading = hornochsen.HornochsenRecogniser().read_normalised(plane, turned_table, layout, None)
     assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED
+
+
+def test_a_lone_blurred_digit_most_like_a_0_reads_its_likeliest_of_1_to_9() -> None:
+    """A lone digit blurred into a blob most like a 0 (burnt 20261135: a played 8 on the printed cloth read
+    empty) is a lone ring of the board's print on a dim square; on a light face of a normalised plane,
+    where the board is gone, its likeliest digit of 1-9 is read (number_of's lone_zero_is_print)."""
+    recogniser = hornochsen.HornochsenRecogniser()
+    templates = recogniser._templates(recogniser._profile(None), True)
+    eight, zero = (templates.glyphs[templates.owners == digit].mean(axis=0) for digit in (8, 0))
+    blob = _hornochsen_digits.Glyph(
+        _hornochsen_digits.normalised(numpy.asarray(0.3 * eight + 0.7 * zero, numpy.float32)), 0.75, False
+    )
+    scored = templates.all_scores([blob])
+    assert int(scored[0][1].argmax()) == 0
+    assert _hornochsen_digits.number_of([blob], scored, hornochsen.FACE_GLYPH_SCORE)[0] is None
+    read = _hornochsen_digits.number_of([blob], scored, hornochsen.FACE_GLYPH_SCORE, lone_zero_is_print=False)
+    assert read[0] == 8

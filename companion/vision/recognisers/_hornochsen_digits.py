@@ -532,16 +532,18 @@ def read_number(
     templates: DigitTemplates,
     least: float = MIN_GLYPH_SCORE,
     joined_least: float | None = None,
+    lone_zero_is_print: bool = True,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """The tile's number and how sure (its score's margin over the next number); None when it shows none.
 
     `least`: the least correlation of each of its digits with its templates (see MIN_GLYPH_SCORE);
-    `joined_least`: of each half of a shape cut in two (by default JOINED_SCORE).
+    `joined_least`: of each half of a shape cut in two (by default JOINED_SCORE). `lone_zero_is_print`: a
+    lone digit most like a 0 is a ring of the board's print, no number (else its likeliest of 1-9 is read).
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
     blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
     """
     glyphs = tile_glyphs(tile)
-    return number_of(glyphs, templates.all_scores(glyphs), least, joined_least)
+    return number_of(glyphs, templates.all_scores(glyphs), least, joined_least, lone_zero_is_print)
 
 
 def number_of(
@@ -549,6 +551,7 @@ def number_of(
     scored: list[tuple[FloatArray, FloatArray]],
     least: float = MIN_GLYPH_SCORE,
     joined_least: float | None = None,
+    lone_zero_is_print: bool = True,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
     may be scored in one product)."""
@@ -564,7 +567,7 @@ def number_of(
     if not 1 <= len(readings) <= 2:
         return None, 0.0, []  # a print on the board or a smudge, not a number
     if len(readings) == 1:
-        if int(numpy.argmax(readings[0][1])) == 0:
+        if lone_zero_is_print and int(numpy.argmax(readings[0][1])) == 0:
             return None, 0.0, []  # a lone ring printed on the board: no tile shows a 0 alone
         totals = readings[0][1][1:]  # 1..9
         correlations = readings[0][0][1:]

@@ -549,7 +549,10 @@ def _read_face(
     # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
     least = FACE_GLYPH_SCORE if not face.dim else MIN_GLYPH_SCORE
     joined = FACE_JOINED_SCORE if not face.dim else JOINED_SCORE
-    number, margin, alternatives = number_of(face.glyphs, scored, least, joined)
+    # A lone 0 on a dim square is a ring of the board's print left in view; on a light face, a blurred
+    # digit (an 8 blurred into a blob looks most like a 0): its likeliest digit of 1-9 is read.
+    ring = face.dim
+    number, margin, alternatives = number_of(face.glyphs, scored, least, joined, ring)
     rect = face.window.rect
     if number is not None and rect is not None and abs(outline_turn(rect)) > TURN_DOUBT:
         # An outline turned this far is more likely a face torn by the reference or run into a neighbour
@@ -559,19 +562,21 @@ def _read_face(
         upright = normalised_tile(seen, face.region, face.light_level, window=face.window, level=True)
         glyphs = tile_glyphs(upright) if upright is not None else []
         upright_scored = templates.all_scores(glyphs)
-        again = number_of(glyphs, upright_scored, least, joined)
+        again = number_of(glyphs, upright_scored, least, joined, ring)
         if again[0] is not None and number_fit(upright_scored, again[0]) > number_fit(scored, number):
             number, margin, alternatives = again
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew.
         centred = normalised_tile(seen, face.region, face.light_level, on_ink=True, window=face.window)
-        again = read_number(centred, templates, least, joined) if centred is not None else (None, 0.0, [])
+        again = (
+            read_number(centred, templates, least, joined, ring) if centred is not None else (None, 0.0, [])
+        )
         if again[0] is not None and (number is None or again[0] >= 10):
             number, margin, alternatives = again
     if number is None:
         # Still none: the number's ink nearest the square's centre, whatever outline was found there.
         inked = ink_tile(face.window, face.light_level)
-        again = read_number(inked, templates, least, joined) if inked is not None else (None, 0.0, [])
+        again = read_number(inked, templates, least, joined, ring) if inked is not None else (None, 0.0, [])
         if again[0] is not None:
             number, margin, alternatives = again
     if face.dim and (number is None or number < 10):
@@ -584,7 +589,11 @@ def _read_face(
             normalised_tile(seen, face.region, EVEN_LEVEL, window=even),
             ink_tile(even, EVEN_LEVEL),
         ):
-            again = read_number(centred, templates, least, joined) if centred is not None else (None, 0.0, [])
+            again = (
+                read_number(centred, templates, least, joined, ring)
+                if centred is not None
+                else (None, 0.0, [])
+            )
             if again[0] is not None and again[0] >= 10:
                 number, margin, alternatives = again
                 break
