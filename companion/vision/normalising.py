@@ -66,14 +66,20 @@ def normalised_with_table(
     factor = cv2.resize(scaled, size, interpolation=cv2.INTER_LINEAR)[inner_y, inner_x]
     y0, x0 = round(top * scale[1]) + inner_y.start, round(left * scale[0]) + inner_x.start
     region = (slice(y0, y0 + table.shape[0]), slice(x0, x0 + table.shape[1]))
-    corrected = numpy.asarray(cv2.multiply(plane[region], factor, scale=1.0 / 80.0), numpy.uint8)
-    # The table's pixels of the corrected plane become NEUTRAL_BGR, in place (OpenCV writes only into
-    # a whole array): the whole plane (a board full of pieces) is then the normalised plane itself.
-    cv2.copyTo(neutral[region], table, corrected)
     if table.shape == shape:
+        corrected = numpy.asarray(cv2.multiply(plane, factor, scale=1.0 / 80.0), numpy.uint8)
+        # The table's pixels of the corrected plane become NEUTRAL_BGR, in place: the whole plane (a board
+        # full of pieces) is then the normalised plane itself.
+        cv2.copyTo(neutral, table, corrected)
         return corrected, table
+    # Corrected straight into the normalised plane's box, its table's pixels set back to NEUTRAL_BGR there
+    # (OpenCV writes into the box's view of it: no corrected box to copy in afterwards).
     out = neutral.copy()
-    out[region] = corrected
+    kept = out[region]
+    written = cv2.multiply(plane[region], factor, dst=kept, scale=1.0 / 80.0)
+    if written is not kept:
+        kept[...] = written
+    cv2.copyTo(neutral[region], table, kept)
     replaced = numpy.full(shape, 255, numpy.uint8)
     replaced[region] = table
     return out, replaced

@@ -347,7 +347,12 @@ class TableReference:
         current = small.astype(numpy.float32)
         log_ratio = floats(cv2.subtract(cv2.LUT(small, LOG_LEVELS), self._log_image))
         log_light = self._light.measure(
-            log_ratio, current, self._image, self._ceiling, lambda: self._texture.kept(current)
+            log_ratio,
+            current,
+            self._image,
+            self._ceiling,
+            lambda: self._texture.kept(current),
+            log_reference=self._log_image,
         )
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.

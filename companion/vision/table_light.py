@@ -155,6 +155,7 @@ class LightGrid:
         reference: Floats,
         ceiling: Floats | None = None,
         kept: Callable[[], Mask] | None = None,
+        log_reference: Floats | None = None,
     ) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
         the reference's, at the masks' size; current and reference: the levels themselves). `ceiling`
@@ -162,7 +163,8 @@ class LightGrid:
         of the highest camera level the light may bring to `SATURATED` and no further (the log of
         `SATURATED` less the white balance): the grid takes no light under which a cell's table would
         be pushed past it. `kept`, when given: where the plane keeps the reference's texture, asked for
-        only when a cell mostly free of items found no light of its own."""
+        only when a cell mostly free of items found no light of its own. `log_reference`, when known:
+        `log_level(reference)` (the reference keeps it; its log costs more than the rest of the renewal)."""
         band, coarse = self.band, self.coarse
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
         one = _NEIGHBOURS
@@ -178,7 +180,8 @@ class LightGrid:
             # it past white: the ceiling less the reference's own log level.
             self._headroom = None
             if ceiling is not None:
-                headroom = cv2.subtract(ceiling, log_level(reference))
+                logs = log_level(reference) if log_reference is None else log_reference
+                headroom = cv2.subtract(ceiling, logs)
                 self._headroom = floats(cv2.resize(headroom, coarse, interpolation=cv2.INTER_AREA))
         darkest = self._darkest
         # A clipped channel, or one too dark to measure, tells nothing of the light: it takes no part
@@ -301,10 +304,11 @@ class LightGrid:
             # `SATURATED`, the cell has no light of its own yet; when those pixels are brighter than
             # its centre alike in every channel (a lamp's light, not a piece's colour), theirs is its
             # light: the table under the hotspot.
-            beyond = max3(floats(cv2.subtract(self._lifted, centre)))
-            # Most passes find no pixel beyond the band at all: then no cell is whiter.
-            if float(beyond.max()) > self.band:
-                over = floats(cv2.threshold(beyond, self.band, 1.0, cv2.THRESH_BINARY)[1])
+            lifted = floats(cv2.subtract(self._lifted, centre))
+            # Most passes find no pixel beyond the band at all: then no cell is whiter (and the channels'
+            # largest, the same largest of all, is not needed).
+            if float(lifted.max()) > self.band:
+                over = floats(cv2.threshold(max3(lifted), self.band, 1.0, cv2.THRESH_BINARY)[1])
                 whiter = cv2.resize(over, self.grid, interpolation=cv2.INTER_AREA) > 0.1
                 if numpy.any(whiter):
                     self._to_brighter(
