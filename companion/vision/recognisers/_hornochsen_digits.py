@@ -556,13 +556,13 @@ def number_of(
     """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
     may be scored in one product)."""
     readings = []
+    joined_least = JOINED_SCORE if joined_least is None else joined_least
     for glyph, (correlations, scores) in zip(glyphs, scored, strict=True):
-        if glyph.joined and float(correlations.max()) < (
-            JOINED_SCORE if joined_least is None else joined_least
-        ):
+        fit = float(correlations.max())
+        if glyph.joined and fit < joined_least:
             return None, 0.0, []  # not two digits after all: a print on the board cut in two
         # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
-        if float(correlations.max()) >= JUNK_SCORE:
+        if fit >= JUNK_SCORE:
             readings.append((correlations, scores))
     if not 1 <= len(readings) <= 2:
         return None, 0.0, []  # a print on the board or a smudge, not a number
@@ -570,26 +570,29 @@ def number_of(
         if lone_zero_is_print and int(numpy.argmax(readings[0][1])) == 0:
             return None, 0.0, []  # a lone ring printed on the board: no tile shows a 0 alone
         totals = readings[0][1][1:]  # 1..9
-        correlations = readings[0][0][1:]
         first = 1
     else:
         (c1, s1), (c2, s2) = readings
         totals = numpy.asarray((s1[1:, None] + s2[None, :]).ravel(), numpy.float32)  # 10..99
-        correlations = numpy.minimum(c1[1:, None], c2[None, :]).ravel()
         first = 10
     order = numpy.argsort(totals)[::-1]
     best = int(order[0])
-    if correlations[best] < least:
-        return None, 0.0, []  # a print on the board or a smudge, not a number
     number = first + best
+    # The least correlation of the number's digits with their templates (only the best's is looked at).
+    fit = float(readings[0][0][number]) if first == 1 else float(min(c1[number // 10], c2[number % 10]))
+    if fit < least:
+        return None, 0.0, []  # a print on the board or a smudge, not a number
     if not 1 <= number <= BOARD.tiles:
         return None, 0.0, []
+    # (The next likeliest numbers' shortfalls in one subtraction, in the scores' float32.)
+    next_likeliest = order[1 : ALTERNATIVES + 1]
+    shortfalls = (totals[best] - totals[next_likeliest]).tolist()
     alternatives = [
-        (first + int(n), float(totals[best] - totals[n]))
-        for n in order[1 : ALTERNATIVES + 1]
-        if first + int(n) <= BOARD.tiles
+        (first + n, shortfall)
+        for n, shortfall in zip(next_likeliest.tolist(), shortfalls, strict=True)
+        if first + n <= BOARD.tiles
     ]
-    return number, float(totals[best] - totals[order[1]]), alternatives
+    return number, shortfalls[0], alternatives
 
 
 ALTERNATIVES = 3
