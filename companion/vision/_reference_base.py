@@ -10,6 +10,7 @@ import cv2
 import numpy
 import numpy.typing
 
+from companion.vision.base import Frame
 from companion.vision.table_light import Floats
 
 MASK_PX_PER_MM = 0.5
@@ -72,3 +73,13 @@ def at_most(image: Floats, level: float) -> Floats:
 def at_least_zero(image: Floats) -> Floats:
     """max(image, 0) per element, in one OpenCV pass."""
     return numpy.asarray(cv2.threshold(image, 0.0, 0.0, cv2.THRESH_TOZERO)[1], numpy.float32)
+
+
+def of_labels(chosen: numpy.typing.NDArray[numpy.bool_], labels: cv2.typing.MatLike) -> Frame:
+    """`chosen[labels]` as bytes (1 or 0) for an image of region labels: by OpenCV's look-up table where the
+    labels fit in a byte (numpy's indexing by the labels cost several times more), else by numpy's."""
+    if chosen.size <= 256:
+        table = numpy.zeros(256, numpy.uint8)
+        table[: chosen.size] = chosen
+        return numpy.asarray(cv2.LUT(numpy.asarray(labels).astype(numpy.uint8), table), numpy.uint8)
+    return numpy.asarray(chosen[numpy.asarray(labels)], numpy.uint8)

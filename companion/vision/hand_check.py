@@ -18,7 +18,7 @@ import numpy
 import numpy.typing
 
 from companion.vision._reference_band import with_middle
-from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, px
+from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, of_labels, px
 from companion.vision.base import Frame
 from companion.vision.surround import (
     BRIDGED_ARM_MM2,
@@ -84,7 +84,7 @@ def filled(foreground: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArra
     small[0] = False  # label 0: the foreground itself
     if not numpy.any(small):
         return foreground
-    return numpy.asarray(foreground | small[labels].astype(numpy.uint8), numpy.uint8)
+    return numpy.asarray(foreground | of_labels(small, labels), numpy.uint8)
 
 
 class HandCheck:
@@ -159,7 +159,10 @@ class HandCheck:
         reached = numpy.zeros(count, bool)
         reached[ring(numpy.asarray(labels, numpy.int32), 0)] = True
         reached[0] = False
-        if int(numpy.count_nonzero(reached[labels] & inside)) >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2:
+        if (
+            int(numpy.count_nonzero(of_labels(reached, labels) & inside))
+            >= BRIDGED_ARM_MM2 * MASK_PX_PER_MM**2
+        ):
             return True
         # An arm of a board's colour, unseen where it comes in over the board's rim, and its hand
         # further in (`Surround.reaching`): a hand's area of changes within its reach there.

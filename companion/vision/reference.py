@@ -131,14 +131,9 @@ class TableView:
         return bool(self.reason)
 
 
-def _hue(image: Floats) -> Floats:
-    """Per pixel, each channel's log level less the mean of the three: the hue, whatever the light. (OpenCV's
-    log: a fifth of numpy's cost, and within a unit of the last place of it.)"""
-    return _hue_of(floats(cv2.log(image + numpy.float32(4.0))))
-
-
 def _hue_of(logs: Floats) -> Floats:
-    """`_hue` from the image's `log_level` already taken."""
+    """Per pixel, each channel's log level less the mean of the three (`logs`: the image's `log_level`):
+    the hue, whatever the light."""
     return floats(cv2.subtract(logs, cv2.merge([sum3(logs) / 3.0] * 3)))
 
 
@@ -372,7 +367,8 @@ class TableReference:
         low = at_most(floats(low), SATURATED)
         darker = floats(cv2.subtract(low, current))
         outside = at_least_zero(floats(cv2.max(darker, cv2.subtract(current, high))))
-        if int(small.max()) >= SATURATED:
+        clipped = int(small.max()) >= SATURATED
+        if clipped:
             outside[small >= SATURATED] = 0.0  # a clipped channel could be any table brighter than white
         # The tolerance scales with the light, but the camera's noise does not dim with it: in a deep
         # shadow (on a dark cloth) the tolerance stays at the noise's.
@@ -415,9 +411,10 @@ class TableReference:
         faint = cv2.blur(beyond, (px(FAINT_MM), px(FAINT_MM))) > settings.faint_level
         matches &= ~faint
         # A piece of another hue than the table's around it is no table, even at its levels.
-        hue = _hue(corrected)
+        # OpenCV's log: a fifth of numpy's cost, and within a unit of the last place of it.
+        hue = _hue_of(floats(cv2.log(cv2.add(corrected, self._four))))
         off = max3(floats(cv2.max(cv2.subtract(self._hue_low, hue), cv2.subtract(hue, self._hue_high))))
-        if int(small.max()) >= SATURATED:
+        if clipped:
             off[max3(current) >= SATURATED] = 0.0  # a clipped channel's hue is unknown
         matches &= off <= self._hue_tolerance
         foreign = ~matches & ~shadow_like
