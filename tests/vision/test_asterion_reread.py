@@ -1,0 +1,80 @@
+"""Asterion: a cell read empty is read again where the grid fitted to every ring puts it."""
+
+from __future__ import annotations
+
+import numpy
+import pytest
+
+from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX, MINOTAUR_DESIGN
+from companion.vision.base import PLANE_PX_PER_MM, Frame
+from companion.vision.generate.asterion import draw_cell
+from companion.vision.recognisers import asterion
+from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
+from companion.vision.recognisers.asterion import CELL_MM, TILE_MM, AsterionRecogniser, asterion_layout
+from companion.vision.reference import NEUTRAL_BGR
+
+LAYOUT = asterion_layout(5, 5)
+STRETCH = 0.12
+"""The tiles lie 12 % further from the middle than the grid's cells across (a wide lens bends the plane)."""
+DESIGNS = (
+    "junction",
+    "bend",
+    "treasury",
+    "crossroads",
+    "treasure corridor",
+    "cell",
+    "corridor",
+    "chest bends",
+)
+
+
+def _labels() -> dict[str, str]:
+    """The Minotaur in the middle, the ring round it empty, a tile on every cell of the ring beyond."""
+    labels = {item: "empty" for item in LAYOUT.items}
+    labels["cell:0,0"] = tile_label(MINOTAUR, MINOTAUR_DESIGN, 0)
+    k = 0
+    for item in LAYOUT.items:
+        x, y = (int(v) for v in item.split(":")[1].split(","))
+        if max(abs(x), abs(y)) == 2:
+            labels[item] = tile_label(COLOURS[k % 4], DESIGN_INDEX[DESIGNS[k % len(DESIGNS)]], k % 4)
+            k += 1
+    return labels
+
+
+def _plane(labels: dict[str, str]) -> Frame:
+    """A normalised plane (the table neutral grey) with each tile laid STRETCH further out across."""
+    width, height = LAYOUT.plane_size_px()
+    plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
+    middle_x = LAYOUT.items["cell:0,0"].centre_px()[0]
+    tile = round(TILE_MM * PLANE_PX_PER_MM)
+    for item, label in labels.items():
+        if label == "empty":
+            continue
+        colour, design_rotation = label.split(":") if ":" in label else (MINOTAUR, label)
+        design_name, rotation = design_rotation.split("@")
+        design = MINOTAUR_DESIGN if colour == MINOTAUR else DESIGN_INDEX[design_name]
+        cell = numpy.ascontiguousarray(numpy.rot90(draw_cell(colour, design), k=-int(rotation)))
+        cx, cy = LAYOUT.items[item].centre_px()
+        cx = middle_x + (cx - middle_x) * (1 + STRETCH)
+        inset = (cell.shape[0] - tile) // 2
+        y0, x0 = round(cy) - tile // 2, round(cx) - tile // 2
+        plane[y0 : y0 + tile, x0 : x0 + tile] = cell[inset : inset + tile, inset : inset + tile]
+    return plane
+
+
+def test_tiles_of_a_ring_stretched_past_the_search_are_read_where_the_whole_grid_puts_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two cells out the tiles lie 12 % of 2 cells (11 mm) off the grid: the ring inside them (empty) shows
+    # no stretch, and the ring's tiles a cell across found it only after the ring was read.
+    assert STRETCH * 2 * CELL_MM > 10
+    labels = _labels()
+    plane = _plane(labels)
+    recogniser = AsterionRecogniser()
+    read = recogniser.read(plane, LAYOUT, None).items
+    assert {item: read[item] for item in labels if read[item] != labels[item]} == {}
+    # Without reading them again there, the tiles two cells across read empty.
+    monkeypatch.setattr(asterion, "REREAD_PX", 10**6)
+    read = AsterionRecogniser().read(plane, LAYOUT, None).items
+    wrong = {item for item in labels if read[item] != labels[item]}
+    assert {"cell:2,0", "cell:-2,0"} <= wrong
