@@ -429,7 +429,7 @@ class LinedTest:
     and last the test's filter scaled so that its square is what the looks' difference explains; and
     the channels' weights, squared, pixel after pixel."""
 
-    __slots__ = ("indices", "model", "scale", "weights")
+    __slots__ = ("indices", "model", "scale", "sign", "weights")
 
     def __init__(
         self,
@@ -459,14 +459,20 @@ class LinedTest:
         model[:, :, -1] = filter_there * math.sqrt(energy)
         self.model = model.reshape(3 * len(window), -1)
         self.scale = math.sqrt(energy)
+        self.sign = 1.0
         self.weights = numpy.tile(_WEIGHTS * _WEIGHTS, len(window)).astype(numpy.float32)
 
     def turned_round(self) -> LinedTest:
-        """The same test with the looks swapped (its filter negated; window, light and mean the same)."""
+        """The same test with the looks swapped: its share negated (window, light, mean and the matrix the
+        same, shared: what is left unexplained does not depend on the filter's sign)."""
         other = object.__new__(LinedTest)
-        other.indices, other.scale, other.weights = self.indices, self.scale, self.weights
-        other.model = self.model.copy()
-        other.model[:, -1] *= -1.0
+        other.indices, other.model, other.scale, other.weights = (
+            self.indices,
+            self.model,
+            self.scale,
+            self.weights,
+        )
+        other.sign = -self.sign
         return other
 
 
@@ -504,4 +510,4 @@ def lined_share(padded: FloatArray, lined: LinedTest) -> float:
     products = cells @ lined.model
     energy = (cells * cells) @ lined.weights
     unexplained = energy - (products * products).sum(axis=1)
-    return float(products[int(numpy.argmin(unexplained)), -1]) / lined.scale
+    return lined.sign * float(products[int(numpy.argmin(unexplained)), -1]) / lined.scale
