@@ -106,3 +106,24 @@ def test_pairs_told_apart_by_things_on_a_path_are_lined_up_with_the_templates(te
                         templates._lined_test(colour, champion, challenger)
                         is built[(colour, champion, challenger)]
                     )
+
+
+def test_a_taught_looks_lined_test_is_its_drawn_looks() -> None:
+    # A taught picture of a look is compared where the drawings differ, as its drawn look is: the same
+    # model serves, built with the templates, none inside a frame.
+    default = Templates.from_profile(AsterionRecogniser().default_profile())
+    pictures, looks = list(default.by_colour["yellow"][1]), list(default.by_colour["yellow"][2])
+    corridor, wing = looks.index((CORRIDOR, 0)), looks.index((WING, 0))
+    sources = [""] * len(looks) + ["taught", "taught"]
+    pictures += [pictures[corridor] + 3.0, pictures[wing] - 3.0]
+    looks += [looks[corridor], looks[wing]]
+    templates = Templates({"yellow": (pictures, looks)}, {"yellow": sources})
+    built = {id(lined) for lined in templates._lined_tests.values() if lined is not None}
+    taught_corridor, taught_wing = len(looks) - 2, len(looks) - 1
+    assert templates._lined_test("yellow", taught_corridor, taught_wing) is templates._lined_test(
+        "yellow", corridor, wing
+    )
+    assert templates._lined_test("yellow", taught_wing, corridor) is templates._lined_test(
+        "yellow", wing, corridor
+    )
+    assert {id(lined) for lined in templates._lined_tests.values() if lined is not None} == built

@@ -225,13 +225,18 @@ class Templates:
         return self._tests[key]
 
     def _lined_test(self, colour: str, champion: int, challenger: int) -> LinedTest | None:
-        """`_pair_test` as `lined_share` asks it (built the first time a pair is close: a few a frame);
-        None when the looks differ by more than things on a path (`things_on_path`)."""
+        """`_pair_test` as `lined_share` asks it (built with the templates for drawn looks; a taught look's
+        is its drawn look's, as its pair test is); None when the looks differ by more than things on a
+        path (`things_on_path`)."""
         key = (colour, champion, challenger)
         if key not in self._lined_tests:
-            window, test, _ = self._pair_test(colour, champion, challenger)
             _, _, looks = self.by_colour[colour]
             mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
+            drawn = (colour, mine, theirs)
+            if drawn != key and drawn in self._lined_tests:
+                self._lined_tests[key] = self._lined_tests[drawn]
+                return self._lined_tests[key]
+            window, test, _ = self._pair_test(colour, champion, challenger)
             if not things_on_path(*looks[mine], *looks[theirs]):
                 self._lined_tests[key] = self._lined_tests[(colour, challenger, champion)] = None
                 return None
