@@ -80,11 +80,11 @@ def test_lined_up_where_it_lies_the_share_is_the_pair_tests_own(templates: Templ
         TEMPLATE_PX, TEMPLATE_PX, 3
     )
     seen = numpy.ascontiguousarray(picture, numpy.float32).ravel()
-    _, test, _ = templates._pair_test("red", corridor, wing)
+    _, test, _, sign = templates._pair_test("red", corridor, wing)
     lined = templates._lined_test("red", corridor, wing)
     assert lined is not None
-    assert lined_share(padded_cell(seen), lined) == pytest.approx(float(seen @ test), abs=1e-3)
-    assert float(seen @ test) == pytest.approx(0.3 - 0.5, abs=1e-3)
+    assert lined_share(padded_cell(seen), lined) == pytest.approx(sign * float(seen @ test), abs=1e-3)
+    assert sign * float(seen @ test) == pytest.approx(0.3 - 0.5, abs=1e-3)
 
 
 def test_pairs_told_apart_by_things_on_a_path_are_lined_up_with_the_templates(templates: Templates) -> None:

@@ -50,7 +50,6 @@ from companion.vision.recognisers._asterion_window import (
     Missing,
     Window,
     _features,
-    _interleaved,
     _scores,
     _Shifts,
     channels,
@@ -75,6 +74,10 @@ CANDIDATES = 9
 """At most this many labels scoring within CLOSE_CALL of the best are told apart pairwise (each design's
 best label first: on dev planes, seeds 5-34, 25 of 126 cells read wrong had their label cut at 6; 12
 read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
+
+LIKELY_PAIR = 0.7
+"""Two looks of a colour whose pictures correlate this well or more are told apart often enough for
+their pair test to be built with the templates (`Templates._build_likely_pair_tests`)."""
 
 UNSURE = 0.2
 """A cell read by a lead under this (less than fully sure, as the recogniser counts) is looked at for
@@ -165,7 +168,7 @@ class Templates:
         self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}
         self._build_colour_tests()
         self._tests: dict[
-            tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]
+            tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float, float]
         ] = {}
         self._lined_tests: dict[tuple[str, int, int], LinedTest | None] = {}
         self._build_lined_tests()
@@ -194,8 +197,9 @@ class Templates:
 
     def _pair_test(
         self, colour: str, champion: int, challenger: int
-    ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float]:
-        """Where to look, the filter giving the share of the challenger seen there, and the share that wins.
+    ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float, float]:
+        """Where to look, the filter giving the share of the challenger seen there (times the sign
+        given last), and the share that wins.
 
         Around the pixels where two looks differ (`_pair_window`), the cell is modelled per
         channel as the mean of both looks' pictures under some light (a gain and an offset
@@ -205,7 +209,9 @@ class Templates:
         from minus a half (the champion) to a half (the challenger). Least squares gives that
         amount as one dot product with the cell's pixels: with the difference less what the
         light explains (the Frisch-Waugh-Lovell theorem), normalised. The same sum with the
-        looks swapped changes sign, so no look is favoured by being the champion.
+        looks swapped changes sign, so no look is favoured by being the champion: one filter serves
+        both ways round, its product negated (exactly: rounding is symmetric), not a negated copy
+        (half the memory of the tests built with the templates, 30 MB).
         """
         key = (colour, champion, challenger)
         if key in self._tests:
@@ -214,14 +220,14 @@ class Templates:
         mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
         window, sloping = _pair_window(*looks[mine], *looks[theirs])
         if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
-            self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0)
+            self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0, 1.0)
             return self._tests[key]
         softened = self._softened[colour]
-        test = _interleaved(_difference_test(softened[mine], softened[theirs], window, sloping))
+        test = _difference_test(softened[mine], softened[theirs], window, sloping)
         # The filter gives the share less a half (the mean of both looks is explained already).
         share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
-        self._tests[key] = (window, test, share)
-        self._tests[(colour, challenger, champion)] = (window, -test, -share)  # the same test, turned round
+        self._tests[key] = (window, test, share, 1.0)
+        self._tests[(colour, challenger, champion)] = (window, test, -share, -1.0)  # turned round
         return self._tests[key]
 
     def _lined_test(self, colour: str, champion: int, challenger: int) -> LinedTest | None:
@@ -236,7 +242,8 @@ class Templates:
             if drawn != key and drawn in self._lined_tests:
                 self._lined_tests[key] = self._lined_tests[drawn]
                 return self._lined_tests[key]
-            window, test, _ = self._pair_test(colour, champion, challenger)
+            window, test, _, sign = self._pair_test(colour, champion, challenger)
+            test = test if sign > 0 else -test
             if not things_on_path(*looks[mine], *looks[theirs]):
                 self._lined_tests[key] = self._lined_tests[(colour, challenger, champion)] = None
                 return None
@@ -290,7 +297,7 @@ class Templates:
         except numpy.linalg.LinAlgError:
             return None
         softened = self._softened[colour]
-        return _interleaved(_difference_test(softened[mine], softened[theirs], window[kept], sloping))
+        return _difference_test(softened[mine], softened[theirs], window[kept], sloping)
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
@@ -430,7 +437,7 @@ class Templates:
             return leads[(look, other)]
 
         def compared_there(look: int, other: int) -> float:
-            window, test, winning_share = self._pair_test(colour, look, other)
+            window, test, winning_share, sign = self._pair_test(colour, look, other)
             if len(window) < 3:
                 return 0.0
             if missing is not None and int(missing[window].sum()) * PARTIAL_SHARE >= len(window):
@@ -443,7 +450,7 @@ class Templates:
                 if kept_test is None:
                     return 0.0
                 return winning_share - float(seen @ kept_test)
-            value = winning_share - float(seen @ test)
+            value = winning_share - sign * float(seen @ test)
             if abs(value) < LINED_CLOSE and (lined := self._lined_test(colour, look, other)) is not None:
                 # Close: asked again with the cell lined up to this pair's window (a pixel off put a path's
                 # edge or a prisoner's rim where a wing would be).
@@ -523,7 +530,7 @@ class Templates:
         picture[(((mine - theirs) * _WEIGHTS[:, None]) ** 2).sum(axis=0) > DIFFERENT**2] = 1
         grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
         window = numpy.flatnonzero(cv2.dilate(picture.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
-        return _interleaved(_difference_test(mine, theirs, window))
+        return _difference_test(mine, theirs, window)
 
     def _build_colour_tests(self) -> None:
         """Every drawn look's `colour_lead` filter against its twin in each other colour (four colours:
@@ -550,6 +557,25 @@ class Templates:
                             colour, best, other, twin
                         )
 
+    def _build_likely_pair_tests(self) -> None:
+        """The pair tests (`_pair_test`) of every two looks of a colour whose pictures correlate
+        LIKELY_PAIR or more, built with the templates: built as cells asked, those of a dev run of
+        five sessions cost 1.4 ms a frame (on seeds 5-34, 5 x 8 frames, 78 % of the pairs asked
+        for correlated so; the rest are still built when asked)."""
+        for colour, (features, _, _) in self.by_colour.items():
+            likeness = numpy.triu(features @ features.T, 1)
+            for champion, challenger in numpy.argwhere(likeness >= LIKELY_PAIR).tolist():
+                self._pair_test(colour, champion, challenger)
+
+    def _build_alikes(self) -> None:
+        """Every look's `_alike` and every colour's `_channel_wise`, built with the templates: built as
+        cells asked, 10 ms in the first session's frames of a dev run (224 looks, each compared with
+        its colour's others where they differ)."""
+        for colour, (_, _, looks) in self.by_colour.items():
+            self._channel_wise(colour)
+            for look in range(len(looks)):
+                self._alike(colour, look)
+
     @classmethod
     def from_profile(cls, profile: Profile) -> Templates:
         by_colour: dict[str, tuple[list[FloatArray], list[tuple[int, int]]]] = {}
@@ -565,7 +591,11 @@ class Templates:
                 pictures.append(turned(picture, rotation))
                 looks.append((design, rotation))
                 sources.setdefault(colour, []).append(":".join(name.split(":")[3:]))
-        return cls(by_colour, sources)
+        made = cls(by_colour, sources)
+        # With the pair tests cells of these templates will most often ask for (not inside timed frames).
+        made._build_likely_pair_tests()
+        made._build_alikes()
+        return made
 
 
 def _transferred(templates: dict[str, str]) -> dict[str, str]:

@@ -93,12 +93,14 @@ def _difference_test(
     sloping: FloatArray | None = None,
 ) -> FloatArray:
     """The filter giving how much of the difference from `mine` to `theirs` (pictures as `channels`)
-    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`)."""
+    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`); over
+    the cell's pixels in its own order, channels interleaved (as `_asterion_window._interleaved`)."""
     if sloping is None:
         sloping = _sloping(window)
     # Taken where the looks are compared first, then subtracted and averaged (the same values): not
-    # over the whole cell.
-    mine_there, theirs_there = mine[:, window], theirs[:, window]
+    # over the whole cell. By `take`: a quarter of fancy indexing's time (pair tests are built inside
+    # timed frames, and a cell's partial ones each time).
+    mine_there, theirs_there = mine.take(window, axis=1), theirs.take(window, axis=1)
     difference = theirs_there - mine_there
     both = (mine_there + theirs_there) / 2
     # What light explains there: an offset sloping across (a lamp's fall-off, the edge of
@@ -112,9 +114,10 @@ def _difference_test(
     weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
     energy = float((weighted * residual).sum())
     # Spread over the whole cell (zero outside the window): one dense product then costs
-    # less than picking the window's pixels out of the cell.
-    spread = numpy.zeros((3, TEMPLATE_PX * TEMPLATE_PX), numpy.float32)
-    spread[:, window] = weighted / max(energy, 1e-6)
+    # less than picking the window's pixels out of the cell. Written pixel by pixel, channels
+    # interleaved, at once: not channel-wise and then copied into that order.
+    spread = numpy.zeros((TEMPLATE_PX * TEMPLATE_PX, 3), numpy.float32)
+    spread[window] = (weighted / max(energy, 1e-6)).T
     return spread.ravel()
 
 
