@@ -25,6 +25,7 @@ import numpy.typing
 
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame
+from companion.vision.components import dimension_mm
 from companion.vision.recognisers._asterion_labels import MINOTAUR
 from companion.vision.recognisers._asterion_window import (
     _WEIGHTS,
@@ -74,6 +75,16 @@ def _drawn_pixels(design: int, rotation: int) -> FloatArray:
 PAIR_GROW_PX = 3
 """Two looks are compared this far (template pixels) around where they differ: the path and walls
 about a wing fix the light there."""
+TABLE_RIM_PX = math.floor(
+    (dimension_mm(GAME, "cell") - dimension_mm(GAME, "tile")) / 2 / (dimension_mm(GAME, "cell") / TEMPLATE_PX)
+)
+"""The template's rim (pixels each side) that lies wholly beside the tile (1.4 pixels of table each side):
+two looks are never compared there (`_pair_pixels`). The drawings show it as felt; a plane shows the
+neutral grey, the table the reference kept, or the tile's own frame (learned templates show it there, a
+tile seen larger or laid off its place). Grown onto it, a hidden chest's window fitted its light to that
+against the frame's edge, and a travel edition's hidden chests (frame brighter than path, chest dark)
+read as corridors (dev and burnt planes: 21 of them; 9 after). Two pixels (the next one is two thirds
+table) read 4 more of them right but broke 6 bends (a bend's chest or wing lies near the tile's edge)."""
 _NO_TEST = numpy.zeros(3 * TEMPLATE_PX * TEMPLATE_PX, numpy.float32)
 PAIR_SOFTEN_PX = 0.8
 """Looks are compared blurred this much more (template pixels): hard frames blur a wing further than the
@@ -182,11 +193,16 @@ def _pair_window(
 def _pair_pixels(
     design: int, rotation: int, other: int, other_rotation: int
 ) -> numpy.typing.NDArray[numpy.intp]:
-    """`_pair_window`'s pixels: where two looks differ, grown by PAIR_GROW_PX."""
+    """`_pair_window`'s pixels: where two looks differ, grown by PAIR_GROW_PX within the tile (not onto
+    the table's rim, TABLE_RIM_PX)."""
     mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
     mask[differ(design, rotation, other, other_rotation)] = 1
     grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
-    return numpy.flatnonzero(cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
+    grown = cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), grow)
+    rim = TABLE_RIM_PX
+    inside = numpy.zeros_like(grown)
+    inside[rim:-rim, rim:-rim] = grown[rim:-rim, rim:-rim]
+    return numpy.flatnonzero(inside.ravel())
 
 
 @functools.cache
