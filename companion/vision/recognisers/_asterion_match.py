@@ -30,9 +30,11 @@ from companion.vision.recognisers._asterion_pairs import (
     DIFFERENT,
     LINED_CLOSE,
     PAIR_GROW_PX,
+    PLAIN_SPREAD,
     LinedTest,
     _difference_test,
     _pair_chests,
+    _pair_spreads,
     _sloping,
     _softened,
     build_pairs,
@@ -74,6 +76,19 @@ CANDIDATES = 9
 """At most this many labels scoring within CLOSE_CALL of the best are told apart pairwise (each design's
 best label first: on dev planes, seeds 5-34, 25 of 126 cells read wrong had their label cut at 6; 12
 read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
+
+TWIN_CALL = 0.12
+"""A candidate's plain twin (without its wing or horns) is told apart from it when scoring within this of
+the best, though beyond CLOSE_CALL."""
+
+
+def _plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether `other` (design, rotation) is `look` without a thing on its path (a wing, horns)."""
+    if not len(differ(*look, *other)) or not things_on_path(*look, *other):
+        return False
+    mine, theirs = _pair_spreads(*look, *other)
+    return theirs < PLAIN_SPREAD <= mine
+
 
 LIKELY_PAIR = 0.7
 """Two looks of a colour whose pictures correlate this well or more are told apart often enough for
@@ -172,6 +187,15 @@ class Templates:
         ] = {}
         self._lined_tests: dict[tuple[str, int, int], LinedTest | None] = {}
         self._build_lined_tests()
+        # Per colour and look: the looks that lack a thing on a path it shows (a wing, horns), and nothing
+        # else (its plain twins).
+        self._twins = {
+            colour: [
+                [j for j, other in enumerate(looks) if j != i and _plain_twin(look, other)]
+                for i, look in enumerate(looks)
+            ]
+            for colour, (_, _, looks) in self.by_colour.items()
+        }
 
     def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
         """The built-in drawing of a look (a built-in picture), turned as the look is."""
@@ -339,7 +363,17 @@ class Templates:
             named.add(labels[i])
             (later if looks[i][0] in designs else order).append(i)
             designs.add(looks[i][0])
-        return sorted((order + later)[:CANDIDATES], key=values.__getitem__, reverse=True)
+        chosen = (order + later)[:CANDIDATES]
+        # A look's plain twin, without its wing or horns (a corridor beside a winged one), scoring up to
+        # TWIN_CALL under the best: whole-tile correlation hardly sees a wing, and the learned pictures
+        # differ a little all over, so it was left out while its winged twin won unopposed.
+        twins_floor = max(values) - TWIN_CALL
+        for i in list(chosen):
+            for twin in self._twins[colour][i]:
+                if labels[twin] not in named and values[twin] >= twins_floor:
+                    named.add(labels[twin])
+                    chosen.append(twin)
+        return sorted(chosen, key=values.__getitem__, reverse=True)
 
     def _partial_scores(
         self, colour: str, view: FloatArray, kept: numpy.typing.NDArray[numpy.bool_]
