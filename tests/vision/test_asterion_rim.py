@@ -16,12 +16,6 @@ def _rim() -> numpy.typing.NDArray[numpy.bool_]:
     return rim
 
 
-def test_the_table_rim_is_a_whole_pixel_of_the_template() -> None:
-    # A 41 mm tile in a 44 mm cell of 40 pixels leaves 1.4 pixels of table each side: the outer pixel
-    # is the table's alone.
-    assert TABLE_RIM_PX == 1
-
-
 def test_a_hidden_chest_is_told_from_a_corridor_whatever_its_rim_shows() -> None:
     # The drawings show felt on the rim; planes show the neutral grey there, the table the reference
     # kept, or the tile's own frame (seen larger, or laid off its place). Grown onto it, the pair
