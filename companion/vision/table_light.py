@@ -52,6 +52,9 @@ at 0-2: refused at 40, the plane went unbalanced to the recogniser, a seventh as
 WALK_SETTLED = 0.05
 """A pass of the walk that moves no cell's light by this much (log) more, and gives no whole cell more light
 of its own, has followed the light as far as it goes."""
+WALK_STALLED = 3
+"""Passes of the walk, each moving some cell's light no less than the least any pass did before, after which
+it has followed the light as far as it will (it swings back and forth)."""
 KEPT_CELL_SHARE = 0.25
 """Share of a cell whose pixels keep the reference's texture that gives the cell their light."""
 DEEPEST_SHADE = 0.2
@@ -206,6 +209,7 @@ class LightGrid:
         # A shadow's soft edge is followed step by step (within the band of the light beside it) into the
         # cells that found no light of their own yet; an arm's sharp side is no step the grid takes (its
         # pixels lie beyond the band of the table's beside it).
+        least_moved, stalled = numpy.inf, 0
         for _ in range(WALK_PASSES):
             if not lacking:
                 break
@@ -223,7 +227,14 @@ class LightGrid:
             # several passes while no further cell finds light: a shadow deepening across a few cells.)
             moved = float(numpy.max(numpy.abs(walked - cells), initial=0.0, where=supported))
             cells = walked
-            lacking = 0 if still_lacking > lacking - 3 and moved < WALK_SETTLED else still_lacking
+            # Nor does a walk whose cells have moved no less than they once did for `WALK_STALLED` passes: a
+            # lagging cell catches up, moving less pass by pass; cells that swap their light with their
+            # neighbours' back and forth (the pixels within the band changing with the light carried in)
+            # never settle, and went on to the last pass (Asterion at rest: 16 passes, 4 ms a frame).
+            stalled = stalled + 1 if moved >= least_moved else 0
+            least_moved = min(least_moved, moved)
+            settled = moved < WALK_SETTLED or stalled >= WALK_STALLED
+            lacking = 0 if still_lacking > lacking - 3 and settled else still_lacking
         # A sharp shadow's edge is no step the walk takes either: the cells beyond it take the light of their
         # pixels that keep the table's texture. Cells under pieces find no light of their own either: only
         # a cell mostly free of items that found none asks for the texture (its comparison costs).
