@@ -18,7 +18,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion
-from companion.vision.recognisers._hornochsen_digits import TILE_MM
+from companion.vision.recognisers._hornochsen_digits import INK_CONTRAST, TILE_MM
 from companion.vision.recognisers._lab import FloatArray
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -253,6 +253,8 @@ def normalised_tile(
     # when it is turned a little. Turned further, it is the shape of the tile and what it ran into (dev
     # seed 13: 79, 13 and 56 read wrong in windows turned 16-30 degrees off upright tiles).
     inked = _ink_centre(light, face_level, here)
+    if inked is None:
+        inked = _faint_ink_centre(light, face_level, here)
     angle = outline_turn(rect) if rect is not None and not level else 0.0
     if inked is None:
         # With no outline either: a face the reference took for the empty area but round its number,
@@ -346,12 +348,17 @@ def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) ->
 
 
 def _ink_number(
-    light: Frame, face_level: float, centre: tuple[float, float], widest_mm: float = 14.0
+    light: Frame,
+    face_level: float,
+    centre: tuple[float, float],
+    widest_mm: float = 14.0,
+    level: float | None = None,
 ) -> tuple[tuple[float, float], int] | None:
     """_ink_centre's middle, and how many digits it was found from (1 or 2). `widest_mm`: the widest ink
-    shape taken for a digit (see PAIR_WIDE_MM)."""
-    # light < INK_LEVEL * face_level, as cv2's threshold on bytes (not above the whole level below it).
-    below = math.ceil(INK_LEVEL * face_level) - 1
+    shape taken for a digit (see PAIR_WIDE_MM). `level`: ink is darker than this (by default INK_LEVEL of
+    the face's lightness)."""
+    # light < level, as cv2's threshold on bytes (not above the whole level below it).
+    below = math.ceil(INK_LEVEL * face_level if level is None else level) - 1
     ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
     count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
     # (A dozen shapes: looked at in plain Python, where numpy's calls on arrays this small cost more.)
@@ -395,6 +402,31 @@ def _ink_number(
     x0, y0 = min(box[0] for box in number), min(box[1] for box in number)
     x1, y1 = max(box[2] for box in number), max(box[3] for box in number)
     return ((x0 + x1) / 2, (y0 + y1) / 2), len(number)
+
+
+FAINT_INK_SHARE = 0.5
+"""Faint ink (see _faint_ink_centre) is darker than this share of the way from the face to the darkest ink."""
+
+
+def _faint_ink_centre(
+    light: Frame, face_level: float, centre: tuple[float, float]
+) -> tuple[float, float] | None:
+    """_ink_centre of a number printed fainter than INK_LEVEL of its face: ink darker than halfway from the
+    face to the darkest fiftieth of a tile-sized box round the square's centre, where that stands
+    INK_CONTRAST (the digit reader's) out of the face. An outline larger than a tile (its side ran into the
+    board) is no window for it: centred there, a light-orange 6 of 63 fell off the window's side and 63 read
+    3 (burnt 20261136, dark wood, travel edition at 0.77 mm/px: both digits at 165-185 on a face at 244,
+    INK_LEVEL's threshold 146)."""
+    half = round(TILE_MM / 2 * PLANE_PX_PER_MM)
+    x, y = round(centre[0]), round(centre[1])
+    box = light[max(y - half, 0) : y + half, max(x - half, 0) : x + half]
+    if box.size == 0:
+        return None
+    darkest = float(numpy.partition(box.ravel(), box.size // 50)[box.size // 50])
+    if face_level - darkest < INK_CONTRAST:
+        return None
+    found = _ink_number(light, face_level, centre, level=darkest + FAINT_INK_SHARE * (face_level - darkest))
+    return None if found is None else found[0]
 
 
 PART_MM = 2.0
