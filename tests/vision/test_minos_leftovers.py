@@ -83,3 +83,32 @@ def test_a_dim_die_whose_side_touches_a_brighter_die_is_found() -> None:
     assert cv2.connectedComponents((~neutral).astype(numpy.uint8))[0] == 6  # five blobs and the background
     reading = recogniser.read(plane, recogniser.layout({}), None)
     assert [reading.items[f"die:{n}"] for n in range(6)] == SYMBOLS_SHOWN
+
+
+def test_a_die_joined_by_a_dark_streak_to_a_white_scrap_is_found() -> None:
+    """A white scrap the reference left (wider than a die, with an arm) joined by a dark streak to a
+    dimmer die whose top is partly taken for table: the blob is cut at the scrap's level, and what is left
+    of the scrap keeps the next cut's level above the die. Nothing taken so far was a top seen whole, so
+    the rest is cut as a blob of its own until the die is found (it went unseen, and the dice right of it
+    were read one place to the left)."""
+    recogniser = recogniser_for("minos")
+    plane, tops, _ = standing_dice(SYMBOLS_SHOWN, 5)
+    plane = _hide_far_part(plane, tops[3], 0.2)
+    x, y = tops[3]
+    # The die dimmer than the scrap by a quarter (a travel edition's beige against white).
+    reach = round(DIE_MM * PLANE_PX_PER_MM * 0.75)
+    box = plane[round(y) - reach : round(y) + reach, round(x) - reach : round(x) + reach]
+    lit = ~numpy.all(box == (128, 128, 128), axis=2)
+    box[lit] = (box[lit] * 0.75).astype(numpy.uint8)
+
+    def at(dx_mm: float, dy_mm: float) -> tuple[int, int]:
+        return round(x + dx_mm * PLANE_PX_PER_MM), round(y + dy_mm * PLANE_PX_PER_MM)
+
+    white, streak = (250, 250, 250), (40, 35, 110)
+    cv2.rectangle(plane, at(-14, -46), at(14, -28), white, -1)
+    cv2.rectangle(plane, at(-40, -46), at(-14, -40), white, -1)
+    cv2.line(plane, at(-4, -28), at(-4, -15), streak, round(8 * PLANE_PX_PER_MM))
+    neutral = numpy.all(plane == (128, 128, 128), axis=2)
+    assert cv2.connectedComponents((~neutral).astype(numpy.uint8))[0] == 7  # the die joined to the scrap
+    reading = recogniser.read(plane, recogniser.layout({}), None)
+    assert [reading.items[f"die:{n}"] for n in range(6)] == SYMBOLS_SHOWN

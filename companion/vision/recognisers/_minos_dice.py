@@ -243,26 +243,32 @@ def _bright_tops(grey: GreyImage, neutral: Mask, die_px: float) -> list[_Top]:
         # large dark symbol, a die further from the lamp) may not pass (a burnt benchmark's felt frame:
         # the die went unseen and the five right of it were read one place to the left). So the tops
         # found are taken out, with a trim's width about them, and the rest of the blob is cut again at
-        # its own level; from the rest only tops seen whole are taken: what is left of a die found (its
-        # side) is as bright as a top in its own light.
+        # its own level; once a top seen whole is taken, only tops seen whole are taken from the rest:
+        # what is left of a die found (its side) is as bright as a top in its own light. Until then the
+        # rest is cut as a blob of its own: what was taken may have been a brighter scrap only (a white
+        # patch the reference left, joined by a dark streak to a joker whose top had a corner taken for
+        # table: a burnt benchmark's laminate frame, where the joker went unseen).
         rest = inside
-        for again in range(DICE):
+        whole_taken = False
+        for _ in range(DICE):
             found = []
             for part in _tops_within(rest, window, die_px, trim, bridge):
                 (cx, cy), (w, h), angle = cv2.minAreaRect(part)
                 area = float(cv2.contourArea(part))
                 top = _Top((float(cx) + x, float(cy) + y), (float(w), float(h)), float(angle), area, middle)
-                if not again or top.typical(die_px):
+                whole = top.typical(die_px)
+                if whole or not whole_taken:
                     tops.append(top)
-                    found.append(part)
+                    found.append((part, whole))
+            whole_taken = whole_taken or any(whole for _, whole in found)
             # Another die left in the blob shows its top and its side: more than a die's side alone, which
             # may be as square as a top (a blob of one die was at most 2.8 dice's areas on dev sessions,
             # its top 1.2 of them). Counted first, before the rest is cut out: most blobs are one die.
-            left = numpy.count_nonzero(rest) - sum(cv2.contourArea(part) for part in found)
+            left = numpy.count_nonzero(rest) - sum(cv2.contourArea(part) for part, _ in found)
             if not found or left < ANOTHER_DIE * die_px**2:
                 break
             taken = numpy.zeros(rest.shape, numpy.uint8)
-            cv2.drawContours(taken, found, -1, 1, thickness=cv2.FILLED)
+            cv2.drawContours(taken, [part for part, _ in found], -1, 1, thickness=cv2.FILLED)
             rest = rest & ~_grown(taken, trim)
             if numpy.count_nonzero(rest) < ANOTHER_DIE * die_px**2:
                 break
