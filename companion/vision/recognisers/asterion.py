@@ -257,6 +257,14 @@ CLEAR_SPREAD = 0.6
 """A taught tile's frame colour is learned when the spread of lightness over the tile is at least this
 share of its drawing's: glare washes walls and paths together (and the frame towards the path's
 colour), deep shadow darkens them together."""
+CLIPPED_L = 250.0
+CLIPPED_LOOK = 0.025
+"""A taught tile's look is learned only when under this share of it is clipped white (Lab lightness
+CLIPPED_L or more): a lamp's hot spot on a dark table, the plane lifted for the dim table round it,
+washes walls, chests and wings into the paths. The travel edition taught so on dark wood (burnt
+20261136, 3-49 % of 9 lessons clipped) read 23 of 2,016 cells on the other tables wrong, 17 untaught;
+sittings of dev seeds 5, 13, 21 and 34 clipped at most 2 % of any lesson. (The lightness spread against
+the drawing's did not tell them apart: a travel tile on light wood shows 0.58-0.89 of it.)"""
 
 
 def _in_clear_light(view: FloatArray, drawing: FloatArray) -> bool:
@@ -592,6 +600,11 @@ class AsterionRecogniser:
             view = lined_up(windows, turned(built_in, turns[0]))
             if _in_clear_light(view, built_in):
                 samples.setdefault(colour, []).append(corners)
+            if float((view[..., 0] >= CLIPPED_L).mean()) >= CLIPPED_LOOK:
+                # Walls, chests and wings washed into the paths: such a look (and the looks
+                # transferred from it) drew other tiles to it on every other table. Left to a
+                # clearer shot; the built-in look reads the tile meanwhile.
+                continue
             adjusted = in_light_of(view, channels(turned(built_in, turns[0])))
             turn = turns[0]
             for other in turns[1:]:
