@@ -108,6 +108,18 @@ REACHED_HAND_MM2 = 6000.0
 ring lying there, some 2800 mm², is none."""
 
 
+WARM_BUMP = 0.11
+"""How much redder (the log of red over blue) and brighter (the mean of the channels' log gains) than a
+smooth light over the band (`_smooth`) the band's own light may be before it is no light but a pale
+skin-toned arm: the light grid takes such an arm, wider than its cell, for a pink light (burnt 20261136,
+Minotaurus on laminate: 0.17 both, the arm then matched as table; the plane's light took in its hand
+alike). A lamp switched on, its pool warmer and brighter, is smooth over the band (dark wood at rest: 0.17
+both above the band's median, 0.03 above the smooth light); light redder only, or brighter only, is
+light (a light grid led astray by tiles on a linen at rest: 0.27 redder, 0.43 brighter); a shadow is
+darker and bluer. At rest on burnt and dev frames whose band's own light was measured: at most 0.084."""
+WARM_SAMPLE = 3
+"""Every so many of the band's pixels make the smooth light's fit (`_smooth`)."""
+
 LIFT_FLOOR = 0.8
 """A step of the darkening with the band of the table's hue and at least this bright against its reference
 on both sides of it (within the band's light's error: the band of a linen learned under a player's shadow
@@ -179,6 +191,18 @@ class Surround:
         """Per pixel, how far in from the band's outer edge (mask pixels)."""
         self._band_pixels = numpy.flatnonzero(self._depth < self.margin)
         """The band's pixels' indices in an image of its size, raveled."""
+        across, down = (
+            x.astype(numpy.float32) / numpy.float32(width),
+            y.astype(numpy.float32) / numpy.float32(height),
+        )
+        self._terms = numpy.stack(
+            [numpy.ones_like(across), across, down, across * across, down * down, across * down], axis=-1
+        ).reshape(-1, 6)
+        """Per pixel, the terms of a quadratic in x and y (`_smooth`)."""
+        self._sample = self._band_pixels[::WARM_SAMPLE]
+        self._fit = numpy.asarray(numpy.linalg.pinv(self._terms[self._sample]), numpy.float32)
+        """The least-squares fit of a quadratic's coefficients to values at the `_sample` pixels: the
+        pixels are fixed, so is their fit's matrix."""
 
     def warp(self, frame: Frame, homography: numpy.typing.NDArray[numpy.float64]) -> Frame:
         """The camera frame over the plane and its band (`homography`: frame to plane pixels)."""
@@ -282,7 +306,9 @@ class Surround:
         own pixels are left False: the plane's comparison has them. Under the band's own light; last,
         the texture's agreement (`_kept_texture`). With `log_light` (the plane's, at the masks' size),
         under that light carried on outward, only where the band differs at all (the other masks empty,
-        the texture without pixels): cheaper, and enough to tell that nothing crosses the band."""
+        the texture without pixels): cheaper, and enough to tell that nothing crosses the band. Under its
+        own light, where that light is a pale arm's rather than a light's (`_warm`) differs beyond light
+        and shadow too."""
         height, width = self.size[1], self.size[0]
         nothing = numpy.zeros((height, width), bool)
         if self._low is None or self._log_image is None or self._light is None or not self._sides:
@@ -299,6 +325,7 @@ class Surround:
             log_ratio = cv2.log(cv2.multiply(current + numpy.float32(4.0), self._inverse_4))
             light = self._light.measure(numpy.asarray(log_ratio, numpy.float32), current, self._image)
             gains = [numpy.asarray(cv2.exp(side), numpy.float32) for side in self._gather(light)]
+            warm = self._warm(light)
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
         found = [
             self._side_changes(side, frame, gain, shadow_min, blur, level, log_light is None)
@@ -312,9 +339,27 @@ class Surround:
             changed, outline = nothing.copy(), nothing.copy()
             texture = numpy.zeros((TEXTURE_PLANES, height, width), numpy.float32)
             self._scatter(changed, [masks[0] for masks in found])
+            changed |= warm
             self._scatter(outline, [masks[2] for masks in found])
             self._scatter(texture, [masks[3] for masks in found])
         return changed, any_change, outline, texture
+
+    def _warm(self, light: Floats) -> Mask:
+        """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
+        over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light."""
+        red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
+        level = sum3(light) * numpy.float32(1.0 / 3.0)
+        redder = red_blue - self._smooth(red_blue) > WARM_BUMP
+        brighter = level - self._smooth(level) > WARM_BUMP
+        return numpy.asarray(redder & brighter & (self._depth < self.margin), bool)
+
+    def _smooth(self, values: Floats) -> Floats:
+        """`values` (at the surround's size) as a quadratic in x and y least-squares fitted over the
+        band's pixels: a lamp's pool, its colour mixing with daylight, vary no faster over the band; an
+        arm crossing it covers too little of it to bend the fit."""
+        coefficients = self._fit @ values.ravel()[self._sample]
+        terms = self._terms
+        return numpy.asarray((terms @ coefficients).reshape(values.shape), numpy.float32)
 
     def _side_changes(
         self,

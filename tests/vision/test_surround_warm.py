@@ -1,0 +1,88 @@
+"""A pale arm on a pale table, wider than the band's light cells: the band's own light takes it for a pink
+light, and the arm matches as table under it, unless a light redder and brighter than a smooth light over
+the band is no light (`WARM_BUMP`; burnt seed 20261136, Minotaurus on laminate)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import pytest
+
+from companion.vision import surround as band_module
+from companion.vision.base import Frame
+from companion.vision.surround import Surround
+from companion.vision.table_light import Floats
+from tests.vision.test_surround import BLUR, LEVEL, SHADOW_MIN, surround
+
+ARM = (slice(45, 85), slice(120, None))
+"""A forearm's box from the right edge over the band (15 px) into the plane: 80 mm wide."""
+
+
+def laminate(band: Surround, rng: numpy.random.Generator) -> Frame:
+    """A plain pale grey-beige laminate (B, G, R), the camera's noise on it."""
+    shape = (band.size[1], band.size[0], 3)
+    level = numpy.array([150.0, 156.0, 160.0])
+    return numpy.asarray(numpy.clip(level + rng.normal(0, 1.5, shape), 0, 255), numpy.uint8)
+
+
+def taken_for_light(monkeypatch: pytest.MonkeyPatch, band: Surround, frame: Frame, empty: Frame) -> None:
+    """The band's own light made what the light grid measures when it takes the frame's change from the
+    empty table for light, smoothed over its cells."""
+    ratio = numpy.log((frame.astype(numpy.float32) + 4.0) / (empty.astype(numpy.float32) + 4.0))
+    light = numpy.asarray(cv2.GaussianBlur(ratio, (0, 0), 4.0), numpy.float32)
+    grid = band._light  # the measurement whose mistake is drawn here
+    assert grid is not None
+
+    def measure(*_args: object, **_kwargs: object) -> Floats:
+        return light
+
+    monkeypatch.setattr(grid, "measure", measure)
+
+
+def learned(rng: numpy.random.Generator) -> tuple[Surround, Frame]:
+    band = surround()
+    empty = laminate(band, rng)
+    band.learn([empty, laminate(band, rng), laminate(band, rng)], 14.0, 0.07, 0.05, 0.25)
+    return band, empty
+
+
+def in_band(band: Surround, box: tuple[slice, slice]) -> numpy.typing.NDArray[numpy.bool_]:
+    drawn = numpy.zeros((band.size[1], band.size[0]), bool)
+    drawn[box] = True
+    m = band.margin
+    drawn[m:-m, m:-m] = False
+    return drawn
+
+
+def test_a_pale_arm_taken_for_a_pink_light_differs_in_the_band(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = numpy.random.default_rng(21)
+    band, empty = learned(rng)
+    frame = empty.copy()
+    frame[ARM] = (178, 196, 236)  # a pale skin, lit: 1.2 times the laminate in blue, 1.5 in red
+    taken_for_light(monkeypatch, band, frame, empty)
+    where = in_band(band, ARM)
+    changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert numpy.count_nonzero(changed & where) >= 0.5 * numpy.count_nonzero(where)
+    # Without the test the arm matches as table under that light.
+    monkeypatch.setattr(band_module, "WARM_BUMP", 1e9)
+    changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert numpy.count_nonzero(changed & where) < 0.1 * numpy.count_nonzero(where)
+
+
+@pytest.mark.parametrize("corner", [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)])
+def test_a_warm_lamps_pool_switched_on_is_light(
+    monkeypatch: pytest.MonkeyPatch, corner: tuple[float, float]
+) -> None:
+    """A warm lamp switched on beside the table: its pool 0.5 brighter and 0.3 redder (logs) at one
+    corner of the band than at the other, smoothly."""
+    rng = numpy.random.default_rng(22)
+    band, empty = learned(rng)
+    height, width = band.size[1], band.size[0]
+    y, x = numpy.mgrid[0:height, 0:width].astype(numpy.float32)
+    near = 1.0 - numpy.hypot(x / width - corner[0], y / height - corner[1]) / numpy.sqrt(2.0)
+    pool = near * near
+    light = numpy.stack([0.35 * pool, 0.5 * pool, 0.65 * pool], axis=-1)
+    frame = numpy.asarray(numpy.clip(empty * numpy.exp(light), 0, 255), numpy.uint8)
+    taken_for_light(monkeypatch, band, frame, empty)
+    changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert not numpy.any(changed & in_band(band, (slice(None), slice(None))))
