@@ -20,7 +20,8 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
 `CANONICAL_WHITE`, and so does a hotspot's table that the empty area showed whiter than that, so
-nothing clips) and every table pixel replaced by `NEUTRAL_BGR` (normalising.py): they and the
+nothing clips; nor is anything lifted far past white where the empty table did not show the hotspot so:
+`_unclipped`) and every table pixel replaced by `NEUTRAL_BGR` (normalising.py): they and the
 profiles taught on them never see the tablecloth.
 """
 
@@ -91,6 +92,12 @@ BRIDGE_MM = 9.0
 HOTSPOT_MM = 35.0
 """Width over which the table's excess over the markers' white is taken as the light's (a lamp's hotspot
 is wider than the print on a board)."""
+LIFT_CEILING = 300.0
+"""The highest level (at the masks' size: 2 mm averages, the brightest channel) a normalised plane's
+correction lifts anything to (`TableReference._unclipped`): paper lifted past 255 by a little is what the
+recognisers always saw (the markers' white is not every card's), but lifted beyond this (1.28 times
+canonical white) the grey beside it clips too. At 245 or 280 instead, Hornochsen's white faces, lifted a
+little past white and brought down, read a digit or two differently on dev seeds (13->23, 76->74)."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
 HUE_TOLERANCE = 0.12
@@ -481,7 +488,27 @@ class TableReference:
         that needs the empty area would otherwise find it again by comparing every pixel with the neutral
         colour (half a millisecond a frame for Hornochsen's plane)."""
         view = view if view is not None else self.look(plane)
-        return normalised_with_table(plane, view.foreground, view.correction, self._neutral)
+        small = view.small if view.small.shape[:2] == view.correction.shape[:2] else self._small_bytes(plane)
+        correction = self._unclipped(small, view.correction)
+        return normalised_with_table(plane, view.foreground, correction, self._neutral)
+
+    def _unclipped(self, small: Frame, correction: Floats) -> Floats:
+        """`correction` brought down, smoothly over a hotspot's width, wherever it would lift the plane
+        (`small`: at the masks' size) past `LIFT_CEILING`: a hotspot the empty table did not show whiter than
+        the markers' paper (a lamp's glare on dark wood is far darker than paper) keeps the lift the dim
+        corners need, and lifted so, a tile's grey walls there clipped white with its paths (burnt 20261136
+        Asterion, dark wood: 99 % of a tile clipped, its walls at L 148-188 in the camera's frame)."""
+        level = max3(floats(cv2.multiply(small, correction, dtype=cv2.CV_32F)))
+        # Over a few millimetres, so that a speck of glare on a die does not hold its surroundings down.
+        level = floats(cv2.blur(level, (px(FAINT_MM), px(FAINT_MM))))
+        if float(level.max()) <= LIFT_CEILING:
+            return correction
+        # No less than the brightest nearby over a hotspot's width (dilated, then smoothed: the smoothing
+        # never falls below a pixel's own level): one gain over a whole piece. (Done at half the masks'
+        # size, a Hornochsen number or two on dev seeds read otherwise: 68->64.)
+        level = floats(cv2.blur(cv2.dilate(level, square(HOTSPOT_MM)), (px(HOTSPOT_MM), px(HOTSPOT_MM))))
+        scale = floats(LIFT_CEILING / numpy.maximum(level, numpy.float32(LIFT_CEILING)))
+        return floats(cv2.multiply(correction, cv2.merge([scale] * 3)))
 
     def keep_current(self, plane: Frame, view: TableView) -> None:
         """Let the reference follow the table where it shows clearly (never from under or beside a
