@@ -98,6 +98,15 @@ correction lifts anything to (`TableReference._unclipped`): paper lifted past 25
 recognisers always saw (the markers' white is not every card's), but lifted beyond this (1.28 times
 canonical white) the grey beside it clips too. At 245 or 280 instead, Hornochsen's white faces, lifted a
 little past white and brought down, read a digit or two differently on dev seeds (13->23, 76->74)."""
+GLARE_CEILING = 245.0
+"""`LIFT_CEILING` where the empty table showed a hotspot (`TableReference._glare_ceiling`): there nothing
+is lifted past white at all. (Everywhere, it brought Hornochsen faces lifted a little past white down and
+a digit or two read otherwise on dev seeds; where the table showed glare it reads them as before.)"""
+GLARE_FROM = 1.4
+"""How many times brighter than at the corners the empty table's level (35 mm averages) begins to count
+as the lamp's glare (a wood's grain and a cloth's print average out well within it over that width)."""
+GLARE_FULL = 1.8
+"""... and from how many times it counts fully."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
 HUE_TOLERANCE = 0.12
@@ -182,6 +191,7 @@ class TableReference:
         self._unwhite: Floats = numpy.ones((self.size[1], self.size[0], 3), numpy.float32)
         """exp(-_log_white): the white balance taken off again (kept: it changes only when learning)."""
         self._ceiling: Floats | None = None
+        self._lift_ceiling: Floats = numpy.full((self.size[1], self.size[0]), LIFT_CEILING, numpy.float32)
         """log(SATURATED) - _log_white: the camera level (log) the light correction brings to SATURATED
         where the light is the reference's; the light grid takes no light that pushes a table past it."""
         self._low: Floats | None = None
@@ -238,6 +248,31 @@ class TableReference:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
         self._unwhite = numpy.asarray(numpy.exp(-self._log_white), numpy.float32)
         self._ceiling = numpy.asarray(numpy.log(SATURATED) - self._log_white, numpy.float32)
+        self._lift_ceiling = self._glare_ceiling(numpy.asarray(small, numpy.float32))
+
+    def _glare_ceiling(self, image: Floats) -> Floats:
+        """Per mask pixel, the level the normalised plane's correction lifts nothing past (`_unclipped`):
+        `LIFT_CEILING`, but down to `GLARE_CEILING` where the empty table (the reference `image`) showed
+        itself brighter than at the corners (its level beside the markers, spread between them) by
+        `GLARE_FROM` to `GLARE_FULL` times: a lamp's glare or pool the corners' white does not see, however
+        dark the table, and what lies there must not be lifted into white for the corners' sake."""
+        brightest = max3(image)
+        level = cv2.blur(brightest, (px(HOTSPOT_MM), px(HOTSPOT_MM)))
+        side = round((MARKER_SIDE_MM + MARKER_MARGIN_MM) * MASK_PX_PER_MM)
+        corners = []
+        for rows, columns in (
+            (slice(0, 2 * side), slice(0, 2 * side)),
+            (slice(0, 2 * side), slice(-2 * side, None)),
+            (slice(-2 * side, None), slice(-2 * side, None)),
+            (slice(-2 * side, None), slice(0, 2 * side)),
+        ):
+            # The table beside the marker, not averaged with its white paper.
+            box, markers = brightest[rows, columns], self._markers[rows, columns]
+            corners.append(float(numpy.median(box[~markers])) if numpy.any(~markers) else 1.0)
+        field = corner_field(numpy.repeat(numpy.array(corners, numpy.float32)[:, None], 3, axis=1), self.size)
+        ratio = level / numpy.maximum(field[:, :, 0], 1.0)
+        strength = numpy.clip((ratio - GLARE_FROM) / (GLARE_FULL - GLARE_FROM), 0.0, 1.0)
+        return floats(LIFT_CEILING - (LIFT_CEILING - GLARE_CEILING) * strength)
 
     def _hotspot(self, image: Floats) -> Floats:
         """How much (log) the reference `image`, white-balanced by the corners, shows brighter than the
@@ -501,13 +536,14 @@ class TableReference:
         level = max3(floats(cv2.multiply(small, correction, dtype=cv2.CV_32F)))
         # Over a few millimetres, so that a speck of glare on a die does not hold its surroundings down.
         level = floats(cv2.blur(level, (px(FAINT_MM), px(FAINT_MM))))
-        if float(level.max()) <= LIFT_CEILING:
+        if float(level.max()) <= float(self._lift_ceiling.min()):
             return correction
         # No less than the brightest nearby over a hotspot's width (dilated, then smoothed: the smoothing
         # never falls below a pixel's own level): one gain over a whole piece. (Done at half the masks'
         # size, a Hornochsen number or two on dev seeds read otherwise: 68->64.)
         level = floats(cv2.blur(cv2.dilate(level, square(HOTSPOT_MM)), (px(HOTSPOT_MM), px(HOTSPOT_MM))))
-        scale = floats(LIFT_CEILING / numpy.maximum(level, numpy.float32(LIFT_CEILING)))
+        ceiling = self._lift_ceiling if self._lift_ceiling.shape == level.shape else LIFT_CEILING
+        scale = floats(ceiling / numpy.maximum(level, ceiling))
         return floats(cv2.multiply(correction, cv2.merge([scale] * 3)))
 
     def keep_current(self, plane: Frame, view: TableView) -> None:

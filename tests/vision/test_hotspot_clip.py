@@ -61,8 +61,10 @@ def test_a_tile_under_a_lamps_glare_on_dark_wood_keeps_its_walls_below_white() -
     walls = normalised[_box(cx - 17, cy, 6)]
     paths = normalised[_box(cx, cy, 10)]
     # Lifted for the dim corners (about 1.5), the walls were clipped white like the paths.
-    assert numpy.median(walls.max(axis=2)) < 242, numpy.median(walls.max(axis=2))
-    assert numpy.median(paths.max(axis=2)) - numpy.median(walls.max(axis=2)) >= 12
+    # Where the empty table showed the glare, nothing is lifted past white: the walls are about as the
+    # camera saw them (185), not lifted to 238 as where only a lift far past white is held back.
+    assert numpy.median(walls.max(axis=2)) < 215, numpy.median(walls.max(axis=2))
+    assert numpy.median(paths.max(axis=2)) - numpy.median(walls.max(axis=2)) >= 40
     # The tile away from the glare, whose paper the lift does not clip, is lifted as before.
     cx, cy, _ = DIM_TILE_MM
     lifted = normalised[_box(cx - 13, cy, 8)].reshape(-1, 3)
