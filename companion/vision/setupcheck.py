@@ -358,9 +358,6 @@ class SetupView:
             "if it is meant to stand here."
         ]
 
-    def _plane(self, image: Frame, homography: Homography) -> Frame:
-        return self._plane_and_homography(image, homography)[0]
-
     def _plane_and_homography(self, image: Frame, homography: Homography) -> tuple[Frame, Homography]:
         """The plane the recogniser reads, and the homography it is seen through: at the layout's height
         above the markers (the toss figure's head) when it has one, through the camera pose; the markers'
@@ -380,7 +377,7 @@ class SetupView:
         if calibration.homography is None:
             why = calibration.message or "the corner markers are not in view"
             raise SetupError(f"cannot take the empty table: {why}")
-        self.empty_plane = self._plane(image, calibration.homography)
+        self.empty_plane, _ = self._plane_and_homography(image, calibration.homography)
 
     def draw(self, frame: Frame, report: SetupReport) -> Frame:
         """The frame with every item outlined where the companion looks, and every marker found (green)
