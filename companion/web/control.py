@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
 
 from companion.games import GameError, get_game
 from companion.record.store import Event
@@ -34,6 +34,15 @@ HOST_SOURCE = "host"
 @bp.before_request
 def require_host() -> None:
     """Every control request passes here: viewers without the PIN get a 403 and change nothing."""
+    auth.require_host()
+
+
+def require_host_but_pages() -> None:
+    """The host's own pages (setup, teach) open for anyone: they hold nothing of the table and say "sign in
+    with the table PIN first" in words, where a 403 would show a phone raw JSON. Everything they fetch or
+    change is the host's only."""
+    if request.method == "GET" and not request.path.startswith("/api/"):
+        return
     auth.require_host()
 
 

@@ -1,7 +1,7 @@
 """Setting up the camera from the phone: the live picture with where the companion will look.
 
-Host only (every request passes the control blueprint's `require_host`). The camera comes from the
-`VisionServices` the daemon installs (companion/web/teach.py); the checks and the drawing are
+Host only (every request but the page itself passes `control.require_host_but_pages`). The camera
+comes from the `VisionServices` the daemon installs (companion/web/teach.py); the checks and the drawing are
 companion/vision/setupcheck.py's.
 
 - GET /setup: the page.
@@ -28,7 +28,7 @@ from companion.web.common import bad_request, current_referee, fail, json_object
 from companion.web.teach import VisionServices, services
 
 bp = Blueprint("setup", __name__)
-bp.before_request(control.require_host)
+bp.before_request(control.require_host_but_pages)
 
 DEFAULT_GAME = "minotaurus"
 """The play area shown before any game is on the table."""

@@ -1,6 +1,6 @@
 """The camera's host pages: teach mode, guided from the phone, and the toss decisions of the camera check.
 
-Host only: every request passes the control blueprint's `require_host`.
+Host only: every request but the page itself passes `control.require_host_but_pages`.
 The daemon hands the camera's services to the app as `VisionServices`
 (`install_vision`); without a camera the pages say so and change nothing.
 
@@ -32,7 +32,7 @@ from companion.web.common import bad_request, fail, json_object, reply_response
 VISION_KEY = "companion.vision"
 
 bp = Blueprint("teach", __name__)
-bp.before_request(control.require_host)
+bp.before_request(control.require_host_but_pages)
 
 
 @dataclasses.dataclass

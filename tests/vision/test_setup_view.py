@@ -186,7 +186,8 @@ def test_taking_the_empty_table_needs_a_watcher_that_can_learn_it(app: Flask, ho
 
 def test_the_setup_page_is_the_hosts_and_says_what_is_wrong(app: Flask, host: FlaskClient) -> None:
     viewer = app.test_client()
-    assert viewer.get("/setup").status_code == 403
+    assert viewer.get("/setup").status_code == 200  # the page itself asks for the PIN, in words
+    assert viewer.get("/api/setup?game=squares").status_code == 403
     assert viewer.get("/api/setup/view.jpg?game=squares").status_code == 403
     page = host.get("/setup")
     assert page.status_code == 200 and b"Set up the camera" in page.data and b"setup.js" in page.data

@@ -175,7 +175,8 @@ def test_teach_mode_from_the_phone_is_for_the_host_only(
     app: Flask, tmp_path: Path, host: FlaskClient
 ) -> None:
     viewer = app.test_client()
-    assert viewer.get("/teach").status_code == 403
+    assert viewer.get("/teach").status_code == 200  # the page itself asks for the PIN, in words
+    assert viewer.get("/api/teach").status_code == 403
     assert viewer.post("/api/teach/start", json={"game": "squares"}).status_code == 403
     page = host.get("/teach")
     assert page.status_code == 200 and b"Teach the camera" in page.data
