@@ -227,3 +227,36 @@ def test_the_slots_shrunk_empty_area_taken_from_the_fits_is_the_same(empty_share
     shared = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy(), _hornochsen_grid._small_empty(table))
     assert numpy.array_equal(alone[0], shared[0]) and numpy.array_equal(alone[1], shared[1])
     assert numpy.any(alone[0] != 0) or numpy.any(alone[1] != 0), "some slot moves"
+
+
+def _fit_errors_mm(fitted: Layout, layout: Layout) -> list[float]:
+    """How far each item of the fit lies from where the stretched plane (STRETCH, SHIFT_MM) shows it."""
+    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    errors = []
+    for item_id, region in layout.items.items():
+        x, y = region.centre_mm
+        truth = (
+            middle[0] + (x - middle[0]) * STRETCH[0] + SHIFT_MM[0],
+            middle[1] + (y - middle[1]) * STRETCH[1] + SHIFT_MM[1],
+        )
+        found = fitted.items[item_id].centre_mm
+        errors.append(max(abs(found[0] - truth[0]), abs(found[1] - truth[1])))
+    return errors
+
+
+def test_a_dim_frames_board_is_fitted_by_its_tiles_numbers(
+    planes: tuple[numpy.typing.NDArray[numpy.uint8], ...], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a dim lamp every face of the frame is darker than FACE_LEVEL (felt, dev seed 34: 95-125): their
+    numbers' ink is still found against the frame's own faces, and the board fitted by it; with faces
+    lighter than FACE_LEVEL only, hardly any ink is found and the fit goes astray."""
+    layout = _layout()
+    stretched = planes[1]
+    table = table_mask(stretched)
+    assert table is not None
+    dim = stretched.copy()
+    shown = table == 0
+    dim[shown] = (dim[shown].astype(numpy.float32) * 0.5).astype(numpy.uint8)  # faces at about 115
+    assert max(_fit_errors_mm(_fitted(dim, layout), layout)) < 2.5
+    monkeypatch.setattr(_hornochsen_grid, "DIM_FACE_SHARE", 99.0)
+    assert max(_fit_errors_mm(_fitted(dim, layout), layout)) > 2.5

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from typing import Any
 
 import cv2
 import numpy
@@ -42,11 +43,34 @@ FACE_LEVEL = 150
 reference left in view, darker, has its own dark marks, which would pull the fit onto the print)."""
 _INK_QUARTERS = round(4 * INK_SHARE)
 assert _INK_QUARTERS == 4 * INK_SHARE, "INK_SHARE is compared in whole quarters (see _ink)"
-_INK_BELOW = numpy.array(
-    [-(-_INK_QUARTERS * face // 4) if face > FACE_LEVEL else 0 for face in range(256)], numpy.uint8
-)
+DIM_FACE_SHARE = 0.8
+"""...or, where the tiles of a whole frame are dimmer, than this share of the brightest tenth of all that is
+no empty area (its faces): under a dim lamp (felt, dev seed 34: faces at 95-125) hardly any ink was
+found, and a fit to a few specks put a row's squares a third of a square off its tiles (five tiles read
+as their neighbours); a board's print left in view in such a frame is as dim as its faces."""
+_INK_BELOW = numpy.array([-(-_INK_QUARTERS * face // 4) for face in range(256)], numpy.uint8)
 """For each lightness of the face round it, the least grey that is no ink: 4 grey < 3 face is, for whole
-numbers, grey < ceil(3 face / 4); 0 (nothing is darker) where the face is no lighter than FACE_LEVEL."""
+numbers, grey < ceil(3 face / 4); taken as 0 (nothing is darker) where the face is no lighter than
+FACE_LEVEL (see _ink_below)."""
+_INK_BELOW_LIT = numpy.where(numpy.arange(256) > FACE_LEVEL, _INK_BELOW, 0).astype(numpy.uint8)
+
+
+def _ink_below(
+    grey: numpy.typing.NDArray[Any], inner: numpy.typing.NDArray[Any]
+) -> numpy.typing.NDArray[numpy.uint8]:
+    """_INK_BELOW for faces lighter than FACE_LEVEL, or than DIM_FACE_SHARE of the frame's faces where
+    they are all dimmer (`inner`: what is no empty area, 1)."""
+    counts = cv2.calcHist([grey], [0], inner, [256], [0, 256]).ravel()
+    total = float(counts.sum())
+    if total == 0:
+        return _INK_BELOW_LIT
+    brightest = int(numpy.searchsorted(numpy.cumsum(counts), 0.9 * total, side="right"))
+    level = min(FACE_LEVEL, int(DIM_FACE_SHARE * brightest))
+    if level == FACE_LEVEL:
+        return _INK_BELOW_LIT
+    return numpy.where(numpy.arange(256) > level, _INK_BELOW, 0).astype(numpy.uint8)
+
+
 _FACE_REACH = cv2.getStructuringElement(cv2.MORPH_RECT, (7, 7))
 """(mm) a digit's strokes are at most 2 mm wide: 3 mm off them is the face."""
 _SEAM = cv2.getStructuringElement(cv2.MORPH_RECT, (1, 15))
@@ -105,7 +129,7 @@ def _ink(
     inner = cv2.erode(cv2.threshold(empty, 127, 1, cv2.THRESH_BINARY_INV)[1], _FACE_REACH)
     # grey < INK_SHARE * face where face > FACE_LEVEL, by a look-up of the face's lightness and a comparison
     # (numpy took a pass over the plane for each step of it).
-    darker = cv2.compare(grey, cv2.LUT(face, _INK_BELOW), cv2.CMP_LT)  # 255 where ink
+    darker = cv2.compare(grey, cv2.LUT(face, _ink_below(grey, inner)), cv2.CMP_LT)  # 255 where ink
     ink = cv2.bitwise_and(darker, inner)  # 0/1
     # The dark seam between two touching tiles of a row runs the tiles' whole height, a digit's ink 12 mm at
     # most: taken for ink, seams pull the fit half a square sideways (laminate, seed 21: the slots' row
