@@ -126,3 +126,17 @@ def test_a_faint_number_on_a_face_taken_for_the_table_is_looked_at_where_it_lies
     columns = numpy.flatnonzero((straight < (FACE + faint) / 2).any(axis=0))
     assert len(columns) >= 26
     assert abs((columns.min() + columns.max() + 1) / 2 - straight.shape[1] / 2) <= 1.5
+
+
+def test_a_frame_lines_piece_beside_a_digit_is_not_the_numbers_other_digit() -> None:
+    """A 47 of an edition with a frame line printed round its number (linen, burnt 20261137): a piece of the
+    line stands a millimetre left of the 4, as tall as it, and the 7 3 mm right of it. The number is the 4
+    and the 7: a window centred on the 4 and the line put the 7 off its side (47 read 4)."""
+    light = numpy.full((108, 108), 221, numpy.uint8)
+    light[44:60, 31:34] = INK  # the frame line's piece (1.5 mm wide)
+    light[46:64, 36:53] = INK  # the 4's box
+    light[47:65, 59:73] = INK  # the 7's box
+    found = _hornochsen_tiles._ink_number(light, 221.0, (54.0, 54.0))
+    assert found is not None
+    (x, _), digits = found
+    assert digits == 2 and abs(x - (36 + 73) / 2) <= 1.0
