@@ -15,7 +15,7 @@ from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
 from companion.vision.recognisers import _hornochsen_digits as digits
-from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_glyphs, _hornochsen_tiles, hornochsen
 from companion.vision.recognisers._lab import FloatArray, palette_for
 
 CROPS = Path(__file__).parent / "data" / "crops"
@@ -41,15 +41,18 @@ def test_two_digits_blurred_into_one_shape_are_cut_apart(
     number: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tile = _blurred_tile(number, JOINING_BLUR)
-    glyphs = digits.tile_glyphs(tile)
+    glyphs = _hornochsen_glyphs.tile_glyphs(tile)
     assert len(glyphs) == 2 and all(glyph.joined for glyph in glyphs)
     assert glyphs[0].aspect < 1.2 and glyphs[1].aspect < 1.2, "each half is one digit wide"
-    monkeypatch.setattr(digits, "JOINED_ASPECT", 99.0)
-    assert len(digits.tile_glyphs(tile)) == 1, "without the cut: one shape"
+    monkeypatch.setattr(_hornochsen_glyphs, "JOINED_ASPECT", 99.0)
+    assert len(_hornochsen_glyphs.tile_glyphs(tile)) == 1, "without the cut: one shape"
 
 
 def test_a_sharp_tile_is_not_cut() -> None:
-    assert [glyph.joined for glyph in digits.tile_glyphs(_blurred_tile(88, 1.0))] == [False, False]
+    assert [glyph.joined for glyph in _hornochsen_glyphs.tile_glyphs(_blurred_tile(88, 1.0))] == [
+        False,
+        False,
+    ]
 
 
 def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +80,7 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
             "18",
             (_hornochsen_tiles, "BRIGHT_SHARES", (0.65,)),
         ),
-        ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (digits, "DIGIT_FILL", 0.15)),
+        ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (_hornochsen_glyphs, "DIGIT_FILL", 0.15)),
         ("hornochsen-dark-25.png", "row:8:square:0", "25", (hornochsen, "DARK_LEVEL", 0.0)),
         ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (hornochsen, "DARK_LEVEL", 0.0)),
         ("hornochsen-dark-table.png", "played:seat0:2", "empty", (hornochsen, "INK_SHARE", 1.0)),
@@ -135,16 +138,16 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     """Learned from the renderer's tiles at some blurs, it reads them at a blur between."""
     numbers = range(10, 100)
 
-    def glyphs_at(sigma: float) -> dict[int, list[digits.Glyph]]:
-        found: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    def glyphs_at(sigma: float) -> dict[int, list[_hornochsen_glyphs.Glyph]]:
+        found: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
         for number in numbers:
-            glyphs = digits.tile_glyphs(_blurred_tile(number, sigma))
+            glyphs = _hornochsen_glyphs.tile_glyphs(_blurred_tile(number, sigma))
             if len(glyphs) == 2:
                 for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
                     found[digit].append(glyph)
         return found
 
-    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    learned: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for sigma in (0.8, 1.6, 2.4):
         for digit, glyphs in glyphs_at(sigma).items():
             learned[digit] += glyphs
@@ -163,18 +166,18 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     assert classifier.log_likelihoods(glyph.pixels, glyph.aspect) == pytest.approx(direct, rel=1e-4, abs=1e-3)
 
 
-def _glyphs_at(sigma: float, edition: str = "default") -> dict[int, list[digits.Glyph]]:
+def _glyphs_at(sigma: float, edition: str = "default") -> dict[int, list[_hornochsen_glyphs.Glyph]]:
     """The digits of the tiles 10-99 drawn in the edition and blurred, where they split in two."""
-    found: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    found: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for number in range(10, 100):
-        glyphs = digits.tile_glyphs(_blurred_tile(number, sigma, edition))
+        glyphs = _hornochsen_glyphs.tile_glyphs(_blurred_tile(number, sigma, edition))
         if len(glyphs) == 2:
             for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
                 found[digit].append(glyph)
     return found
 
 
-def _right(classifier: digits.DigitClassifier, tested: dict[int, list[digits.Glyph]]) -> float:
+def _right(classifier: digits.DigitClassifier, tested: dict[int, list[_hornochsen_glyphs.Glyph]]) -> float:
     right = sum(
         int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
         for digit, glyphs in tested.items()
@@ -188,7 +191,7 @@ def test_a_few_taught_digits_move_the_classifier_to_another_typeface() -> None:
     edition's thin digits blurred; taught one tile of each digit of it (sharp, as a lesson shows it), it
     misreads fewer, the covariance still the built-in one's. (Learned as clusters, it reads these right
     untaught.)"""
-    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    learned: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for sigma in (0.8, 1.6, 2.4):
         for digit, glyphs in _glyphs_at(sigma).items():
             learned[digit] += glyphs
@@ -253,7 +256,7 @@ def test_a_lesson_is_learned_over_a_few_blurs_and_each_of_its_digits() -> None:
     tile = _blurred_tile(55, 0.8)
     taught = hornochsen._taught_digits(tile, "55")
     assert [digit for digit, _, _ in taught] == [5, 5]
-    as_shot = digits.tile_glyphs(tile)[0].pixels
+    as_shot = _hornochsen_glyphs.tile_glyphs(tile)[0].pixels
     assert not numpy.allclose(taught[0][1], as_shot), "the mean over blurs, not the shot alone"
     assert hornochsen._taught_digits(tile, "5") == [], "a tile not split as its label teaches nothing"
 
@@ -286,9 +289,9 @@ def test_a_digit_joined_to_the_tiles_edge_is_still_a_digit(monkeypatch: pytest.M
     right = max(x for x in range(tile.shape[1]) if tile[row, x] < 0.5 * (ink + float(tile.max())))
     tile[:, right + 3 :] = ink  # the edge, down the whole side, just beside the second 9
     tile[row : row + 2, right : right + 3] = ink  # the wisp joining the 9 to it
-    assert len(digits.tile_glyphs(tile)) == 2
-    monkeypatch.setattr(digits, "LINE_SHARE", 99.0)
-    assert len(digits.tile_glyphs(tile)) == 1, "without the cut, the second 9 touches the side"
+    assert len(_hornochsen_glyphs.tile_glyphs(tile)) == 2
+    monkeypatch.setattr(_hornochsen_glyphs, "LINE_SHARE", 99.0)
+    assert len(_hornochsen_glyphs.tile_glyphs(tile)) == 1, "without the cut, the second 9 touches the side"
 
 
 def test_the_teach_plan_shows_each_digit_in_each_place_and_a_zero_more_than_once() -> None:
@@ -307,7 +310,7 @@ def test_each_digit_learned_as_clusters_reads_blurred_blobs_better() -> None:
     covariance still), the classifier misreads fewer digits blurred beyond what it learned than one mean
     a digit does."""
     editions = ("default", "second-print", "travel")
-    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    learned: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for sigma in (0.8, 1.6, 2.4, 3.2):
         for edition in editions:
             for digit, glyphs in _glyphs_at(sigma, edition).items():
@@ -315,7 +318,7 @@ def test_each_digit_learned_as_clusters_reads_blurred_blobs_better() -> None:
     clusters = digits.DigitClassifier.learn(learned)
     single = digits.DigitClassifier.learn(learned, subclasses=1)
     assert len(clusters.owners) == 10 * digits.SUBCLASSES and len(single.owners) == 10
-    tested: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    tested: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for edition in editions:
         for digit, glyphs in _glyphs_at(3.6, edition).items():
             tested[digit] += glyphs
@@ -346,12 +349,12 @@ def test_all_scores_at_once_are_each_glyphs_own() -> None:
     each glyph's correlations and scores are those it has alone."""
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser.default_profile())
-    raw = digits.tile_glyphs(_blurred_tile(47, 1.5), normalise=False) + digits.tile_glyphs(
-        _blurred_tile(90, 2.5), normalise=False
-    )
+    raw = _hornochsen_glyphs.tile_glyphs(
+        _blurred_tile(47, 1.5), normalise=False
+    ) + _hornochsen_glyphs.tile_glyphs(_blurred_tile(90, 2.5), normalise=False)
     assert len(raw) == 4
     for glyph, (best, scores) in zip(raw, templates.all_scores(raw, raw=True), strict=True):
-        alone_best, alone_scores = templates.scores(digits.normalised(glyph.pixels), glyph.aspect)
+        alone_best, alone_scores = templates.scores(_hornochsen_glyphs.normalised(glyph.pixels), glyph.aspect)
         assert best == pytest.approx(alone_best, abs=1e-4)
         assert scores == pytest.approx(alone_scores, abs=1e-4)
     assert [int(numpy.argmax(s)) for _, s in templates.all_scores(raw, raw=True)] == [4, 7, 9, 0]
@@ -360,7 +363,7 @@ def test_all_scores_at_once_are_each_glyphs_own() -> None:
 def test_a_taught_digit_moves_its_nearest_cluster_only() -> None:
     """A lesson shows a typeface at one sharpness: the taught digit's cluster nearest it moves to it, its
     other clusters and the other digits' stay."""
-    learned: dict[int, list[digits.Glyph]] = {d: [] for d in range(10)}
+    learned: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for sigma in (0.8, 1.6, 2.4, 3.2):
         for digit, glyphs in _glyphs_at(sigma).items():
             learned[digit] += glyphs
@@ -384,15 +387,15 @@ def test_a_tile_of_whole_levels_counted_in_a_histogram_reads_as_sorted(
     """A tile warped from the plane's bytes holds whole levels: its face and ink levels counted in a
     histogram (whole_levels) are the ones sorting finds, so its glyphs are the same."""
     tile = numpy.clip(numpy.rint(_blurred_tile(number, sigma) * 0.6 + lift), 0, 255).astype(numpy.float32)
-    sorted_glyphs = digits.tile_glyphs(tile)
-    counted = digits.tile_glyphs(tile, whole_levels=True)
+    sorted_glyphs = _hornochsen_glyphs.tile_glyphs(tile)
+    counted = _hornochsen_glyphs.tile_glyphs(tile, whole_levels=True)
     assert len(counted) == len(sorted_glyphs) == len(str(number))
     for one, other in zip(counted, sorted_glyphs, strict=True):
         assert one.aspect == other.aspect and numpy.array_equal(one.pixels, other.pixels)
     middle = tile[10:50, 12:52]
     ranks = (middle.size // 50, middle.size * 3 // 4)
     expected = numpy.sort(middle.ravel())
-    assert digits._order_statistics(middle, ranks, True) == (
+    assert _hornochsen_glyphs._order_statistics(middle, ranks, True) == (
         float(expected[ranks[0]]),
         float(expected[ranks[1]]),
     )

@@ -1,11 +1,11 @@
 """Tanz der Hornochsen: reading a tile's number from its digits.
 
 A straightened tile (see hornochsen.py, which finds it in its square) has its
-ink split into digits (tile_glyphs; two blurred into one shape are cut apart),
-and each digit is scored by a linear discriminant learned from generated camera
-frames (DigitClassifier) or, for a profile taught other digits, by correlation
-with digit templates (DigitTemplates); read_number takes the number of 1-99
-whose digits score best together. The built-in templates and classifier are
+ink split into digits (_hornochsen_glyphs.py: tile_glyphs; two blurred into
+one shape are cut apart), and each digit is scored by a linear discriminant
+learned from generated camera frames (DigitClassifier) or, for a profile taught
+other digits, by correlation with digit templates (DigitTemplates); read_number
+takes the number of 1-99 whose digits score best together. The built-in templates and classifier are
 shipped beside this module: hornochsen_tiles.json (the built-in tiles' digits,
 sharp and blurred) and hornochsen_digits.json (templates and the classifier
 learned from a generated hard set), both written by
@@ -18,15 +18,22 @@ import base64
 import functools
 import math
 from collections.abc import Mapping
-from typing import Any, NamedTuple
+from typing import Any
 
 import cv2
 import numpy
 import numpy.typing
 
 from companion.games.hornochsen.board import BOARD
-from companion.vision.base import PLANE_PX_PER_MM, Profile, decode_template
-from companion.vision.components import dimension_mm
+from companion.vision.base import Profile, decode_template
+
+# (Re-exported as well: the training module reads and learns glyphs by these, and the tile's size is
+# checked against the seeds' here.)
+from companion.vision.recognisers._hornochsen_glyphs import GLYPH_SIZE as GLYPH_SIZE
+from companion.vision.recognisers._hornochsen_glyphs import TILE_MM as TILE_MM
+from companion.vision.recognisers._hornochsen_glyphs import Glyph as Glyph
+from companion.vision.recognisers._hornochsen_glyphs import normalised as normalised
+from companion.vision.recognisers._hornochsen_glyphs import tile_glyphs as tile_glyphs
 from companion.vision.recognisers._lab import FloatArray
 from companion.vision.recognisers._shipped import (
     ShippedDataError,
@@ -38,10 +45,6 @@ from companion.vision.recognisers._shipped import (
 
 GAME = "hornochsen"
 
-TILE_MM = dimension_mm("hornochsen", "tile")
-"""A tile's side: where its number lies on a straightened tile."""
-GLYPH_SIZE = (16, 24)
-"""(width, height) a digit is scaled to before it is compared with the templates."""
 MIN_GLYPH_SCORE = 0.7
 """Least correlation of a digit with its best template (sharp digits score above 0.9, blurred ones
 above 0.7; a bull's head printed on the board 0.55)."""
@@ -50,162 +53,6 @@ JOINED_SCORE = 0.86
 cow-pat's print on the board, also cut at a lighter column, 0.85 and less)."""
 JUNK_SCORE = 0.45
 """Shapes correlating less than this with every digit are not digits at all and are left out."""
-
-
-def _ink_image(tile_lightness: FloatArray, whole_levels: bool = False) -> FloatArray | None:
-    """0 (face) .. 1 (ink) over a straightened tile, or None when it shows no ink.
-
-    Face and ink levels come from the tile's middle (the number, no edge or board); the
-    scale then applies to the whole picture, whatever lies round the tile. `whole_levels`: the tile holds
-    whole levels 0-255 only (a warp of a plane's bytes), whose order is counted rather than sorted.
-    """
-    height, width = tile_lightness.shape
-    keep = round((TILE_MM - 4.0) * PLANE_PX_PER_MM) // 2
-    middle = tile_lightness[height // 2 - keep : height // 2 + keep, width // 2 - keep : width // 2 + keep]
-    ink, face = _order_statistics(middle, (middle.size // 50, middle.size * 3 // 4), whole_levels)
-    if face - ink < INK_CONTRAST:
-        return None
-    inset = round(1.0 * PLANE_PX_PER_MM)
-    inner = tile_lightness[inset:-inset, inset:-inset]
-    # (numpy.clip's two halves, in place: its dispatch cost more than its work on a tile.)
-    scaled = numpy.asarray((face - inner) / (face - ink), dtype=numpy.float32)
-    return numpy.minimum(numpy.maximum(scaled, 0.0, out=scaled), 1.0, out=scaled)
-
-
-INK_CONTRAST = 25.0
-"""A tile's middle whose darkest fiftieth is not this much darker than its face (its upper quarter) shows no
-ink."""
-
-
-def _order_statistics(values: FloatArray, ranks: tuple[int, int], whole_levels: bool) -> tuple[float, float]:
-    """The values of these ranks (from the least, 0 first) among `values`; of whole levels 0-255
-    (`whole_levels`), counted in a histogram: two thirds of numpy.partition's time on a tile's middle."""
-    if whole_levels:
-        counts = numpy.cumsum(numpy.bincount(values.astype(numpy.uint8).ravel(), minlength=256))
-        low, high = numpy.searchsorted(counts, ranks, side="right").tolist()
-        return float(low), float(high)
-    ordered = numpy.partition(values.ravel(), ranks)
-    return float(ordered[ranks[0]]), float(ordered[ranks[1]])
-
-
-class Glyph(NamedTuple):
-    """One digit's shape on a tile."""
-
-    pixels: FloatArray
-    """Scaled to GLYPH_SIZE and normalised (mean 0, norm 1)."""
-    aspect: float
-    """Its box's width/height."""
-    joined: bool
-    """Cut from a shape of two digits blurred together (see _split_joined)."""
-
-
-def tile_glyphs(
-    tile_lightness: FloatArray, normalise: bool = True, whole_levels: bool = False
-) -> list[Glyph]:
-    """The digits on a straightened tile, left to right. `normalise=False`: their pixels left as scaled,
-    to be normalised with other tiles' at once (see DigitTemplates.all_scores). `whole_levels`: the tile
-    holds whole levels 0-255 only (see _ink_image)."""
-    inkness = _ink_image(tile_lightness, whole_levels)
-    if inkness is None:
-        return []
-    mask = (inkness > 0.5).astype(numpy.uint8)
-    glyphs = _glyphs(inkness, mask, normalise)
-    if len(glyphs) < 2:
-        # Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30):
-        # cut away, they no longer join a digit beside them into one shape touching the side. (Only then:
-        # a digit's stem over a shadowed edge below it may be inked as far.)
-        lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
-        if lines.any():
-            mask[:, lines] = 0
-            cut = _glyphs(inkness, mask, normalise)
-            glyphs = cut if len(cut) > len(glyphs) else glyphs
-    return glyphs
-
-
-def _glyphs(
-    inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8], normalise: bool = True
-) -> list[Glyph]:
-    """The digit-like shapes of the ink mask (see tile_glyphs)."""
-    # (BBDT labels a tile's few shapes in half the time of OpenCV's default here; the same shapes.)
-    count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
-    height, width = mask.shape
-    reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
-    # A digit is tall, not a sliver, fills a quarter of its box or more (a tile's frame line, or a wisp of
-    # its shadow below a digit, does not), stands in the tile's middle and touches no side (the board or a
-    # neighbour round it). (Blur and noise leave dozens of specks: the tall shapes are picked out at once,
-    # the few left looked at one by one.)
-    tall = stats[1:count][stats[1:count, cv2.CC_STAT_HEIGHT] >= min_height].tolist()
-    boxes = sorted(
-        [x, y, x + w, y + h]
-        for x, y, w, h, area in tall
-        if h < 0.8 * height
-        and 0.2 * h <= w < 0.8 * width
-        and x > 0
-        and x + w < width
-        and y > 0
-        and y + h < height
-        and area >= DIGIT_FILL * w * h
-        and abs(x + w / 2 - width / 2) < reach
-        and abs(y + h / 2 - height / 2) < reach
-    )
-    merged: list[list[int]] = []
-    for box in boxes:  # parts of one digit overlap in x (a broken stroke)
-        if merged and box[0] < merged[-1][2] - 2:
-            last = merged[-1]
-            merged[-1] = [
-                min(last[0], box[0]),
-                min(last[1], box[1]),
-                max(last[2], box[2]),
-                max(last[3], box[3]),
-            ]
-        else:
-            merged.append(box)
-    split = [
-        (part, len(parts) > 1) for box in merged for parts in [_split_joined(inkness, box)] for part in parts
-    ]
-    glyphs = []
-    for (x0, y0, x1, y1), joined in split[:3]:
-        patch = inkness[y0:y1, x0:x1]
-        glyph = numpy.asarray(cv2.resize(patch, GLYPH_SIZE, interpolation=cv2.INTER_AREA), numpy.float32)
-        pixels = normalised(glyph) if normalise else glyph.ravel()
-        glyphs.append(Glyph(pixels, (x1 - x0) / max(1, y1 - y0), joined))
-    return glyphs
-
-
-LINE_SHARE = 0.6
-"""A column of a straightened tile with ink over more than this share of its height is a line, no digit."""
-DIGIT_FILL = 0.25
-"""Least share of its box a digit's shape fills (blurred digits fill half or more; a wisp of shadow or the
-tile's frame line below a digit, which would join it, less)."""
-JOINED_ASPECT = 1.15
-"""A shape this much wider than tall is two digits blurred together (the widest digit, a 0 or 4, is
-about 0.75 as wide as tall)."""
-
-
-VALLEY_SHARE = 0.7
-"""The column cut between two joined digits holds at most this share of the ink of each digit's fullest."""
-
-
-def _split_joined(inkness: FloatArray, box: list[int]) -> list[list[int]]:
-    """Two digits blurred into one shape, cut at the column of least ink in its middle; else the box."""
-    x0, y0, x1, y1 = box
-    if x1 - x0 < JOINED_ASPECT * (y1 - y0):
-        return [box]
-    columns = inkness[y0:y1, x0:x1].sum(axis=0)
-    quarter = (x1 - x0) // 4
-    cut = quarter + int(numpy.argmin(columns[quarter:-quarter]))
-    # Two digits leave a valley of less ink between them; a blot (a cow-pat) has none.
-    if columns[cut] > VALLEY_SHARE * min(float(columns[:cut].max()), float(columns[cut:].max())):
-        return [box]
-    return [[x0, y0, x0 + cut, y1], [x0 + cut, y0, x1, y1]]
-
-
-def normalised(glyph: FloatArray) -> FloatArray:
-    flat = glyph.ravel()
-    flat = flat - float(numpy.add.reduce(flat)) / flat.size  # numpy's mean() costs more than the sum
-    norm = math.sqrt(float(flat @ flat))
-    return numpy.asarray(flat / norm if norm > 0 else flat, dtype=numpy.float32)
 
 
 CLASSIFIER_ASPECT = 1.0

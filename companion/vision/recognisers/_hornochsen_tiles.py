@@ -18,7 +18,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion
-from companion.vision.recognisers._hornochsen_digits import INK_CONTRAST, TILE_MM
+from companion.vision.recognisers._hornochsen_glyphs import INK_CONTRAST, TILE_MM
 from companion.vision.recognisers._lab import FloatArray
 from companion.vision.reference import NEUTRAL_BGR
 

@@ -11,10 +11,10 @@ How: on a normalised plane, whatever in a square is no empty area is a tile, a b
 back's mark (a ring round a disc), else a face if it shows a number; on a raw plane each item's pixels
 are labelled by their nearest colour prototype (tile face, tile back, or the board's print). The tile is
 found and straightened (_hornochsen_tiles.py: its face's minimum-area rectangle, or its number's ink) and
-its number read from its digits (_hornochsen_digits.py: glyphs, the digit classifier and templates and
-how they are learned); teaching adds the user's tiles' digits (moving the classifier to them) and
-colours. Each number is on one tile and a row ascends: readings that break either are mended from their
-next likeliest numbers.
+its number read from its digits (_hornochsen_glyphs.py: their shapes of ink; _hornochsen_digits.py: the
+digit classifier and templates and how they are learned); teaching adds the user's tiles' digits (moving
+the classifier to them) and colours. Each number is on one tile and a row ascends: readings that break
+either are mended from their next likeliest numbers.
 
 This module holds the layout, the colours, the recogniser (reading and teaching), telling a face from a
 back and the mending by the game's rules.
@@ -51,16 +51,14 @@ from companion.vision.recognisers._hornochsen_digits import (
     MIN_GLYPH_SCORE,
     TILES_FILE,
     DigitTemplates,
-    Glyph,
     built_in_templates,
     from_png,
-    normalised,
     number_fit,
     number_of,
     read_number,
-    tile_glyphs,
     to_png,
 )
+from companion.vision.recognisers._hornochsen_glyphs import Glyph, normalised, tile_glyphs
 from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
