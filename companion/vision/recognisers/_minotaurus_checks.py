@@ -4,13 +4,16 @@ Apart from minotaurus.py, which had grown past a few screens. On a normalised pl
 marks tell neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR); a cell
 read empty for its mostly neutral middle is a face the reference took mostly for a light table if it
 varies (TAKEN_VARIATION) and shows a clear horn and a row of pips (PIPS_CLEAR); a cell that shows no
-mark at all is empty (FLAT_VARIATION); a face read white that is too coloured, too dark (WHITE_LEAST_L)
-or hardly lighter than the table (DARK_WHITE_LIT) is another colour or a back. Then every face-up
-piece's glyphs: its horn finds it and its side, the row of pips where the horn puts it its value.
+mark at all is empty (FLAT_VARIATION), and so is one read down that shows no back's emblem and goes on in
+the same colour across the gap about its place (GAP_LIKE); a face read white that is too coloured, too
+dark (WHITE_LEAST_L) or hardly lighter than the table (DARK_WHITE_LIT) is another colour or a back. Then
+every face-up piece's glyphs: its horn finds it and its side, the row of pips where the horn puts it its
+value.
 """
 
 from __future__ import annotations
 
+import cv2
 import numpy
 import numpy.typing
 
@@ -19,10 +22,13 @@ from companion.vision.recognisers._minotaurus_cells import (
     BACK_POLARITY,
     COARSE_PX_PER_MM,
     COLOURS,
+    EMPTY_COVER,
     FACE_POLARITY,
     FEATURE_WEIGHTS,
     FLAT_VARIATION,
     HORNS,
+    MIDDLE_MM,
+    PITCH_MM,
     Cells,
     FloatArray,
     locate_piece,
@@ -36,8 +42,10 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     best_match,
     glyph_window,
 )
+from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL
 from companion.vision.recognisers._minotaurus_prototypes import COLOUR_FEATURES, Prototypes
 from companion.vision.recognisers._minotaurus_white import too_coloured_for_white
+from companion.vision.reference import NEUTRAL_BGR
 
 HORN_SEEN = 0.3
 """Least likeness of the horn to the built-in one (or a taught one) where a face lies: every edition's
@@ -109,6 +117,56 @@ def faces_taken_for_table(
         if pips >= PIPS_CLEAR:
             found.append(n)
     return found
+
+
+BACK_SEEN = 0.45
+"""Likeness to the piece's back under which a cell with no lighter marks (polarity under BACK_POLARITY) shows
+no back's emblem at all (see table_left_empty). The same as minotaurus.BACK_CLEAR: a back that shows less of
+its pattern than that shows its emblem's polarity instead."""
+GAP_MM = 4.0
+"""Width of the strip along a cell's edge, half the gap between two pieces' places (pieces lie PITCH_MM apart,
+TILE_MM wide), where table_left_empty looks whether the cell's middle goes on."""
+GAP_COVER = 0.5
+"""Least share of that strip no neutral table for the cell's middle to go on across it."""
+GAP_LIKE = 16.0
+"""Largest Lab distance (OpenCV's 8-bit scale) between the medians of the strip's foreign pixels and of the
+middle's for the middle to go on across the gap. (Generated hard sessions: shadows over dark wood and glare
+on laminate the reference left, 2-14; backs without an emblem that cells about them touch, 24 and more.)"""
+
+
+def table_left_empty(cells: Cells, classes: list[str], confidences: list[float]) -> None:
+    """On a normalised plane, in place: a cell read down that shows no back's emblem (its marks' polarity
+    under BACK_POLARITY and the back's pattern under BACK_SEEN) and whose middle goes on in the same colour
+    across the gap about its place (GAP_COVER, GAP_LIKE) is empty: a piece ends at its edge, the table a
+    normalisation left behind does not (a shadow cast over dark wood after the reference was taken, a lamp's
+    glare on laminate; burnt 20261137 dark wood, 8 empty cells under a round shadow read down)."""
+    if cells.covered is None:
+        return
+    backs = cells.features[:, 7] / FEATURE_WEIGHTS[7]
+    unmarked = (cells.covered >= EMPTY_COVER) & (cells.polarity < BACK_POLARITY) & (backs < BACK_SEEN)
+    half, inner = round(PITCH_MM / 2 * COARSE_PX_PER_MM), round((PITCH_MM / 2 - GAP_MM) * COARSE_PX_PER_MM)
+    middle = round(MIDDLE_MM / 2 * COARSE_PX_PER_MM)
+    height, width = cells.small.shape[:2]
+    for n in numpy.flatnonzero(unmarked).tolist():
+        if classes[n] != "down":
+            continue
+        x, y = (round(float(v)) for v in cells.centres[n])
+        if x - half < 0 or y - half < 0 or x + half > width or y + half > height:
+            continue
+        window = cells.small[y - half : y + half, x - half : x + half]
+        away = numpy.abs(window.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(axis=2)
+        foreign = away > FOREGROUND_LEVEL
+        strip = numpy.ones(foreign.shape, numpy.bool_)
+        strip[half - inner : half + inner, half - inner : half + inner] = False
+        inside = numpy.zeros(foreign.shape, numpy.bool_)
+        inside[half - middle : half + middle, half - middle : half + middle] = True
+        gap, body = strip & foreign, inside & foreign
+        if gap.sum() < GAP_COVER * strip.sum() or not body.any():
+            continue
+        lab = cv2.cvtColor(window, cv2.COLOR_BGR2LAB).astype(numpy.float32)
+        distance = float(numpy.linalg.norm(numpy.median(lab[gap], axis=0) - numpy.median(lab[body], axis=0)))
+        if distance <= GAP_LIKE:
+            classes[n], confidences[n] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
 
 
 def flat_cells_empty(variation: FloatArray, classes: list[str], confidences: list[float]) -> None:

@@ -9,19 +9,20 @@ its hue. Then, for a face-up piece, its glyph: the horn template, turned a littl
 piece and its side (a horn looks like itself only where it is; a cell with no horn is no face), and the
 row of pips below it, matched there blurred (round, square or ring pips alike), gives the value.
 
-Most planes come normalised against the empty play area (companion.vision.reference): the table one
-neutral grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is
-found where its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is
-empty when its middle is mostly the neutral table (unless it shows a clear horn and a row of pips: a
-white face the reference took mostly for a light table; TAKEN_VARIATION, PIPS_CLEAR), or shows no mark
-at all (the table a normalisation left behind: a shadow, a lamp's hotspot; FLAT_VARIATION), and the
-prototypes are those learned on normalised planes (minotaurus_normalised.json). A cell the prototypes
-call a back whose marks tell neither way is a face if it shows a horn as clearly as only a face does
-(HORN_CLEAR). No face is white that is darker than a white face under the canonical light (WHITE_LEAST_L:
-a dim dark blue face keeps its hue) or shows hardly a pixel lighter than the table (DARK_WHITE_LIT: a dark
-back whose body the reference took for a dark table, its dim emblem left) unless it shows a clear horn and
-pips. A plane without a reference is read as before, with prototypes learned on planes as the
-camera sees them (minotaurus_prototypes.json).
+Most planes come normalised against the empty play area (companion.vision.reference): the table one neutral
+grey, the light canonical. There the recogniser reads the pieces by themselves: the matrix is found where
+its pieces lie (_minotaurus_grid: sheets laid by their cut edge stretch it), a cell is empty when its middle
+is mostly the neutral table (unless it shows a clear horn and a row of pips: a white face the reference took
+mostly for a light table; TAKEN_VARIATION, PIPS_CLEAR), or shows no mark at all (the table a normalisation
+left behind: a shadow, a lamp's hotspot; FLAT_VARIATION) or, showing no back's emblem, goes on in the same
+colour across the gap about its place (a grained shadow the reference left; GAP_LIKE), and the prototypes
+are those learned on normalised planes (minotaurus_normalised.json). A cell the prototypes call a back whose
+marks tell neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR). No face is
+white that is darker than a white face under the canonical light (WHITE_LEAST_L: a dim dark blue face keeps
+its hue) or shows hardly a pixel lighter than the table (DARK_WHITE_LIT: a dark back whose body the
+reference took for a dark table, its dim emblem left) unless it shows a clear horn and pips. A plane without
+a reference is read as before, with prototypes learned on planes as the camera sees them
+(minotaurus_prototypes.json).
 
 The built-in edition is data shipped beside this module, learned offline from the generator
 (`python -m companion.vision.training minotaurus` writes it): the prototypes above and the pieces'
@@ -91,6 +92,7 @@ from companion.vision.recognisers._minotaurus_checks import (
     flat_cells_empty,
     pale_faces_not_white,
     read_glyphs,
+    table_left_empty,
 )
 from companion.vision.recognisers._minotaurus_glyphs import (
     HORN_BOX_MM,
@@ -345,6 +347,7 @@ class MinotaurusRecogniser:
                 dark_faces_not_white(plane, cells, classes, confidences, prototypes, glyphs, profile, taken)
         if cells.variation is not None:
             flat_cells_empty(cells.variation, classes, confidences)
+            table_left_empty(cells, classes, confidences)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         read_glyphs(plane, cells, items, confidence, prototypes, glyphs, setup_for(len(ids))["values"], taken)
