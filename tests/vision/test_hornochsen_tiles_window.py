@@ -140,3 +140,20 @@ def test_a_frame_lines_piece_beside_a_digit_is_not_the_numbers_other_digit() -> 
     assert found is not None
     (x, _), digits = found
     assert digits == 2 and abs(x - (36 + 73) / 2) <= 1.0
+
+
+def test_a_frame_lines_piece_off_the_middle_is_no_number_and_faint_digits_are_looked_for() -> None:
+    """A travel tile's pale digits (lighter than INK_LEVEL of the face) with a piece of a frame line 15 mm off
+    the square's middle, dark: the line is no number (a window centred on it read 10 as 1 and 58 as 3, burnt
+    20261137, printed cloth), so the faint digits in the middle are looked for and centre the window."""
+    light = numpy.full((108, 108), 251, numpy.uint8)
+    light[38:59, 22:27] = 60  # the line's piece: thin, dark, 15 mm off the middle
+    light[45:63, 38:52] = 185  # the 5, faint
+    light[45:63, 56:70] = 185  # the 8, faint
+    assert _hornochsen_tiles._ink_centre(light, 251.0, (54.0, 54.0)) is None
+    window = _hornochsen_tiles.TileWindow(light, (54.0, 54.0), None)
+    straight = _hornochsen_tiles.normalised_tile(None, None, 251.0, window=window)  # type: ignore[arg-type]
+    assert straight is not None
+    dark = numpy.argwhere((straight > 120) & (straight < 220))  # the faint digits (not the line)
+    middle = (straight.shape[0] - 1) / 2
+    assert abs(dark[:, 1].mean() - middle) < 2 and abs(dark[:, 0].mean() - middle) < 2

@@ -378,7 +378,16 @@ def _ink_number(
     middles = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in tall]
     offsets = numpy.array(middles, numpy.float64) - numpy.asarray(centre, numpy.float64)
     distances = numpy.hypot(offsets[:, 0], offsets[:, 1]).tolist()
-    nearest = distances.index(min(distances))
+    # A thin upright stroke off the square's middle is a tile's frame line or edge, no digit: the number is
+    # the ink nearest the middle of the rest.
+    candidates = [
+        (distance, place)
+        for place, (distance, (x0, y0, x1, y1)) in enumerate(zip(distances, tall, strict=True))
+        if not (x1 - x0 < STROKE_SHARE * (y1 - y0) and distance > NEAR_MM * PLANE_PX_PER_MM)
+    ]
+    if not candidates:
+        return None
+    nearest = min(candidates)[1]
     if distances[nearest] > NEAR_MM * 2 * PLANE_PX_PER_MM:
         return None
     # A thin upright stroke further off is a tile's frame line or edge, not a digit (a thin 1 stands close).
