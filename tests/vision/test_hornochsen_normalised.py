@@ -12,7 +12,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM, Layout, ReadsNormalised, recogniser_for
+from companion.vision.base import PLANE_PX_PER_MM, ItemRegion, Layout, ReadsNormalised, recogniser_for
 from companion.vision.generate import generate_session
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.pipeline import PlaneReader
@@ -304,3 +304,28 @@ def test_a_single_digit_as_dark_as_the_frames_faces_is_read(
         assert {item_id: reading.items[item_id] for item_id in faces} == {i: labels[i] for i in faces}
         monkeypatch.setattr(hornochsen, "FRAME_FACES", len(faces) + 1)
         assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:0:square:0"] == "empty"
+
+
+def test_a_faint_back_on_a_plane_stretched_a_tenth_is_face_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A travel back's mark, faint through the camera's noise, on a plane stretched 1.1 by markers laid by
+    their cut edge (burnt 20261137, printed cloth: read empty): looked for at 1.1 its size it shows; at
+    1.0 and 1.2 alone it scores under BACK_MARK."""
+    rng = numpy.random.default_rng(3)
+    grey = numpy.full((120, 120), 70, numpy.float32)
+    ring, stroke = (round(v * PLANE_PX_PER_MM * 1.1) for v in _hornochsen_tiles.BACK_RING_MM)
+    cv2.circle(grey, (60, 60), ring, 110, stroke, cv2.LINE_AA)
+    cv2.circle(
+        grey, (60, 60), round(_hornochsen_tiles.BACK_DISC_MM * PLANE_PX_PER_MM * 1.1), 110, -1, cv2.LINE_AA
+    )
+    shot = cv2.GaussianBlur(grey, (0, 0), 1.5) + rng.normal(0, 22, grey.shape)
+    light = numpy.clip(shot, 0, 255).astype(numpy.uint8)
+    plane = numpy.asarray(cv2.cvtColor(light, cv2.COLOR_GRAY2BGR), numpy.uint8)
+    seen = _hornochsen_tiles.Seen(plane, numpy.zeros_like(light), light)
+    square = ItemRegion((30.0, 30.0), (26.0, 26.0))
+    assert hornochsen._look_normalised(seen, square)[0] == hornochsen.DOWN
+    monkeypatch.setattr(
+        _hornochsen_tiles,
+        "_BACK_TEMPLATES",
+        [_hornochsen_tiles._back_template(scale) for scale in (1.0, 1.2)],
+    )
+    assert _hornochsen_tiles.back_mark(seen, square) < hornochsen.BACK_MARK
