@@ -160,6 +160,8 @@ def _back_template(scale: float) -> FloatArray:
 
 
 _BACK_TEMPLATES = [_back_template(scale) for scale in BACK_SCALES]
+_BACK_HALF = max(template.shape[0] for template in _BACK_TEMPLATES) // 2
+"""Half the largest template's side: the mark is looked for this far and BACK_REACH_MM beyond."""
 
 
 def back_mark(seen: Seen, region: ItemRegion, enough: float | None = None) -> float:
@@ -168,7 +170,7 @@ def back_mark(seen: Seen, region: ItemRegion, enough: float | None = None) -> fl
     faces and the board's print or a shadow the reference left in view 0.41 and less. `enough`: a score
     that decides, returned as soon as one size scores it (the other sizes are not looked at)."""
     cx, cy = round(region.centre_px()[0]), round(region.centre_px()[1])
-    reach = _BACK_TEMPLATES[-1].shape[0] // 2 + round(BACK_REACH_MM * PLANE_PX_PER_MM)
+    reach = _BACK_HALF + round(BACK_REACH_MM * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - reach), max(0, cy - reach)
     grey = numpy.asarray(seen.grey[y0 : cy + reach + 1, x0 : cx + reach + 1], numpy.float32)
     best = 0.0
