@@ -44,7 +44,7 @@ from companion.vision._reference_base import (
     px,
     square,
 )
-from companion.vision._reference_texture import TEXTURE_MM, TableTexture
+from companion.vision._reference_texture import TEXTURE_MM, TableTexture, pieces_whole
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
 from companion.vision.hand_check import HAND_BLUR_MM, HAND_JOIN_MM, HandCheck, filled, joined_changes
 from companion.vision.normalising import normalised_with_table
@@ -470,11 +470,16 @@ class TableReference:
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
         foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _NEIGHBOURS)
-        lost = self._texture.lost(corrected)
+        hidden = self._texture.hidden(corrected)
+        lost = hidden.lost
         # A piece of one of the cloth's colours matches it in places, but hides its texture there: beside
-        # what differs, where the texture is gone is piece too (between pieces the cloth shows).
+        # what differs, where the texture is faded is piece too (between pieces the cloth shows).
         bridged = cv2.dilate(foreground, square(BRIDGE_MM))
-        foreground = filled(foreground | (bridged & lost.astype(numpy.uint8)))
+        foreground = cv2.bitwise_or(foreground, cv2.bitwise_and(bridged, hidden.faded))
+        # Decided per piece, too: a piece-sized cluster of fragments is made whole where the cloth's texture
+        # does not clearly show (between pieces it does; on a plain cloth no texture tells, and a felt's
+        # specks made whole read as a tile on an empty cell: left as they are).
+        foreground = filled(pieces_whole(numpy.asarray(foreground, numpy.uint8), hidden.unkept))
         # An arm of nearly the table's colour differs from it by little, but over a large area: the
         # difference averaged over a few millimetres shows it where single pixels are within the noise.
         excess = floats(cv2.bitwise_and(distance, distance, mask=(~cast_shadow).view(numpy.uint8)))
