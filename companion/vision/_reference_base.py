@@ -17,6 +17,12 @@ MASK_PX_PER_MM = 0.5
 """Resolution of the comparison with the reference (the plane has 2 px/mm): 2 mm pixels are small
 beside a die or a piece, and a sixteenth of the plane's pixels to compare."""
 
+FAINT_MM = 5.0
+"""Side of the window over which faint differences are averaged."""
+HOTSPOT_MM = 35.0
+"""Width over which the table's excess over the markers' white is taken as the light's (a lamp's hotspot
+is wider than the print on a board)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class ReferenceSettings:

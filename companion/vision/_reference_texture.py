@@ -52,7 +52,9 @@ def pieces_whole(
     digits; pieces and tiles are convex. Larger clusters (a row of tiles, pieces side by side) are left, and
     only what may be `hidden` (1 there: where the cloth's texture does not clearly show) is added."""
     if not cv2.countNonZero(hidden):
-        return foreground  # a plain cloth: no texture tells a piece from it
+        # A plain cloth: no texture tells a piece from it (a felt's specks made whole read as a tile on an
+        # empty Asterion cell, dev seed 5).
+        return foreground
     joined = cv2.dilate(foreground, square(JOIN_MM))
     # The clusters' outlines (OpenCV's labelling with statistics cost five times as much).
     outlines, _ = cv2.findContours(joined, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)

@@ -20,9 +20,9 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
 `normalise` gives the recognisers a plane with the light corrected to canonical white
 (the markers' white paper, in every frame at the plane's corners, maps to
 `CANONICAL_WHITE`, and so does a hotspot's table that the empty area showed whiter than that, so
-nothing clips; nor is anything lifted far past white where the empty table did not show the hotspot so:
-`_unclipped`) and every table pixel replaced by `NEUTRAL_BGR` (normalising.py): they and the
-profiles taught on them never see the tablecloth.
+nothing clips; nor is anything lifted far past white where the empty table did not show the hotspot so)
+and every table pixel replaced by `NEUTRAL_BGR`: normalising.py, with the hotspot's white and the lift's
+ceilings. The recognisers and the profiles taught on them never see the tablecloth.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ import numpy.typing
 
 from companion.vision._reference_band import band_of, with_middle
 from companion.vision._reference_base import (
+    FAINT_MM,
     MASK_PX_PER_MM,
     ReferenceSettings,
     at_least_zero,
@@ -47,7 +48,14 @@ from companion.vision._reference_base import (
 from companion.vision._reference_texture import TEXTURE_MM, TableTexture, pieces_whole
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
 from companion.vision.hand_check import HAND_BLUR_MM, HAND_JOIN_MM, HandCheck, filled, joined_changes
-from companion.vision.normalising import normalised_with_table
+from companion.vision.normalising import (
+    CANONICAL_WHITE,
+    LIFT_CEILING,
+    glare_ceiling,
+    hotspot,
+    normalised_with_table,
+    unclipped,
+)
 from companion.vision.surround import Surround
 from companion.vision.table_light import (
     SATURATED,
@@ -78,35 +86,13 @@ LIFTED_FROM = 1.5
 NEUTRAL_BGR = (128, 128, 128)
 """What every table pixel becomes in a normalised plane: a mid grey, far from the dark backs and the
 white faces of pieces, and neutral so that a piece's edge blended with it keeps its hue."""
-CANONICAL_WHITE = 235.0
-"""The level the markers' white paper is brought to in a normalised plane (each channel)."""
 MARKER_MARGIN_MM = 6.0
 """The corner markers' white border reaches this far beyond their black squares (a sheet cut a little
 wide, or laid by its cut edge)."""
 ITEM_SLACK_MM = 6.0
 """Items may lie this far beyond their regions' boxes."""
-FAINT_MM = 5.0
-"""Side of the window over which faint differences are averaged."""
 BRIDGE_MM = 9.0
 """A piece reaches this far (a square's side) beyond what differs where the cloth's texture is gone."""
-HOTSPOT_MM = 35.0
-"""Width over which the table's excess over the markers' white is taken as the light's (a lamp's hotspot
-is wider than the print on a board)."""
-LIFT_CEILING = 300.0
-"""The highest level (at the masks' size: 2 mm averages, the brightest channel) a normalised plane's
-correction lifts anything to (`TableReference._unclipped`): paper lifted past 255 by a little is what the
-recognisers always saw (the markers' white is not every card's), but lifted beyond this (1.28 times
-canonical white) the grey beside it clips too. At 245 or 280 instead, Hornochsen's white faces, lifted a
-little past white and brought down, read a digit or two differently on dev seeds (13->23, 76->74)."""
-GLARE_CEILING = 245.0
-"""`LIFT_CEILING` where the empty table showed a hotspot (`TableReference._glare_ceiling`): there nothing
-is lifted past white at all. (Everywhere, it brought Hornochsen faces lifted a little past white down and
-a digit or two read otherwise on dev seeds; where the table showed glare it reads them as before.)"""
-GLARE_FROM = 1.4
-"""How many times brighter than at the corners the empty table's level (35 mm averages) begins to count
-as the lamp's glare (a wood's grain and a cloth's print average out well within it over that width)."""
-GLARE_FULL = 1.8
-"""... and from how many times it counts fully."""
 UPDATE_EVERY = 5
 """The reference takes in the table's present look once every this many accepted frames."""
 HUE_TOLERANCE = 0.12
@@ -243,48 +229,13 @@ class TableReference:
             self._log_white = corner_field(
                 numpy.log(CANONICAL_WHITE / corners).astype(numpy.float32), self.size
             )
-            self._log_white -= self._hotspot(small)
+            self._log_white -= hotspot(small, self._log_white)
         else:
             self._log_white = numpy.zeros((self.size[1], self.size[0], 3), numpy.float32)
         self._unwhite = numpy.asarray(numpy.exp(-self._log_white), numpy.float32)
         self._ceiling = numpy.asarray(numpy.log(SATURATED) - self._log_white, numpy.float32)
-        self._lift_ceiling = self._glare_ceiling(numpy.asarray(small, numpy.float32))
-
-    def _glare_ceiling(self, image: Floats) -> Floats:
-        """Per mask pixel, the level the normalised plane's correction lifts nothing past (`_unclipped`):
-        `LIFT_CEILING`, but down to `GLARE_CEILING` where the empty table (the reference `image`) showed
-        itself brighter than at the corners (its level beside the markers, spread between them) by
-        `GLARE_FROM` to `GLARE_FULL` times: a lamp's glare or pool the corners' white does not see, however
-        dark the table, and what lies there must not be lifted into white for the corners' sake."""
-        brightest = max3(image)
-        level = cv2.blur(brightest, (px(HOTSPOT_MM), px(HOTSPOT_MM)))
-        side = round((MARKER_SIDE_MM + MARKER_MARGIN_MM) * MASK_PX_PER_MM)
-        corners = []
-        for rows, columns in (
-            (slice(0, 2 * side), slice(0, 2 * side)),
-            (slice(0, 2 * side), slice(-2 * side, None)),
-            (slice(-2 * side, None), slice(-2 * side, None)),
-            (slice(-2 * side, None), slice(0, 2 * side)),
-        ):
-            # The table beside the marker, not averaged with its white paper.
-            box, markers = brightest[rows, columns], self._markers[rows, columns]
-            corners.append(float(numpy.median(box[~markers])) if numpy.any(~markers) else 1.0)
-        field = corner_field(numpy.repeat(numpy.array(corners, numpy.float32)[:, None], 3, axis=1), self.size)
-        ratio = level / numpy.maximum(field[:, :, 0], 1.0)
-        strength = numpy.clip((ratio - GLARE_FROM) / (GLARE_FULL - GLARE_FROM), 0.0, 1.0)
-        return floats(LIFT_CEILING - (LIFT_CEILING - GLARE_CEILING) * strength)
-
-    def _hotspot(self, image: Floats) -> Floats:
-        """How much (log) the reference `image`, white-balanced by the corners, shows brighter than the
-        markers' white around each pixel (0 where it does not). Nothing on a table is whiter than white
-        paper: that is a lamp's hotspot the corners do not see. Brought down by as much, a board's paper
-        there lands at canonical white, and what lies on it does not clip (a grey outline on white)."""
-        white = numpy.exp(self._log_white)
-        level = cv2.blur(max3(image * white), (px(FAINT_MM), px(FAINT_MM)))
-        # Over a hotspot's width, no less than its brightest paper nearby: the light, not the print.
-        level = cv2.blur(cv2.dilate(level, square(HOTSPOT_MM)), (px(HOTSPOT_MM), px(HOTSPOT_MM)))
-        excess = numpy.log(numpy.maximum(level, CANONICAL_WHITE) / CANONICAL_WHITE)
-        return numpy.asarray(excess, numpy.float32)[:, :, None]
+        corner = round((MARKER_SIDE_MM + MARKER_MARGIN_MM) * MASK_PX_PER_MM)
+        self._lift_ceiling = glare_ceiling(numpy.asarray(small, numpy.float32), self._markers, corner)
 
     @property
     def learned(self) -> bool:
@@ -477,8 +428,7 @@ class TableReference:
         bridged = cv2.dilate(foreground, square(BRIDGE_MM))
         foreground = cv2.bitwise_or(foreground, cv2.bitwise_and(bridged, hidden.faded))
         # Decided per piece, too: a piece-sized cluster of fragments is made whole where the cloth's texture
-        # does not clearly show (between pieces it does; on a plain cloth no texture tells, and a felt's
-        # specks made whole read as a tile on an empty cell: left as they are).
+        # does not clearly show (between pieces it does; `pieces_whole` says why not on a plain cloth).
         foreground = filled(pieces_whole(numpy.asarray(foreground, numpy.uint8), hidden.unkept))
         # An arm of nearly the table's colour differs from it by little, but over a large area: the
         # difference averaged over a few millimetres shows it where single pixels are within the noise.
@@ -529,27 +479,8 @@ class TableReference:
         colour (half a millisecond a frame for Hornochsen's plane)."""
         view = view if view is not None else self.look(plane)
         small = view.small if view.small.shape[:2] == view.correction.shape[:2] else self._small_bytes(plane)
-        correction = self._unclipped(small, view.correction)
+        correction = unclipped(small, view.correction, self._lift_ceiling)
         return normalised_with_table(plane, view.foreground, correction, self._neutral)
-
-    def _unclipped(self, small: Frame, correction: Floats) -> Floats:
-        """`correction` brought down, smoothly over a hotspot's width, wherever it would lift the plane
-        (`small`: at the masks' size) past `LIFT_CEILING`: a hotspot the empty table did not show whiter than
-        the markers' paper (a lamp's glare on dark wood is far darker than paper) keeps the lift the dim
-        corners need, and lifted so, a tile's grey walls there clipped white with its paths (burnt 20261136
-        Asterion, dark wood: 99 % of a tile clipped, its walls at L 148-188 in the camera's frame)."""
-        level = max3(floats(cv2.multiply(small, correction, dtype=cv2.CV_32F)))
-        # Over a few millimetres, so that a speck of glare on a die does not hold its surroundings down.
-        level = floats(cv2.blur(level, (px(FAINT_MM), px(FAINT_MM))))
-        if float(level.max()) <= float(self._lift_ceiling.min()):
-            return correction
-        # No less than the brightest nearby over a hotspot's width (dilated, then smoothed: the smoothing
-        # never falls below a pixel's own level): one gain over a whole piece. (Done at half the masks'
-        # size, a Hornochsen number or two on dev seeds read otherwise: 68->64.)
-        level = floats(cv2.blur(cv2.dilate(level, square(HOTSPOT_MM)), (px(HOTSPOT_MM), px(HOTSPOT_MM))))
-        ceiling = self._lift_ceiling if self._lift_ceiling.shape == level.shape else LIFT_CEILING
-        scale = floats(ceiling / numpy.maximum(level, ceiling))
-        return floats(cv2.multiply(correction, cv2.merge([scale] * 3)))
 
     def keep_current(self, plane: Frame, view: TableView) -> None:
         """Let the reference follow the table where it shows clearly (never from under or beside a
