@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy
 
 from companion.games.asterion.tiles import DESIGN_INDEX
@@ -41,3 +42,26 @@ def test_a_pair_test_turned_round_gives_exactly_the_lead_negated() -> None:
             back_window, back_test, back_share, back_sign = templates._pair_test("red", challenger, champion)
             assert numpy.array_equal(window, back_window)
             assert share - sign * float(seen @ test) == -(back_share - back_sign * float(seen @ back_test))
+
+
+def test_a_cell_blurred_more_than_the_templates_leans_to_neither_look() -> None:
+    # A hidden chest and a corridor: blur spreads the chest's dark outline and the prisoner's ring over
+    # where they differ. Blurred alike, each keeps about as much of its lead over the other (without
+    # the blur explained away, a hidden chest blurred 1.5 template pixels more kept under half of what
+    # a corridor kept, and travel hidden chests read as corridors).
+    templates = _templates()
+    looks = templates.by_colour["yellow"][2]
+    chest = looks.index((DESIGN_INDEX["hidden chest"], 0))
+    corridor = looks.index((DESIGN_INDEX["corridor"], 0))
+    _, test, share, sign = templates._pair_test("yellow", chest, corridor)
+    drawn = templates._softened["yellow"]
+
+    def lead(look: int, sigma: float) -> float:
+        picture = numpy.ascontiguousarray(drawn[look].T.reshape(TEMPLATE_PX, TEMPLATE_PX, 3))
+        seen = cv2.GaussianBlur(picture, (0, 0), sigma).ravel()
+        return share - sign * float(seen @ test)
+
+    for sigma in (1.5, 2.0):
+        kept_by_chest, kept_by_corridor = lead(chest, sigma), -lead(corridor, sigma)
+        assert kept_by_chest > 0 and kept_by_corridor > 0
+        assert kept_by_chest >= 0.75 * kept_by_corridor

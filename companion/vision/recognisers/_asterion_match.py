@@ -37,6 +37,7 @@ from companion.vision.recognisers._asterion_pairs import (
     _pair_spreads,
     _sloping,
     _softened,
+    blur_of,
     build_pairs,
     lined_share,
     padded_cell,
@@ -174,6 +175,8 @@ class Templates:
             ]
             for colour, (pictures, _) in by_colour.items()
         }
+        # What a little more blur changes in each (`_asterion_pairs.blur_of`): once per look, not per pair.
+        self._blurs = {colour: [blur_of(p) for p in pictures] for colour, pictures in self._softened.items()}
         # Where each two looks differ and the light there, from the drawings: built now, not inside
         # timed frames (once per process: the same looks in every colour and edition).
         for _, looks in by_colour.values():
@@ -247,12 +250,21 @@ class Templates:
             self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0, 1.0)
             return self._tests[key]
         softened = self._softened[colour]
-        test = _difference_test(softened[mine], softened[theirs], window, sloping)
+        # Told apart beyond the cell's blur (`BLUR_EXTRA_PX`), but a wing or horns from a plain path: a
+        # small pale thing is much of what blurring the looks' mean changes there (dev and burnt planes
+        # read more wings wrong so, 11 more; blurring the plain look alone, 2).
+        blur = None if things_on_path(*looks[mine], *looks[theirs]) else self._blur(colour, mine, theirs)
+        test = _difference_test(softened[mine], softened[theirs], window, sloping, blur)
         # The filter gives the share less a half (the mean of both looks is explained already).
         share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
         self._tests[key] = (window, test, share, 1.0)
         self._tests[(colour, challenger, champion)] = (window, test, -share, -1.0)  # turned round
         return self._tests[key]
+
+    def _blur(self, colour: str, look: int, other: int) -> FloatArray:
+        """What a little more blur changes in the mean of two looks (`_asterion_pairs.blur_of`)."""
+        blurs = self._blurs[colour]
+        return numpy.asarray((blurs[look] + blurs[other]) / 2, numpy.float32)
 
     def _lined_test(self, colour: str, champion: int, challenger: int) -> LinedTest | None:
         """`_pair_test` as `lined_share` asks it (built with the templates for drawn looks; a taught look's
@@ -321,7 +333,9 @@ class Templates:
         except numpy.linalg.LinAlgError:
             return None
         softened = self._softened[colour]
-        return _difference_test(softened[mine], softened[theirs], window[kept], sloping)
+        return _difference_test(
+            softened[mine], softened[theirs], window[kept], sloping, self._blur(colour, mine, theirs)
+        )
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""

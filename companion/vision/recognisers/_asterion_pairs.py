@@ -102,9 +102,11 @@ def _difference_test(
     theirs: FloatArray,
     window: numpy.typing.NDArray[numpy.intp],
     sloping: FloatArray | None = None,
+    blur: FloatArray | None = None,
 ) -> FloatArray:
     """The filter giving how much of the difference from `mine` to `theirs` (pictures as `channels`)
-    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`); over
+    a cell shows in the window, beyond their mean under some light (see `Templates._pair_test`) and,
+    given `blur` (`blur_of` their mean, as `channels`), however much more or less blurred it is; over
     the cell's pixels in its own order, channels interleaved (as `_asterion_window._interleaved`)."""
     if sloping is None:
         sloping = _sloping(window)
@@ -122,6 +124,10 @@ def _difference_test(
         (both * both).sum(axis=1, keepdims=True), 1e-6
     )
     residual = difference - explained * both
+    if blur is not None:
+        residual = _without_blur(
+            residual, blur.take(window, axis=1), sloping, numpy.asarray(both, numpy.float32)
+        )
     weighted = residual * (_WEIGHTS * _WEIGHTS)[:, None]
     energy = float((weighted * residual).sum())
     # Spread over the whole cell (zero outside the window): one dense product then costs
@@ -130,6 +136,42 @@ def _difference_test(
     spread = numpy.zeros((TEMPLATE_PX * TEMPLATE_PX, 3), numpy.float32)
     spread[window] = (weighted / max(energy, 1e-6)).T
     return spread.ravel()
+
+
+BLUR_EXTRA_PX = 1.0
+"""Two looks are told apart beyond how much more (or less) blurred than the templates the cell is: what
+blurring the mean of both looks this much more (template pixels) changes is explained away, as light
+is. Lenses, focus and distance blur tiles differently (the travel edition on printed cloth, laminate
+and gingham, far blurrier than the templates): blur spreads a hidden chest's dark outline and a
+prisoner's ring over where two looks differ, and took more of a chest's difference from a corridor than
+of a corridor's from a chest (travel hidden chests read as corridors, treasure bends as bends). Not for
+a wing or horns (`_asterion_match.Templates._pair_test`), nor a frame colour against another
+(`colour_lead`: a green frame beside two yellow corners then read yellow). 0.6 reads as well; 1.5 worse."""
+
+
+def blur_of(picture: FloatArray) -> FloatArray:
+    """What blurring a look's picture (as `channels`) BLUR_EXTRA_PX more changes (as `channels`): made
+    once per look with the templates; of two looks' mean it is the mean of theirs (blurring is linear)."""
+    whole = numpy.ascontiguousarray(picture.T.reshape(TEMPLATE_PX, TEMPLATE_PX, 3), numpy.float32)
+    softer = numpy.asarray(cv2.GaussianBlur(whole, (0, 0), BLUR_EXTRA_PX), numpy.float32)
+    return channels(softer - whole)
+
+
+def _without_blur(
+    residual: FloatArray, blur: FloatArray, sloping: FloatArray, both: FloatArray
+) -> FloatArray:
+    """`residual` (channels, window's pixels) less what `blur` (there) explains, per channel, once the
+    light (`sloping`, and a gain on `both`: the looks' mean there, the light taken out) is taken out of
+    it. A first order: what a little more blur changes is about proportional to how much more."""
+    blur = numpy.asarray(blur - (blur @ sloping) @ sloping.T, numpy.float32)
+    gain = (blur * both).sum(axis=1, keepdims=True) / numpy.maximum(
+        (both * both).sum(axis=1, keepdims=True), 1e-6
+    )
+    blur = numpy.asarray(blur - gain * both, numpy.float32)
+    explained = (residual * blur).sum(axis=1, keepdims=True) / numpy.maximum(
+        (blur * blur).sum(axis=1, keepdims=True), 1e-6
+    )
+    return numpy.asarray(residual - explained * blur, numpy.float32)
 
 
 def _sloping(
