@@ -7,12 +7,13 @@ masks' resolution) is learned with the empty area and compared with it like the 
 arm is a region changed across the whole band and on into the plane, as wide there as a wrist.
 The band measures its own light against its reference (a player's shadow or a lamp's hotspot may lie
 over the band and not the plane, or the other way round), and shadows (an arm's, a player's head's)
-darken the table alike in every channel: they are no change.
+darken the table alike in every channel: they are no change. Nor is a lamp's glare that the empty table
+was learned without (its own colour, fading smoothly, the table's texture showing through it:
+_surround_side.py, with the band's overall gain that its light is measured under).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,8 +21,28 @@ import cv2
 import numpy
 import numpy.typing
 
+from companion.vision._surround_side import (
+    GAIN_SAMPLE,
+    LOG_OFFSET,
+    Side,
+    glare,
+    overall_gain,
+    shifted,
+    steep_step,
+    typed,
+)
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.table_light import SATURATED, Floats, LightGrid, Mask, log_level, max3, min3, sum3
+from companion.vision.table_light import (
+    SATURATED,
+    Floats,
+    LightGrid,
+    Mask,
+    floats,
+    log_level,
+    max3,
+    min3,
+    sum3,
+)
 
 SURROUND_MM = 30.0
 """Width of the band around the plane that is watched for arms: wider than a hand's shadow's offset
@@ -33,12 +54,6 @@ TEXTURE_PX = 5
 """Side of the window (mask pixels) in which the band's texture is compared with the reference's."""
 TEXTURED = 4.0
 """Grey levels of deviation within that window above which the reference shows texture."""
-SHARP_STEP = 0.05
-"""A darkening that changes by this much per mask pixel (2 mm) is an object's outline, not a shadow's edge."""
-STEP_NOISE = 2.0
-"""...and by more than this many grey levels of the reference's, in its channels' mean (on a table too dark
-to measure a gain on, the camera's noise alone steps the darkening by more than `SHARP_STEP`: a lamp
-switched on over dark felt learned nearly black speckled the band with steep pixels)."""
 OUTLINE_DEPTHS = 1 / 3
 """An outline crosses the band: its pixels lie at this share of the band's depths at least (an arm's side
 runs from the outer edge to the plane; pieces standing at the plane's edge step sharply just beside it)."""
@@ -133,40 +148,6 @@ BandChanges = tuple[Mask, Mask, Mask, Floats]
 planes, each of the band's size, first)."""
 
 
-@dataclasses.dataclass(frozen=True)
-class _Side:
-    """The reference's arrays over one side of the band (`Surround._gather`)."""
-
-    low: Floats
-    high: Floats
-    tolerance: Floats
-    """The share of the level that the light scales (the noise is added unscaled)."""
-    mean_2: Floats
-    shadow_hue: Floats
-    plain: Mask
-    grey: Floats
-    grey_mean: Floats
-    grey_deviation: Floats
-    textured: Mask
-    relative: Floats
-    steep_step: Floats
-    """The step of the darkening that is steep (`SHARP_STEP`, or beyond `STEP_NOISE`)."""
-
-
-def _typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:
-    """Contiguous, and float32 unless a mask."""
-    return numpy.ascontiguousarray(values, bool if values.dtype == bool else numpy.float32)
-
-
-def _steep_step(mean_2: Floats) -> Floats:
-    """Per pixel, the step of the darkening (the mean of the channels' ratios to `mean_2`, the
-    reference's level plus 2) that is steep: `SHARP_STEP`, or as far as `STEP_NOISE` grey levels of noise
-    in each channel move it."""
-    inverse = numpy.asarray(1.0 / mean_2, numpy.float32)
-    noise = numpy.sqrt(sum3(inverse * inverse)) * numpy.float32(STEP_NOISE / 3.0)
-    return numpy.asarray(numpy.maximum(noise, numpy.float32(SHARP_STEP)), numpy.float32)
-
-
 class Surround:
     """The band around one plane: its warp from the camera frame, its reference, and what changed."""
 
@@ -182,8 +163,12 @@ class Surround:
         self._noise = numpy.float32(0.0)
         self._image: Floats = numpy.zeros(0, numpy.float32)
         self._inverse_4: Floats = numpy.zeros(0, numpy.float32)
+        self._sampled: Floats = numpy.zeros((0, 3), numpy.float32)
+        """The reference's levels at the band's pixels sampled for its overall gain (`GAIN_SAMPLE`,
+        `overall_gain`), and their grey levels' sum."""
+        self._sampled_grey: Floats = numpy.zeros(0, numpy.float32)
         self._light: LightGrid | None = None
-        self._sides: tuple[_Side, ...] = ()
+        self._sides: tuple[Side, ...] = ()
         """The reference's arrays, gathered into the band's two sides (`_gather`)."""
         height, width = self.size[1], self.size[0]
         y, x = numpy.mgrid[0:height, 0:width]
@@ -200,6 +185,7 @@ class Surround:
         ).reshape(-1, 6)
         """Per pixel, the terms of a quadratic in x and y (`_smooth`)."""
         self._sample = self._band_pixels[::WARM_SAMPLE]
+        self._gain_sample = self._band_pixels[::GAIN_SAMPLE]
         self._fit = numpy.asarray(numpy.linalg.pinv(self._terms[self._sample]), numpy.float32)
         """The least-squares fit of a quadratic's coefficients to values at the `_sample` pixels: the
         pixels are fixed, so is their fit's matrix."""
@@ -244,7 +230,9 @@ class Surround:
         kernel = numpy.ones((3, 3), numpy.uint8)
         self._low = numpy.asarray(cv2.erode(image, kernel), numpy.float32)
         self._log_image = log_level(image)
-        self._inverse_4 = numpy.asarray(1.0 / (image + 4.0), numpy.float32)
+        self._inverse_4 = numpy.asarray(1.0 / (image + LOG_OFFSET), numpy.float32)
+        self._sampled = numpy.ascontiguousarray(image.reshape(-1, 3)[self._gain_sample], numpy.float32)
+        self._sampled_grey = numpy.asarray(self._sampled.sum(axis=1), numpy.float32)
         self._noise = numpy.float32(tolerance)
         self._image = image
         window = (TEXTURE_PX, TEXTURE_PX)
@@ -259,20 +247,26 @@ class Surround:
         reference = {
             "low": self._low,
             "high": cv2.dilate(image, kernel),
+            "low_lifted": self._low + LOG_OFFSET,
+            "high_lifted": cv2.dilate(image, kernel) + LOG_OFFSET,
+            "both_lifted": self._low + cv2.dilate(image, kernel) + 2 * LOG_OFFSET,
+            "offset": numpy.full_like(image, LOG_OFFSET),
             "tolerance": relative * image,
             "mean_2": cv2.blur(image, window) + 2.0,
             "shadow_hue": chroma_of + SHADOW_HUE,
             "plain": deviation < PLAIN,
+            "plain_around": cv2.erode((deviation < PLAIN).astype(numpy.uint8), _WINDOW) > 0,
+            "in_band": self._depth < self.margin,
             "grey": grey,
             "grey_mean": mean,
             "grey_deviation": deviation,
             "textured": deviation > TEXTURED,
             "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
-            "steep_step": _steep_step(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
+            "steep_step": steep_step(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
         }
         gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
         self._sides = tuple(
-            _Side(**{name: _typed(pair[n]) for name, pair in gathered.items()}) for n in range(2)
+            Side(**{name: typed(pair[n]) for name, pair in gathered.items()}) for n in range(2)
         )
 
     def _gather(self, image: numpy.typing.NDArray[Any]) -> tuple[numpy.typing.NDArray[Any], ...]:
@@ -314,6 +308,7 @@ class Surround:
         if self._low is None or self._log_image is None or self._light is None or not self._sides:
             return nothing, nothing, nothing, numpy.zeros((TEXTURE_PLANES, *nothing.shape), numpy.float32)
         m = self.margin
+        overall: Floats | None = None
         if log_light is not None:
             gains = [
                 numpy.asarray(cv2.exp(side), numpy.float32)
@@ -321,14 +316,19 @@ class Surround:
             ]
         else:
             current = numpy.asarray(surround, numpy.float32)
-            # log_level's difference, as the log of one ratio (OpenCV's log: numpy's costs twice as much).
-            log_ratio = cv2.log(cv2.multiply(current + numpy.float32(4.0), self._inverse_4))
+            # The log of one ratio of lifted levels (OpenCV's log: numpy's costs twice as much): the frame's
+            # lifted under the band's overall light, so that the lift is one in the reference's light and a
+            # gain on near-black wood is measured as on its paper (`LOG_OFFSET`).
+            now = current.reshape(-1, 3)[self._gain_sample]
+            overall = overall_gain(now, self._sampled, self._sampled_grey)
+            lifted = shifted(current, numpy.float32(LOG_OFFSET) * overall)
+            log_ratio = cv2.log(cv2.multiply(lifted, self._inverse_4))
             light = self._light.measure(numpy.asarray(log_ratio, numpy.float32), current, self._image)
             gains = [numpy.asarray(cv2.exp(side), numpy.float32) for side in self._gather(light)]
             warm = self._warm(light)
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
         found = [
-            self._side_changes(side, frame, gain, shadow_min, blur, level, log_light is None)
+            self._side_changes(side, frame, gain, shadow_min, blur, level, overall)
             for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
         ]
         changed, any_change, outline = nothing, nothing.copy(), nothing
@@ -363,39 +363,60 @@ class Surround:
 
     def _side_changes(
         self,
-        side: _Side,
+        side: Side,
         surround: Frame,
         gain: Floats,
         shadow_min: float,
         blur: int,
         level: float,
-        whole: bool,
+        overall: Floats | None,
     ) -> BandChanges:
-        """`changed`'s masks for one side of the band (`_gather`'s); unless `whole`, only the second
-        (where it differs at all), the others left empty."""
+        """`changed`'s masks for one side of the band (`_gather`'s); under the band's own light (`overall`:
+        its overall gain, `overall_gain`) all four, else (the plane's light carried outward) only the
+        second (where it differs at all), the others left empty."""
         # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
         current = numpy.asarray(surround, numpy.float32)
-        low = numpy.minimum(cv2.multiply(side.low, gain), numpy.float32(SATURATED))
-        over, under = cv2.subtract(current, cv2.multiply(side.high, gain)), cv2.subtract(low, current)
+        whole = overall is not None
+        if overall is None:
+            low, high = cv2.multiply(side.low, gain), cv2.multiply(side.high, gain)
+            at_light = cv2.multiply(cv2.add(side.low, side.high), gain, scale=0.5)
+            corrected = floats(cv2.divide(current, gain))
+        else:
+            # The light was measured between levels lifted by `LOG_OFFSET`, the frame's under the overall
+            # gain: the table it predicts is lifted alike, (reference + offset) x gain - offset x overall,
+            # and the frame brought back to the reference's light so.
+            shift = numpy.float32(LOG_OFFSET) * overall
+            low = shifted(floats(cv2.multiply(side.low_lifted, gain)), -shift)
+            high = shifted(floats(cv2.multiply(side.high_lifted, gain)), -shift)
+            at_light = shifted(floats(cv2.multiply(side.both_lifted, gain, scale=0.5)), -shift)
+            corrected = floats(cv2.subtract(cv2.divide(shifted(current, shift), gain), side.offset))
+        low = numpy.minimum(low, numpy.float32(SATURATED))
+        over, under = cv2.subtract(current, high), cv2.subtract(low, current)
         outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
         # A clipped channel could be any table brighter than white.
         unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
         # On a table darker than the noise floor plus DARK_NOISE, its level less DARK_NOISE (at least that).
-        at_light = cv2.multiply(cv2.add(side.low, side.high), gain, scale=0.5)
         noise = numpy.clip(at_light - numpy.float32(DARK_NOISE), numpy.float32(DARK_NOISE), self._noise)
         scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + noise)
         distance = sum3(numpy.asarray(scaled, numpy.float32))
-        corrected = numpy.asarray(cv2.divide(current, gain), numpy.float32)
         lost, grey, mean = self._texture_lost(corrected, side)
-        # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
-        any_change = (cv2.blur(distance, (blur, blur)) > level) | lost
-        if not whole:
-            empty = numpy.zeros(0, bool)
-            return empty, any_change, empty, numpy.zeros(0, numpy.float32)
         # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off
         # their reference ones, differ in hue even in a shadow.
         window = (TEXTURE_PX, TEXTURE_PX)
-        blurred = cv2.blur(corrected, window) + numpy.float32(2.0)
+        blurred: Floats = numpy.zeros(0, numpy.float32)
+        differs = cv2.blur(distance, (blur, blur)) > level
+        if whole:
+            blurred = floats(cv2.blur(corrected, window) + numpy.float32(2.0))
+            # A lamp's glare the empty table was learned without is light, not a change.
+            lamp = glare(blurred, grey, lost, differs, side, self.margin)
+            if lamp is not None and numpy.any(lamp):
+                distance[lamp] = 0.0
+                differs = cv2.blur(distance, (blur, blur)) > level
+        # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
+        any_change = differs | lost
+        if not whole:
+            empty = numpy.zeros(0, bool)
+            return empty, any_change, empty, numpy.zeros(0, numpy.float32)
         ratio = numpy.asarray(cv2.divide(blurred, side.mean_2), numpy.float32)
         darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
@@ -435,7 +456,7 @@ class Surround:
         return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
 
     @staticmethod
-    def _texture_lost(corrected: Floats, side: _Side) -> tuple[Mask, Floats, Floats]:
+    def _texture_lost(corrected: Floats, side: Side) -> tuple[Mask, Floats, Floats]:
         """Where the reference shows texture (grain, weave, checks) that is gone over a wide window: an
         arm of the very colour of the table hides it, a shadow keeps it. With the grey levels and their
         mean over the window."""
@@ -457,7 +478,7 @@ class Surround:
     def _kept_texture(
         self,
         relative: Floats,
-        side: _Side,
+        side: Side,
         steep: Mask,
         distance: Floats,
         shadow_hue: Mask,
