@@ -1,9 +1,9 @@
 """A lamp switched on after the empty table was learned in a dim room: dark wood learned at a few levels,
 now four times as bright, with the lamp's glare beside one corner (burnt seed 20261137, the dark-wood
 sessions: frames at rest refused as "a hand is over the table"). The band's light is measured between
-lifted levels and predicts the table lifted alike (`LOG_OFFSET`), and the glare, the lamp's own colour over
-the wood's texture fading smoothly, is light (`Surround._glare`); a pale arm or a white sleeve over the same
-wood under the same lamp is still an arm."""
+lifted levels and predicts the table lifted alike (_surround_side.py `LOG_OFFSET`, `overall_gain`), and the
+glare, the lamp's own colour over the wood's texture fading smoothly, is light (`glare`); a pale arm or a
+white sleeve over the same wood under the same lamp is still an arm."""
 
 from __future__ import annotations
 
