@@ -1,13 +1,17 @@
 """The Minotaurus recogniser reads a cell whose middle goes on in the same colour across the gap about its
 place, and shows no back's emblem, as empty: the table a normalisation left behind (a round shadow cast over
 dark wood after the reference was taken; burnt 20261137), grained, so not flat. A back lying in it, or at
-its edge, shows its emblem and is still a back.
+its edge, shows its emblem and is still a back. A cell read as a face whose horn is no clearer than such a
+patch's noise shows is likewise empty (a lamp's pool on green felt; dev seed 2).
 
 The planes are drawn as the reference would leave them: the generator's pieces on NEUTRAL_BGR.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import cv2
 import numpy
 import pytest
 
@@ -60,3 +64,19 @@ def test_a_grained_shadow_the_normalisation_left_over_empty_cells_is_empty(editi
     assert [items[item] for item in ("cell:0", "cell:10", "cell:11")] == ["empty"] * 3
     assert items["cell:1"] == "down"
     assert items["cell:2"] == "down"
+
+
+FELT_POOL = Path(__file__).parent / "data" / "crops" / "minotaurus-felt-pool.png"
+"""The empty cell:39 of frame 000003 of session 06 (felt, default edition) of /tmp/s19/diag.py's dev set
+minotaurus 2 (7 sessions x 8 frames), 60 mm about it on the pipeline's normalised plane: a lamp's pool the
+normalisation left over half the matrix, its pile varying past FLAT_VARIATION and showing a horn faintly."""
+
+
+def test_a_pool_of_felt_the_normalisation_left_is_no_face() -> None:
+    patch = numpy.asarray(cv2.imread(str(FELT_POOL), cv2.IMREAD_COLOR), numpy.uint8)
+    plane = neutral_plane({})
+    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
+    half = patch.shape[0] // 2
+    plane[y - half : y + half, x - half : x + half] = patch
+    items = MinotaurusRecogniser().read(plane, LAYOUT, None).items
+    assert items["cell:24"] == "empty"  # green-4-right without the rule
