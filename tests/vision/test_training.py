@@ -21,7 +21,7 @@ import pytest
 
 from companion.vision import training
 from companion.vision.recognisers import (
-    _asterion_match,
+    _asterion_looks,
     _hornochsen_digits,
     _minotaurus_prototypes,
     minoa,
@@ -92,9 +92,9 @@ MISSING: dict[str, tuple[Any, str, Callable[[], object]]] = {
     ),
     "minos faces": (minos, "FACES_FILE", lambda: minos.default_faces.__wrapped__()),
     "asterion tiles": (
-        _asterion_match,
+        _asterion_looks,
         "TILES_FILE",
-        lambda: _asterion_match.built_in_templates.__wrapped__(),
+        lambda: _asterion_looks.built_in_templates.__wrapped__(),
     ),
     "minoa colours": (minoa, "COLOURS_FILE", minoa.default_colours),
     "hornochsen tiles": (

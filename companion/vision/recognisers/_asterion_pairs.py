@@ -26,6 +26,7 @@ import numpy.typing
 from companion.games.asterion.tiles import COLOURS, DESIGNS, MINOTAUR_DESIGN
 from companion.vision.base import Frame
 from companion.vision.components import dimension_mm
+from companion.vision.recognisers import _asterion_looks
 from companion.vision.recognisers._asterion_labels import MINOTAUR
 from companion.vision.recognisers._asterion_window import (
     _WEIGHTS,
@@ -56,11 +57,9 @@ def differ(design: int, rotation: int, other: int, other_rotation: int) -> numpy
 
 
 def _built_in() -> tuple[dict[str, Frame], Path]:
-    """The built-in drawings and the file they are shipped in, as `_asterion_match` reads them (that
-    module builds its templates on this one's tests, so it is imported when first needed)."""
-    from companion.vision.recognisers import _asterion_match
-
-    return _asterion_match.built_in_drawings(), _asterion_match.TILES_FILE
+    """The built-in drawings and the file they are shipped in (`_asterion_looks`: the module, so that
+    clear_pairs forgets what this one caches, and training the drawings)."""
+    return _asterion_looks.built_in_drawings(), _asterion_looks.TILES_FILE
 
 
 @functools.cache
