@@ -78,6 +78,13 @@ read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
 TWIN_CALL = 0.12
 """A candidate's plain twin (without its wing or horns) is told apart from it when scoring within this of
 the best, though beyond CLOSE_CALL."""
+TAUGHT_CALL = 0.2
+"""A taught look is told apart from the candidates when scoring within this of the best, though beyond
+CLOSE_CALL. It is one shot of one tile, under the teaching sitting's light and blur, and correlates less
+with its design on other tables than looks transferred from the built-in pictures (learned from many
+frames) do with theirs: the travel edition taught on dark wood (burnt 20261137), its blue cell taught
+alone, read blue cells on gingham and printed cloth as treasuries, the taught cell 0.10-0.12 under the
+transferred treasury, never compared where they differ. 0.1 and 0.15 read fewer of them right."""
 
 
 def _plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
@@ -159,6 +166,12 @@ class Templates:
                 for i, look in enumerate(looks)
             ]
             for colour, (_, _, looks) in self.by_colour.items()
+        }
+
+        # Per colour: its taught looks (none untaught).
+        self._taught = {
+            colour: [i for i, source in enumerate(self._sources.get(colour, [])) if source == "taught"]
+            for colour in self.by_colour
         }
 
     def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
@@ -348,6 +361,13 @@ class Templates:
                 if labels[twin] not in named and values[twin] >= twins_floor:
                     named.add(labels[twin])
                     chosen.append(twin)
+        # A taught look scoring up to TAUGHT_CALL under the best: one shot of a tile, it correlates less
+        # with the design elsewhere than the looks transferred from the built-in pictures do.
+        taught_floor = max(values) - TAUGHT_CALL
+        for i in self._taught[colour]:
+            if labels[i] not in named and values[i] >= taught_floor:
+                named.add(labels[i])
+                chosen.append(i)
         return sorted(chosen, key=values.__getitem__, reverse=True)
 
     def _partial_scores(
