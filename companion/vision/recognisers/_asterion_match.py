@@ -95,9 +95,12 @@ def _plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
     return theirs < PLAIN_SPREAD <= mine
 
 
-LIKELY_PAIR = 0.7
+LIKELY_PAIR = 0.6
 """Two looks of a colour whose pictures correlate this well or more are told apart often enough for
-their pair test to be built with the templates (`Templates._build_likely_pair_tests`)."""
+their pair test to be built with the templates (`Templates._build_likely_pair_tests`). 0.7 built 3,152
+(163 MB peak); with the blur explained away (`_asterion_pairs.BLUR_EXTRA_PX`) a pair test built inside
+a frame costs a third more, and the ~500 a dev run of 28 sessions still built so cost 0.2 ms a frame:
+0.6 builds 6,492 (+0.4 s and +31 MB once) and the frames cost what they did before the blur."""
 
 UNSURE = 0.2
 """A cell read by a lead under this (less than fully sure, as the recogniser counts) is looked at for
@@ -363,8 +366,9 @@ class Templates:
                     chosen.append(twin)
         # A taught look scoring up to TAUGHT_CALL under the best: one shot of a tile, it correlates less
         # with the design elsewhere than the looks transferred from the built-in pictures do.
-        taught_floor = max(values) - TAUGHT_CALL
-        for i in self._taught[colour]:
+        taught = self._taught[colour]
+        taught_floor = max(values) - TAUGHT_CALL if taught else 0.0
+        for i in taught:
             if labels[i] not in named and values[i] >= taught_floor:
                 named.add(labels[i])
                 chosen.append(i)
