@@ -87,6 +87,7 @@ BLACK = (32, 32, 34)
     ("colour", "expected"),
     [
         ((100, 100, 102), minoa.STICK),  # a black stick washed pale by a lamp's hotspot: as grey, lighter
+        ((94, 101, 110), minoa.STICK),  # ... tinted by the lamp and the card's light round it: 3.4 off
         ((95, 105, 115), minoa.EMPTY),  # the built-in edition's print: as light, but a little warm
     ],
 )

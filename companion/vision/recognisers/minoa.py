@@ -102,10 +102,12 @@ of a stick: a stick the reference narrowed to 3 mm (a brown stick on dark wood, 
 table), or one washed pale under a lamp's hotspot, is still of the sticks' hue. Seeds 5-34: sticks were
 within 6 of their frame's in 99 % of lines, every print line left in view 8.6 or more away but in the
 built-in edition (4.6, then 100 lighter)."""
-WASHED_AB, WASHED_L = 3.0, 90.0
+WASHED_AB, WASHED_L = 5.0, 90.0
 """... and a bar of the sure sticks' very hue up to this much lighter: a stick washed pale by a lamp's
-hotspot (seeds 8, 40, 55: 1-3.6 off their hue, 47-84 lighter), short of the built-in edition's print
-beside black sticks (as grey as they, 100-113 lighter). Lighter still, no bar but a sure stick is one
+hotspot (seeds 8, 40, 55, 77: 1-3.6 off their hue, 47-84 lighter; burnt 20261138's laminate and dark
+wood 3.1-3.7), short of the built-in edition's print beside black sticks (as grey as they, 100-113
+lighter). Empty lines darkened as much (WEAK_DIP) and no more than WASHED_L lighter were 6.9 or more off
+the sticks' hue on dev seeds 2-77. Lighter still, no bar but a sure stick is one
 (seeds 5-55: no stick but the sure ones 85 lighter than its frame's sure sticks)."""
 UNLIKE_AB, UNLIKE_L = 9.0, 35.0
 """A bar this far from the sure sticks' hue and this much lighter is the board's print, however dark: the
