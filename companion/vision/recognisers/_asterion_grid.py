@@ -21,6 +21,7 @@ from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.components import dimension_mm
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window, shift_scales
 from companion.vision.recognisers._lab import FloatArray
+from companion.vision.reference import NEUTRAL_BGR
 
 CELL_MM = dimension_mm("asterion", "cell")
 TILE_MM = dimension_mm("asterion", "tile")
@@ -38,6 +39,7 @@ SMALL_ORIGIN_PX = round((MARGIN_MM - CELL_MM / 2) * PLANE_PX_PER_MM)
 centre falls on a whole pixel of it and its window, shifts and all, lies inside."""
 
 _SMALL_PER_PX = float(SCALE) / 2
+_NEUTRAL_GREY = int(cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +51,10 @@ class SmallPlane:
     grey: FloatArray
     sums: tuple[numpy.typing.NDArray[numpy.int32], numpy.typing.NDArray[numpy.float64]]
     """The grey's integral images, of values and of their squares: a square's spread in four lookups."""
+    table_sums: numpy.typing.NDArray[numpy.int32]
+    """The integral image of where the grey is within 1 of the table's neutral grey (255 there;
+    `table_shares`). Told by grey alone, ten times faster than by the three channels: no tile's middle
+    shows a whole square of that grey, only the table."""
 
     @classmethod
     def of(cls, plane: Frame) -> SmallPlane:
@@ -73,7 +79,9 @@ class SmallPlane:
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         sums = cv2.integral2(grey, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
         values, squares = numpy.asarray(sums[0], numpy.int32), numpy.asarray(sums[1], numpy.float64)
-        return cls(small, numpy.asarray(grey, numpy.float32), (values, squares))
+        neutral = cv2.inRange(grey, _NEUTRAL_GREY - 1, _NEUTRAL_GREY + 1)
+        table = numpy.asarray(cv2.integral(neutral, sdepth=cv2.CV_32S), numpy.int32)
+        return cls(small, numpy.asarray(grey, numpy.float32), (values, squares), table)
 
     def centre(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> tuple[int, int]:
         """Where (x, y, shrunk plane pixels) the cell's window is centred, `offset` pixels off its place:
@@ -118,6 +126,15 @@ class SmallPlane:
     def window(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> Window:
         """The cell's window (TEMPLATE_PX and SHIFT_PX to spare each side), `offset` pixels off its place."""
         return self.window_at(*self.centre(region, offset))
+
+    def table_shares(self, centres: numpy.typing.NDArray[numpy.intp], side: int) -> FloatArray:
+        """The share of each `side` square centred at `centres` (x, y rows) that shows the table's neutral
+        grey: four lookups per cell in one integral image."""
+        x0, y0 = centres[:, 0] - side // 2, centres[:, 1] - side // 2
+        x1, y1 = x0 + side, y0 + side
+        sums = self.table_sums
+        count = (sums[y1, x1] - sums[y0, x1] - sums[y1, x0] + sums[y0, x0]) / (255.0 * side * side)
+        return numpy.asarray(count, numpy.float32)
 
     def spreads(self, centres: numpy.typing.NDArray[numpy.intp], inset: int) -> FloatArray:
         """The spread (standard deviation) of grey inside each window centred at `centres` (x, y rows),

@@ -106,6 +106,15 @@ ROUGH_CONTRAST = 8.0
 """A cell whose corners show no tile colour clearly (under TILE_VOTE) is empty when the spread of grey
 inside it, read roughly from the plane, stays under this (tiles show 12+). Not when its corners show
 the table: a green frame in shadow showed it at 0.96 of them (hard generated frames, seed 11)."""
+TABLE_MIDDLE = 0.8
+"""A cell is empty when this share of the middle of its window (MIDDLE_PX square) shows the table's
+neutral grey, whatever its rim and corners show. Noise and blur put the grid off by a few pixels, an empty
+cell's window took in its neighbours' frames and the whole matched a design (17 empty cells read as tiles
+on the pipeline's planes of dev 21, 34, 77 and burnt 20261137/38, felt and light wood). Of 14,000 tiles,
+even those the reference tore where their inside matches the cloth (laminate, burnt 20261138), none
+showed more than 0.71 of their middle so; empty cells showed 0.82 and more but 2 %."""
+MIDDLE_PX = 28
+"""The middle of a cell's window where TABLE_MIDDLE is measured: 70 % of a tile's side."""
 TILE_LIKENESS = 0.5
 """Otherwise it holds a tile when its inside, lined up, correlates this well with a design: on hard
 generated frames of seeds 1, 7 and 11 the bare table under glare or shadow stayed below 0.41 (16,000
@@ -413,6 +422,7 @@ class AsterionRecogniser:
         centres = small.centres([region for _, _, region in cells], offsets)
         # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
         busy = numpy.flatnonzero(small.spreads(centres, ROUGH_INSET_PX) >= ROUGH_CONTRAST)
+        busy = busy[small.table_shares(centres[busy], MIDDLE_PX) < TABLE_MIDDLE]
         contrasts = small.spreads(centres[busy], CONTRAST_INSET_PX).tolist()
         # Rounded halves to even, as Python's round.
         moved = numpy.rint(offsets[busy] / _SMALL_PER_PX).astype(numpy.intp)
