@@ -119,6 +119,13 @@ WEAK_DIP = 0.6
 none, its 3 mm flanked by the neutral grey)."""
 NORMALISED_SHARE = 0.2
 """Strips this much of the exact neutral grey are of a normalised plane (a camera's pixels never are)."""
+DEEP_SHADE = 0.35
+DEEP_COLOURS = ("green", "blue")
+"""A green or blue piece's colour is still its own under this share of its light (BGR): a corner the lamp
+leaves dim (burnt 20261138's laminate: green and blue pieces at about a third, Lab L 29-45, read empty;
+the palette's own shading stops at 0.45). Not a yellow or red one: so dark, they are the browns of
+sticks, wood and the card's print (dev 5, 21 and burnt 38 read such browns beside an edge as yellow
+pieces; at 0.3 a brown stick's olive shade on gingham, dev 13, was a green one)."""
 HOLDS = 0.55
 """A line holds a stick or piece when this share of the best band is of its colour."""
 
@@ -159,6 +166,7 @@ class MinoaRecogniser:
         self._lines_of: tuple[Layout, LatticeLines, FloatArray] | None = None
         self._default: Profile | None = None
         self._pieces_of: tuple[Palette, numpy.typing.NDArray[numpy.bool_]] | None = None
+        self._deep_of: tuple[Palette, Palette] | None = None
 
     def layout(self, options: Mapping[str, Any]) -> Layout:
         return minoa_layout()
@@ -233,12 +241,22 @@ class MinoaRecogniser:
             self._pieces_of = (palette, numpy.isin(owners, [palette.labels.index(c) for c in COLOURS]))
         return self._pieces_of[1]
 
+    def _deep(self, palette: Palette, profile: Profile) -> Palette:
+        """The palette whose green and blue also stand for themselves in deep shade (DEEP_SHADE), for the
+        pieces' colours on the edge lines; the board's fit keeps the palette (dark sticks lean to a hue)."""
+        if self._deep_of is None or self._deep_of[0] is not palette:
+            colours = {label: list(protos) for label, protos in profile.colours.items()}
+            for label in set(DEEP_COLOURS) & colours.keys():
+                colours[label] += [_shaded(proto, DEEP_SHADE) for proto in colours[label]]
+            self._deep_of = (palette, palette_for(colours, ALL_LABELS))
+        return self._deep_of[1]
+
     def read(self, plane: Frame, layout: Layout, profile: Profile | None) -> Reading:
         profile = self._profile(profile)
         plane = _cast_removed(plane)
         palette = palette_for(profile.colours, ALL_LABELS)
         strips = self._strips(plane, layout, palette)
-        owners = palette.classify_bgr(strips)  # (lines, across, along)
+        owners = self._deep(palette, profile).classify_bgr(strips)  # (lines, across, along)
         neutral = _neutral(strips)
         edge = self._lines(layout)[0].edge
         dip = _stick_dips(strips, neutral, edge)
@@ -390,6 +408,13 @@ def _bar_colours(
         numpy.where(nothing, numpy.inf, hue).astype(numpy.float32),
         numpy.where(nothing, numpy.inf, lighter).astype(numpy.float32),
     )
+
+
+def _shaded(proto: list[float], share: float) -> list[float]:
+    """A Lab prototype under `share` of its light."""
+    lab = numpy.array([[proto]], numpy.float32).clip(0, 255).astype(numpy.uint8)
+    bgr = numpy.asarray(cv2.cvtColor(lab, cv2.COLOR_LAB2BGR), numpy.float32) * share
+    return [float(v) for v in to_lab(bgr.astype(numpy.uint8))[0, 0]]
 
 
 def _cast_removed(plane: Frame) -> Frame:
