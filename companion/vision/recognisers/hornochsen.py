@@ -456,6 +456,10 @@ BACK_MARK = 0.5
 """A tile showing its back's mark this well (see back_mark) is face down."""
 FACE_GLYPH_SCORE = 0.65
 """The least correlation of each digit with its templates on a light square (see MIN_GLYPH_SCORE)."""
+WHOLE_FACE = 0.95
+"""A light square this share no empty area holds a whole tile (see PALE_GLYPH_SCORE)."""
+PALE_GLYPH_SCORE = 0.5
+"""The least correlation of each of two digits on a whole light face that reads no number otherwise."""
 FACE_JOINED_SCORE = 0.75
 """The least correlation of each half of a shape cut in two (see JOINED_SCORE) on a light square of a
 normalised plane: the board and its prints are gone there, and two digits of another typeface blurred
@@ -545,8 +549,12 @@ def _read_face(
     """The number of a face found by _look_normalised, from its glyphs' scores."""
     # A light face in its square is a tile: its blurred digits of another typeface need not look as much
     # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
-    least = FACE_GLYPH_SCORE if not face.dim else MIN_GLYPH_SCORE
-    joined = FACE_JOINED_SCORE if not face.dim else JOINED_SCORE
+    # Under a dim lamp every face of the frame is dim (see _face_least): one as light as the frame's faces
+    # is a face, its digits blurred by the dark as a light face's are by a cloth's noise (burnt 20261138,
+    # laminate in a dark room: faces at 83-124 median, their joined digits at 0.8-0.89 read empty).
+    dim = face.dim and (face_least >= FACE_LEAST or face.median < face_least)
+    least = FACE_GLYPH_SCORE if not dim else MIN_GLYPH_SCORE
+    joined = FACE_JOINED_SCORE if not dim else JOINED_SCORE
     # A lone 0 on a dim square is a ring of the board's print left in view; on a light face, a blurred
     # digit (an 8 blurred into a blob looks most like a 0): its likeliest digit of 1-9 is read.
     ring = face.dim
@@ -597,6 +605,13 @@ def _read_face(
             if again[0] is not None and again[0] >= 10:
                 number, margin, alternatives = again
                 break
+    if number is None and not dim and face.tile >= WHOLE_FACE and len(face.glyphs) == 2:
+        # A whole light face in its square is a tile, and every face shows a number: two glyphs are read as
+        # one though a digit correlates less than FACE_GLYPH_SCORE (burnt 20261138: a travel edition's pale
+        # 0 of a 30 at 0.57, read empty).
+        again = number_of(face.glyphs, scored, PALE_GLYPH_SCORE, joined, ring)
+        if again[0] is not None and again[0] >= 10:
+            number, margin, alternatives = again
     if number is None and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
         return (
             DOWN,
