@@ -98,6 +98,21 @@ UPDATE_EVERY = 5
 HUE_TOLERANCE = 0.12
 """How far (log) a pixel's hue may lie beyond its reference neighbourhood's, besides the noise's share of its
 level (a dark pixel's hue is noisy)."""
+FAINT_LIGHT = 0.35
+"""Under a light this much dimmer than the reference's or more (in its dimmest channel) faint differences
+(`ReferenceSettings.faint_level`) are no piece: the light grid follows a deep shadow within some per cent,
+and on the table a few levels bright there that error alone (4-9 levels, where the table's range under
+it is 2-6 wide) came out faint all over (burnt 20261138, linen under a player's shadow a quarter lit:
+Minoa's and Asterion's frames refused as a changed table, 0.22-0.28 of the light)."""
+SHADE_DEPTH = 0.3
+"""How much (log) darker than the light measured the table under one deep shadow is at least
+(`_one_shade`)."""
+SHADE_HUE = 0.1
+"""How far (log) a channel of a pixel's ratio may lie from the matched table's colour of light in one deep
+shadow's (`_one_shade`)."""
+SHADE_SHARE = 0.6
+"""Share of the free area's differing pixels that one deep shadow covers (`_one_shade`): a new cloth
+or camera differs every which way."""
 EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
 """Labels that mean "nothing there": a plane read as all of these shows the empty play area."""
 
@@ -328,6 +343,13 @@ class TableReference:
         (`surround`: the same frame's `surround_of`, when the reference learned one: arms are seen
         crossing the table around the plane; or a function giving it, called only when the plane's
         changes reach its edge, as warping it costs)."""
+        return self._look(plane, surround, None)
+
+    def _look(
+        self, plane: Frame, surround: Frame | Callable[[], Frame] | None, shade: Mask | None
+    ) -> TableView:
+        """`look`'s comparison; `shade`: where the table lies under one deep shadow the light grid is to
+        take as light where no texture shows it (`_one_shade`), or None."""
         if self._image is None or self._low is None or self._high is None:
             raise ReferenceError("no reference learned: show the empty play area first")
         settings = self.settings
@@ -341,8 +363,11 @@ class TableReference:
             current,
             self._image,
             self._ceiling,
-            lambda: self._texture.kept(current),
+            (lambda: self._texture.kept(current))
+            if shade is None
+            else (lambda: self._texture.kept(current) | shade),
             log_reference=self._log_image,
+            fill=shade is not None,
         )
         gain = floats(cv2.exp(log_light))
         # Compared as the camera sees it: where the light drives the table past white, white matches.
@@ -404,6 +429,9 @@ class TableReference:
         # Zero where no match, in one OpenCV pass (numpy's masked assignment costs several).
         beyond = floats(cv2.bitwise_and(beyond, beyond, mask=matches.view(numpy.uint8)))
         faint = cv2.blur(beyond, (px(FAINT_MM), px(FAINT_MM))) > settings.faint_level
+        if float(gain.min()) < FAINT_LIGHT:
+            # Under a deep shadow the table's range shrinks with the light, its light's error does not.
+            faint &= min3(gain) >= FAINT_LIGHT
         matches &= ~faint
         # A piece of another hue than the table's around it is no table, even at its levels.
         # OpenCV's log: a fifth of numpy's cost, and within a unit of the last place of it.
@@ -443,6 +471,12 @@ class TableReference:
         joined = joined_changes(different, square(HAND_JOIN_MM))
         free = self._weight > 1.0
         free_share = float(numpy.count_nonzero(matches & free)) / max(1, int(numpy.count_nonzero(free)))
+        if free_share < settings.min_free_share and shade is None:
+            # Most of the free area differs: a changed table, or the table under one deep shadow whose
+            # sharp edge the light grid does not step over, on a cloth whose texture it hides.
+            deep = self._one_shade(log_ratio, log_light, matches, free)
+            if deep is not None:
+                return self._look(plane, surround, deep)
         if free_share < settings.min_free_share:
             hand = False  # refused below as a changed table, whatever the band shows
         elif surround is not None and self._surround.learned:
@@ -466,6 +500,27 @@ class TableReference:
             )
         correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
         return TableView(foreground > 0, correction, matches, table_share, hand, reason, small)
+
+    def _one_shade(self, log_ratio: Floats, log_light: Floats, matches: Mask, free: Mask) -> Mask | None:
+        """Where the free area's pixels that differ are darker than the light measured by `SHADE_DEPTH` at
+        least, alike in every channel as the table's matched light is (`SHADE_HUE`: a shadow), when they
+        are most of those that differ (`SHADE_SHARE`): a sharp-edged deep shadow (a player standing
+        between the lamp and the table) over a cloth whose texture it hides in the camera's noise
+        (linen's weave), which the light grid's walk does not step into. Else None."""
+        differing = free & ~matches
+        count = int(numpy.count_nonzero(differing))
+        table = free & matches
+        if count == 0 or not numpy.any(table):
+            return None
+        grey = sum3(log_ratio) * numpy.float32(1.0 / 3.0)
+        light = sum3(log_light) * numpy.float32(1.0 / 3.0)
+        # The matched table's colour of light: each channel's log gain less their mean.
+        colour = numpy.median((log_light - light[..., None])[table], axis=0).astype(numpy.float32)
+        hue = max3(floats(numpy.abs(log_ratio - grey[..., None] - colour)))
+        under = differing & (hue <= SHADE_HUE) & (grey < light - numpy.float32(SHADE_DEPTH))
+        if numpy.count_nonzero(under) < SHADE_SHARE * count:
+            return None
+        return numpy.asarray(under, bool)
 
     def normalise(self, plane: Frame, view: TableView | None = None) -> Frame:
         """The plane in canonical light with every table pixel replaced by NEUTRAL_BGR."""

@@ -159,6 +159,7 @@ class LightGrid:
         ceiling: Floats | None = None,
         kept: Callable[[], Mask] | None = None,
         log_reference: Floats | None = None,
+        fill: bool = False,
     ) -> Floats:
         """Per mask pixel and channel, the log of the light's gain (log_ratio: the plane's log levels less
         the reference's, at the masks' size; current and reference: the levels themselves). `ceiling`
@@ -167,7 +168,10 @@ class LightGrid:
         `SATURATED` less the white balance): the grid takes no light under which a cell's table would
         be pushed past it. `kept`, when given: where the plane keeps the reference's texture, asked for
         only when a cell mostly free of items found no light of its own. `log_reference`, when known:
-        `log_level(reference)` (the reference keeps it; its log costs more than the rest of the renewal)."""
+        `log_level(reference)` (the reference keeps it; its log costs more than the rest of the renewal).
+        `fill`: the cells that found no light of their own nor from `kept` take the light of the nearest
+        that did (`_filled`): under one deep shadow over most of the plane, the cells full of pieces
+        inside it lie in it too."""
         band, coarse = self.band, self.coarse
         log_ratio = numpy.asarray(cv2.resize(log_ratio, coarse, interpolation=cv2.INTER_AREA), numpy.float32)
         one = _NEIGHBOURS
@@ -239,7 +243,9 @@ class LightGrid:
         # pixels that keep the table's texture. Cells under pieces find no light of their own either: only
         # a cell mostly free of items that found none asks for the texture (its comparison costs).
         if kept is not None and numpy.any(self._free_cells[..., None] & ~supported):
-            cells = self._kept_light(log_ratio, weight, kept(), cells, supported, overall)
+            cells, supported = self._kept_light(log_ratio, weight, kept(), cells, supported, overall)
+            if fill:
+                cells = _filled(cells, supported)
         for narrower in (band / 2, band / 3):
             centre = self._spread(cells, coarse)
             cells, _ = self._cells(log_ratio, weight, centre, narrower, overall, cells)
@@ -342,11 +348,12 @@ class LightGrid:
 
     def _kept_light(
         self, log_ratio: Floats, usable: Floats, kept: Mask, cells: Floats, supported: Mask, overall: Floats
-    ) -> Floats:
+    ) -> tuple[Floats, Mask]:
         """The grid with each cell (and channel) that found no light of its own (not `supported`) given the
         light of its pixels that keep the reference's texture (`kept`, at the masks' size), where they
         cover `KEPT_CELL_SHARE` of it: a shadow keeps the cloth's checks and weave under any gain, however
-        sharp its edge (the walk steps over no sharp edge: an arm's is one); an arm or a piece hides them."""
+        sharp its edge (the walk steps over no sharp edge: an arm's is one); an arm or a piece hides them.
+        With the cells (and channels) that have light of their own now."""
         share = cv2.resize(kept.astype(numpy.float32), self.coarse, interpolation=cv2.INTER_AREA)
         within = (share > 0.5).astype(numpy.float32)
         weights = cv2.multiply(cv2.merge((within, within, within)), usable)
@@ -358,7 +365,7 @@ class LightGrid:
         found = ~supported & (support > KEPT_CELL_SHARE)
         own = sums / numpy.maximum(support, 1e-6)
         light = numpy.minimum(numpy.maximum(own, overall - _REACH), overall + _REACH, dtype=numpy.float32)
-        return numpy.asarray(numpy.where(found, light, cells), numpy.float32)
+        return numpy.asarray(numpy.where(found, light, cells), numpy.float32), supported | found
 
     def _to_brighter(
         self,
@@ -465,6 +472,25 @@ def _ramped(cells: Floats, supported: Mask, overall: Floats) -> Floats:
     ramp = numpy.minimum(numpy.maximum(total / numpy.maximum(count, 1), overall - _REACH), overall + _REACH)
     deeper = ~supported & (count > 0) & (ramp < cells)
     return numpy.asarray(numpy.where(deeper, ramp, cells), numpy.float32)
+
+
+def _filled(cells: Floats, known: Mask) -> Floats:
+    """The grid with each cell (and channel) not `known` given the mean light of its known neighbours (of
+    eight), ring by ring inward from the known cells."""
+    cells, known = cells.copy(), known.copy()
+    kernel = numpy.ones((3, 3), numpy.float32)
+    for _ in range(max(cells.shape[:2])):
+        if numpy.all(known):
+            break
+        weights = known.astype(numpy.float32)
+        count = cv2.filter2D(weights, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        total = cv2.filter2D(cells * weights, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        reached = ~known & (count > 0.5)
+        if not numpy.any(reached):
+            break
+        cells[reached] = (total / numpy.maximum(count, 1.0))[reached]
+        known |= reached
+    return cells
 
 
 class MarkerPaper:
