@@ -19,11 +19,13 @@ from companion.vision.recognisers import _hornochsen_tiles, hornochsen
 DATA = Path(__file__).parent / "data" / "hornochsen_pale"
 
 
-def _face(name: str, size_mm: float) -> tuple[_hornochsen_tiles.Seen, hornochsen._Face]:
+def _face(
+    name: str, size_mm: float, centre_mm: tuple[float, float] = (30.6, 30.5)
+) -> tuple[_hornochsen_tiles.Seen, hornochsen._Face]:
     plane = numpy.asarray(cv2.imread(str(DATA / f"{name}_plane.png"), cv2.IMREAD_COLOR), numpy.uint8)
     table = numpy.asarray(cv2.imread(str(DATA / f"{name}_table.png"), cv2.IMREAD_GRAYSCALE), numpy.uint8)
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    face = hornochsen._look_normalised(seen, ItemRegion((30.6, 30.5), (size_mm, size_mm)))
+    face = hornochsen._look_normalised(seen, ItemRegion(centre_mm, (size_mm, size_mm)))
     assert isinstance(face, hornochsen._Face)
     return seen, face
 
@@ -56,3 +58,15 @@ def test_a_dim_face_as_light_as_the_frames_faces_reads_as_a_light_face() -> None
     assert _read(seen, face, 88.4) == "98"
     assert _read(seen, face, hornochsen.FACE_LEAST) == "empty"
     assert _read(seen, face._replace(median=80.0), 88.4) == "empty"  # darker than the frame's faces
+
+
+def test_a_dim_patch_covering_little_of_the_square_shows_no_lone_digit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A printed cloth's blot the reference left in view (burnt 20261138: 0.28 of a board square's middle,
+    139 median among light faces) has a stroke like a 6; a tile shows its two digits there, not one."""
+    seen, face = _face("print_6", 30.0, (30.555, 30.182))
+    assert face.dim and face.tile < hornochsen.DIM_PART
+    assert _read(seen, face, hornochsen.FACE_LEAST) == "empty"
+    monkeypatch.setattr(hornochsen, "DIM_PART", 0.0)
+    assert _read(seen, face, hornochsen.FACE_LEAST) == "6"

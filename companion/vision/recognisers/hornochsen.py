@@ -460,6 +460,8 @@ WHOLE_FACE = 0.95
 """A light square this share no empty area holds a whole tile (see PALE_GLYPH_SCORE)."""
 PALE_GLYPH_SCORE = 0.5
 """The least correlation of each of two digits on a whole light face that reads no number otherwise."""
+DIM_PART = 0.5
+"""A dim square this share or less not the empty area shows a tile's two digits, not one (see _read_face)."""
 FACE_JOINED_SCORE = 0.75
 """The least correlation of each half of a shape cut in two (see JOINED_SCORE) on a light square of a
 normalised plane: the board and its prints are gone there, and two digits of another typeface blurred
@@ -622,6 +624,10 @@ def _read_face(
         # No face is this dark (nor this much darker than the frame's: _face_least) but one in a deep
         # shadow, which still shows its two digits: one digit there is a mark of the board's print the
         # reference left in view.
+        return EMPTY, 0.1, []
+    if face.dim and number < 10 and face.tile < DIM_PART:
+        # Nor does a dim patch covering little of the square's middle show one digit but as a mark of a
+        # printed cloth the reference left in view (burnt 20261138: a 6 at 0.28 of the middle, 139 median).
         return EMPTY, 0.1, []
     return str(number), float(min(1.0, margin * 4)), alternatives
 
