@@ -86,16 +86,8 @@ def test_the_squares_are_fitted_to_a_stretched_and_shifted_board(
     planes: tuple[numpy.typing.NDArray[numpy.uint8], ...],
 ) -> None:
     layout = _layout()
-    fitted = _fitted(planes[1], layout)
-    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
-    for item_id, region in layout.items.items():
-        x, y = region.centre_mm
-        truth = (
-            middle[0] + (x - middle[0]) * STRETCH[0] + SHIFT_MM[0],
-            middle[1] + (y - middle[1]) * STRETCH[1] + SHIFT_MM[1],
-        )
-        found = fitted.items[item_id].centre_mm
-        assert abs(found[0] - truth[0]) < 2.5 and abs(found[1] - truth[1]) < 2.5, item_id
+    errors = _fit_errors_mm(_fitted(planes[1], layout), layout)
+    assert max(errors) < 2.5, dict(zip(layout.items, errors, strict=True))
 
 
 def test_a_board_where_the_layout_puts_it_keeps_its_squares(

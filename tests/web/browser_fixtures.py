@@ -124,6 +124,38 @@ class TableServer:
         self.process = None
 
 
+CAMERA_RECORDING = Path(__file__).resolve().parents[1] / "vision" / "data" / "minotaurus"
+"""A recorded five-player Minotaurus session, played as the table's camera."""
+
+
+@pytest.fixture
+def camera_table(tmp_path: Path) -> Iterator[TableServer]:
+    """A simulated five-player Minotaurus table whose camera is CAMERA_RECORDING."""
+    server = TableServer(
+        tmp_path / "table.db",
+        *("--simulate", "--game", "minotaurus", "--players", "5", "--delay", "1000"),
+        *("--camera", str(CAMERA_RECORDING)),
+    )
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def host_signs_in_from(page: Any, server: TableServer, path: str) -> None:
+    """The host opens one of the host's pages without the PIN, is asked for it in words, and signs in on the
+    host page."""
+    from playwright.sync_api import expect
+
+    page.goto(f"{server.url}{path}")
+    expect(page.locator("#message")).to_contain_text("sign in with the table PIN first")
+    page.goto(f"{server.url}/host")
+    page.fill("#pin", PIN)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("#controls")).to_be_visible()
+
+
 @pytest.fixture
 def table(tmp_path: Path) -> Iterator[TableServer]:
     server = TableServer(tmp_path / "table.db")

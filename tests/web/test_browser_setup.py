@@ -6,39 +6,29 @@ phone's width."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
 
-from .browser_fixtures import PIN, TableServer, browser, phone, screenshot
+from .browser_fixtures import TableServer, browser, camera_table, host_signs_in_from, phone, screenshot
 
-__all__ = ["browser"]  # fixture
+__all__ = ["browser", "camera_table"]  # fixtures
 
 expect.set_options(timeout=15_000)  # a hang guard, not a speed limit
 
-RECORDING = Path(__file__).resolve().parents[1] / "vision" / "data" / "minotaurus"
 PHONE_WIDTH = 360
 DETAIL = r"Detail: (\d\.\d+) mm of table per camera pixel where coarsest\.$"
 MARKERS = ["top-left", "top-right", "bottom-right", "bottom-left"]
 
 
-def test_the_host_sees_the_camera_picture_markers_and_detail_on_a_phone(browser: Any, tmp_path: Path) -> None:
-    server = TableServer(
-        tmp_path / "table.db",
-        *("--simulate", "--game", "minotaurus", "--players", "5", "--delay", "1000"),
-        *("--camera", str(RECORDING)),
-    )
-    server.start()
+def test_the_host_sees_the_camera_picture_markers_and_detail_on_a_phone(
+    browser: Any, camera_table: TableServer
+) -> None:
+    server = camera_table
     context = phone(browser)
     try:
         page = context.new_page()
-        page.goto(f"{server.url}/setup")
-        expect(page.locator("#message")).to_contain_text("sign in with the table PIN")
-        page.goto(f"{server.url}/host")
-        page.fill("#pin", PIN)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.locator("#controls")).to_be_visible()
+        host_signs_in_from(page, server, "/setup")
 
         # The page opens on the game being played, with its options: the recording's five players' matrix.
         page.goto(f"{server.url}/setup")
@@ -72,4 +62,3 @@ def test_the_host_sees_the_camera_picture_markers_and_detail_on_a_phone(browser:
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_WIDTH
     finally:
         context.close()
-        server.stop()

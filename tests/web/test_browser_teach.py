@@ -12,36 +12,31 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .browser_fixtures import PIN, TableServer, browser, phone, screenshot
+from .browser_fixtures import TableServer, browser, camera_table, host_signs_in_from, phone, screenshot
 
-__all__ = ["browser"]  # fixture
+__all__ = ["browser", "camera_table"]  # fixtures
 
 expect.set_options(timeout=20_000)  # a hang guard, not a speed limit
 
-RECORDING = Path(__file__).resolve().parents[1] / "vision" / "data" / "minotaurus"
 PHONE_WIDTH = 360
 
 
+@pytest.fixture
+def profiles(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Where the table saves taught editions: set before the camera table starts, which reads it."""
+    folder = tmp_path / "profiles"
+    monkeypatch.setenv("COMPANION_VISION_PROFILES", str(folder))
+    return folder
+
+
 def test_the_host_teaches_an_edition_from_the_phone_and_sees_it_read(
-    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    browser: Any, profiles: Path, camera_table: TableServer
 ) -> None:
-    profiles = tmp_path / "profiles"
-    monkeypatch.setenv("COMPANION_VISION_PROFILES", str(profiles))
-    server = TableServer(
-        tmp_path / "table.db",
-        *("--simulate", "--game", "minotaurus", "--players", "5", "--delay", "1000"),
-        *("--camera", str(RECORDING)),
-    )
-    server.start()
+    server = camera_table
     context = phone(browser)
     try:
         page = context.new_page()
-        page.goto(f"{server.url}/teach")
-        expect(page.locator("#message")).to_contain_text("sign in with the table PIN first")
-        page.goto(f"{server.url}/host")
-        page.fill("#pin", PIN)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.locator("#controls")).to_be_visible()
+        host_signs_in_from(page, server, "/teach")
 
         page.goto(f"{server.url}/teach")
         page.select_option("#game", "minotaurus")
@@ -70,4 +65,3 @@ def test_the_host_teaches_an_edition_from_the_phone_and_sees_it_read(
         assert saved["edition"] == "club-set" and saved["game"] == "minotaurus"
     finally:
         context.close()
-        server.stop()
