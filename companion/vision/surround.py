@@ -132,6 +132,10 @@ alike). A lamp switched on, its pool warmer and brighter, is smooth over the ban
 both above the band's median, 0.03 above the smooth light); light redder only, or brighter only, is
 light (a light grid led astray by tiles on a linen at rest: 0.27 redder, 0.43 brighter); a shadow is
 darker and bluer. At rest on burnt and dev frames whose band's own light was measured: at most 0.084."""
+WARM_BUMP_REFIT = True
+"""Whether the smooth light is fitted again without the samples half a `WARM_BUMP` above it (`_warm`)."""
+WARM_BENT_SHARE = 0.25
+"""At most this share of the fit's samples half a `WARM_BUMP` above it are left out of its refit (`_warm`)."""
 WARM_SAMPLE = 3
 """Every so many of the band's pixels make the smooth light's fit (`_smooth`)."""
 
@@ -349,15 +353,29 @@ class Surround:
         over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light."""
         red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
         level = sum3(light) * numpy.float32(1.0 / 3.0)
-        redder = red_blue - self._smooth(red_blue) > WARM_BUMP
-        brighter = level - self._smooth(level) > WARM_BUMP
+        red_fit, level_fit = self._smooth(red_blue), self._smooth(level)
+        # An arm over a sixth of a side bends the fit towards itself by half its bump (burnt 20261139,
+        # Minos on light wood: 0.2 redder and 0.15 brighter than the wood beside it, 0.06-0.11 above the
+        # fit): fitted again without the samples half a bump above it, the light is the table's.
+        half = numpy.float32(WARM_BUMP / 2)
+        bent = ((red_blue - red_fit > half) & (level - level_fit > half)).ravel()[self._sample]
+        # Most of the band that far above its fit is a light no quadratic follows, not an arm.
+        if WARM_BUMP_REFIT and 0 < numpy.count_nonzero(bent) <= WARM_BENT_SHARE * bent.size:
+            red_fit, level_fit = self._smooth(red_blue, ~bent), self._smooth(level, ~bent)
+        redder = red_blue - red_fit > WARM_BUMP
+        brighter = level - level_fit > WARM_BUMP
         return numpy.asarray(redder & brighter & (self._depth < self.margin), bool)
 
-    def _smooth(self, values: Floats) -> Floats:
+    def _smooth(self, values: Floats, kept: Mask | None = None) -> Floats:
         """`values` (at the surround's size) as a quadratic in x and y least-squares fitted over the
-        band's pixels: a lamp's pool, its colour mixing with daylight, vary no faster over the band; an
-        arm crossing it covers too little of it to bend the fit."""
-        coefficients = self._fit @ values.ravel()[self._sample]
+        band's pixels (`kept`: only those of the `_sample` pixels): a lamp's pool, its colour mixing with
+        daylight, vary no faster over the band."""
+        sampled = values.ravel()[self._sample]
+        if kept is None:
+            coefficients = self._fit @ sampled
+        else:
+            terms = self._terms[self._sample][kept]
+            coefficients = numpy.linalg.lstsq(terms, sampled[kept], rcond=None)[0].astype(numpy.float32)
         terms = self._terms
         return numpy.asarray((terms @ coefficients).reshape(values.shape), numpy.float32)
 

@@ -86,3 +86,25 @@ def test_a_warm_lamps_pool_switched_on_is_light(
     taken_for_light(monkeypatch, band, frame, empty)
     changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
     assert not numpy.any(changed & in_band(band, (slice(None), slice(None))))
+
+
+def test_a_wide_warm_arm_bending_the_smooth_light_differs_in_the_band(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An arm over a third of one side, of a skin 0.3 redder and 0.13 brighter (logs) than the table: the
+    smooth light, fitted over the whole band, bends towards it by half its bump (burnt 20261139, Minos on
+    light wood); fitted again without it, the arm differs."""
+    rng = numpy.random.default_rng(23)
+    band, empty = learned(rng)
+    box = (slice(band.size[1] - 40, None), slice(50, 110))
+    frame = empty.copy()
+    skin = numpy.exp(numpy.array([0.0, 0.1, 0.3], numpy.float32))
+    frame[box] = numpy.clip(empty[box] * skin, 0, 255).astype(numpy.uint8)
+    taken_for_light(monkeypatch, band, frame, empty)
+    where = in_band(band, box)
+    changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert numpy.count_nonzero(changed & where) >= 0.5 * numpy.count_nonzero(where)
+    # Fitted once, over the arm too, the light bent towards it is the arm's: it matches as table.
+    monkeypatch.setattr(band_module, "WARM_BUMP_REFIT", False)
+    changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
+    assert numpy.count_nonzero(changed & where) < 0.1 * numpy.count_nonzero(where)
