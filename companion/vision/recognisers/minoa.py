@@ -256,8 +256,12 @@ class MinoaRecogniser:
         plane = _cast_removed(plane)
         palette = palette_for(profile.colours, ALL_LABELS)
         strips = self._strips(plane, layout, palette)
-        owners = self._deep(palette, profile).classify_bgr(strips)  # (lines, across, along)
         neutral = _neutral(strips)
+        # Deep shade only where the table is replaced by the neutral grey: on a camera's own plane the table
+        # shows, and its shadowed wood or print passes for a green piece that dark (tests/vision/data/minoa).
+        deep = numpy.count_nonzero(neutral) >= NORMALISED_SHARE * neutral.size
+        colours = self._deep(palette, profile) if deep else palette
+        owners = colours.classify_bgr(strips)  # (lines, across, along)
         edge = self._lines(layout)[0].edge
         dip = _stick_dips(strips, neutral, edge)
         # Per colour, the share of a piece-wide band of the strip that is of that colour, among the band's
