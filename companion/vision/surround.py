@@ -248,12 +248,13 @@ class Surround:
         # flare and the camera's noise lift a near-black channel most): a yellow check's blue at 17, a
         # quarter of it in a player's shadow, strays by as much as its own level allows, not the grey's.
         chroma_of = chroma + 5.0 / (min3(numpy.asarray(cv2.blur(image, window), numpy.float32)) + 2.0)
+        high = numpy.asarray(cv2.dilate(image, kernel), numpy.float32)
         reference = {
             "low": self._low,
-            "high": cv2.dilate(image, kernel),
+            "high": high,
             "low_lifted": self._low + LOG_OFFSET,
-            "high_lifted": cv2.dilate(image, kernel) + LOG_OFFSET,
-            "both_lifted": self._low + cv2.dilate(image, kernel) + 2 * LOG_OFFSET,
+            "high_lifted": high + LOG_OFFSET,
+            "both_lifted": self._low + high + 2 * LOG_OFFSET,
             "offset": numpy.full_like(image, LOG_OFFSET),
             "tolerance": relative * image,
             "mean_2": cv2.blur(image, window) + 2.0,
