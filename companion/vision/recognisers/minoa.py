@@ -128,6 +128,17 @@ sticks, wood and the card's print (dev 5, 21 and burnt 38 read such browns besid
 pieces; at 0.3 a brown stick's olive shade on gingham, dev 13, was a green one)."""
 HOLDS = 0.55
 """A line holds a stick or piece when this share of the best band is of its colour."""
+CENTRE_MM = 1.0
+CENTRE_HOLDS = 0.6
+"""... and a piece only when that colour is also this share of what the plane shows within CENTRE_MM of
+the line: a piece lies on its line, 9 mm wide, so its middle covers the line whatever the fit's error
+(burnt 20261138 and dev 2-77: right pieces 0.69 and more but one, in a frame the reference had emptied
+of its sticks). A cloth's or print's colour the reference left in view beside an edge fills a band off
+the line: a gingham's yellow checks and a print's red (burnt 20261138) 0.08-0.54, dev 13's linen 0.33."""
+CENTRE_SHOWN = 0.5
+"""Asked only where the plane shows this share of the line's middle (those checks and prints: 0.7 and
+more): a piece whose middle the reference took for the table (a green piece on a green check) is told by
+the rest of its band alone."""
 
 PIECE_LABELS = (STICK, *COLOURS)
 ALL_LABELS = (*PIECE_LABELS, BOARD_PRINT, TABLE)
@@ -269,12 +280,24 @@ class MinoaRecogniser:
         # piece on a green check) the rest still tells its colour, if it is half the band at least.
         band = round(PIECE_WIDTH_MM * 0.7)
         shown = _window_sums((~neutral).mean(axis=2), band)
+        centre = numpy.abs(ACROSS_MM) <= CENTRE_MM
+        shown_centre = numpy.count_nonzero(~neutral[:, centre], axis=(1, 2))
+        centre_size = numpy.count_nonzero(centre) * len(ALONG)
+        # A piece covers its line's middle too (CENTRE_HOLDS).
         shares = numpy.stack(
             [
-                (
-                    _window_sums((owners == ALL_LABELS.index(c)).mean(axis=2), band)
-                    / numpy.maximum(shown, band / 2)
-                ).max(axis=1)
+                numpy.where(
+                    (shown_centre < CENTRE_SHOWN * centre_size)
+                    | (
+                        numpy.count_nonzero(owners[:, centre] == ALL_LABELS.index(c), axis=(1, 2))
+                        >= CENTRE_HOLDS * shown_centre
+                    ),
+                    (
+                        _window_sums((owners == ALL_LABELS.index(c)).mean(axis=2), band)
+                        / numpy.maximum(shown, band / 2)
+                    ).max(axis=1),
+                    0.0,
+                )
                 for c in COLOURS
             ],
             axis=1,
