@@ -101,3 +101,36 @@ def test_the_fits_ink_is_darker_than_three_quarters_of_a_light_face_about_it() -
         plain[cv2.dilate(seams, _hornochsen_grid._SEAM_WIDTH) > 0] = 0
         assert plain.any()
         assert numpy.array_equal(_hornochsen_grid._ink(grey, table), plain)
+
+
+def test_a_windows_lightness_and_outline_from_the_frames_shaped_plane() -> None:
+    """tile_window's lightness is the plane's grey with the empty area at the face's level, and the outline
+    found in its slice of the whole plane's shaped lightness (Seen.shaped, made once a frame) is the one
+    found by shaping the window alone, for a tile clear of the window's sides."""
+    rng = numpy.random.default_rng(14)
+    for _ in range(30):
+        grey = numpy.asarray(rng.integers(60, 120, (240, 320)), numpy.uint8)
+        x, y = int(rng.integers(140, 180)), int(rng.integers(100, 140))
+        turn = float(rng.uniform(-8, 8))
+        box = cv2.boxPoints(((x, y), (52.0, 52.0), turn)).astype(numpy.int32)
+        cv2.fillConvexPoly(grey, box, int(rng.integers(170, 250)))
+        cv2.putText(
+            grey, str(int(rng.integers(10, 99))), (x - 20, y + 10), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 40, 3
+        )
+        table = numpy.full(grey.shape, 255, numpy.uint8)
+        cv2.fillConvexPoly(table, box, 0)
+        table[numpy.asarray(rng.random(grey.shape) < 0.02) & (table == 0)] = 255  # specks taken for empty
+        plane = numpy.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), numpy.uint8)
+        seen = _hornochsen_tiles.Seen(plane, table, grey)
+        level = float(rng.integers(170, 250))
+        region = ItemRegion(
+            (x / 2 + float(rng.uniform(-3, 3)), y / 2 + float(rng.uniform(-3, 3))), (30.0, 30.0)
+        )
+        window = _hornochsen_tiles.tile_window(seen, region, level)
+        x0, y0, x1, y1 = _hornochsen_tiles._wide_box(region, grey.shape)
+        plain = grey[y0:y1, x0:x1].copy()
+        plain[table[y0:y1, x0:x1] > 0] = int(level)
+        assert numpy.array_equal(window.light, plain)
+        faces = numpy.asarray(cv2.inRange(table[y0:y1, x0:x1], 0, 0), numpy.uint8)
+        alone = _hornochsen_tiles._tile_rect(plain, faces, window.here, level)
+        assert window.rect is not None and window.rect == alone
