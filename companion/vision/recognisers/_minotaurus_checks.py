@@ -4,11 +4,12 @@ Apart from minotaurus.py, which had grown past a few screens. On a normalised pl
 marks tell neither way is a face if it shows a horn as clearly as only a face does (HORN_CLEAR); a cell
 read empty for its mostly neutral middle is a face the reference took mostly for a light table if it
 varies (TAKEN_VARIATION) and shows a clear horn and a row of pips (PIPS_CLEAR); a cell that shows no
-mark at all is empty (FLAT_VARIATION), and so is one read down that shows no back's emblem and goes on in
-the same colour across the gap about its place (GAP_LIKE); a face read white that is too coloured, too
-dark (WHITE_LEAST_L) or hardly lighter than the table (DARK_WHITE_LIT) is another colour or a back. Then
+mark at all is empty (FLAT_VARIATION), and so is one read down that shows no back's emblem (none inside
+its middle: CORE_POLARITY) and goes on in the same colour across the gap about its place (GAP_LIKE); a
+face read white that is too coloured, too dark (WHITE_LEAST_L) or hardly lighter than the table
+(DARK_WHITE_LIT) is another colour or a back. Then
 every face-up piece's glyphs: its horn finds it and its side, the row of pips where the horn puts it its
-value (a cell whose horn is unclear and whose middle goes on across the gap is empty instead).
+value (a cell whose horn is unclear or missing and whose middle goes on across the gap is empty instead).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from companion.vision.recognisers._minotaurus_cells import (
     PITCH_MM,
     Cells,
     FloatArray,
+    ink_polarity,
     locate_piece,
 )
 from companion.vision.recognisers._minotaurus_glyphs import (
@@ -139,18 +141,49 @@ def table_left_empty(cells: Cells, classes: list[str], confidences: list[float])
     under BACK_POLARITY and the back's pattern under BACK_SEEN) and whose middle goes on in the same colour
     across the gap about its place (left_table) is empty: a piece ends at its edge, the table a
     normalisation left behind does not (a shadow cast over dark wood after the reference was taken, a lamp's
-    glare on laminate; burnt 20261137 dark wood, 8 empty cells under a round shadow read down). (A face
+    glare on laminate; burnt 20261137 dark wood, 8 empty cells under a round shadow read down). Lighter marks
+    only where the middle meets the neutral grey are no emblem (core_polarity, CORE_POLARITY). (A face
     read there is looked at in read_glyphs, where its horn is matched anyway.)"""
     if cells.covered is None:
         return
     backs = cells.features[:, 7] / FEATURE_WEIGHTS[7]
-    unmarked = (cells.covered >= EMPTY_COVER) & (cells.polarity < BACK_POLARITY) & (backs < BACK_SEEN)
+    unmarked = (cells.covered >= EMPTY_COVER) & (backs < BACK_SEEN)
     for n in numpy.flatnonzero(unmarked).tolist():
         if classes[n] != "down":
+            continue
+        # Lighter marks only where the patch meets the neutral grey (its blend with it) are no emblem. (A
+        # middle with no neutral pixel has no such blend: most backs, and 0.1 ms a cell spared.)
+        if cells.polarity[n] >= BACK_POLARITY and (
+            cells.covered[n] >= 1.0 or core_polarity(cells, n) >= CORE_POLARITY
+        ):
             continue
         distance = left_table(cells, n)
         if distance is not None:
             classes[n], confidences[n] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
+
+
+CORE_POLARITY = 0.3
+"""Least ink_polarity of a back's middle away from the neutral grey (core_polarity). A shadowed wood's patch
+the normalisation left, gap-like (left_table), but cut by bits of table the reference matched, shows lighter
+marks where it blends with them (ink_polarity 0.2-0.74 over its middle, light tail under LIT_LEVEL), none
+inside: -0.13 to 0.18 (burnt 20261139 dark wood frame 12 and 20261137 dark wood: 7 such empty cells read
+down); backs that lie gap-like, emblem and all, 0.39 and more (burnt 20261137, 20261139 dark wood, dev 21
+60 77 7x8: 508 backs)."""
+CORE_ERODE = numpy.ones((3, 3), numpy.uint8)
+
+
+def core_polarity(cells: Cells, n: int) -> float:
+    """ink_polarity of cell n's middle (MIDDLE_MM) counting only its pixels a pixel or more from the
+    neutral table: a back's emblem lies inside its body, a patch's blend with the table at its edge."""
+    half = round(MIDDLE_MM / 2 * COARSE_PX_PER_MM) + 1
+    x, y = (round(float(v)) for v in cells.centres[n])
+    height, width = cells.small.shape[:2]
+    window = cells.small[max(0, y - half) : min(height, y + half), max(0, x - half) : min(width, x + half)]
+    away = numpy.abs(window.astype(numpy.int16) - numpy.array(NEUTRAL_BGR, numpy.int16)).max(axis=2)
+    foreign = (away > FOREGROUND_LEVEL).astype(numpy.uint8)
+    core = cv2.erode(foreign, CORE_ERODE, borderType=cv2.BORDER_REPLICATE)[1:-1, 1:-1] > 0
+    grey = cv2.cvtColor(window, cv2.COLOR_BGR2GRAY)[1:-1, 1:-1].astype(numpy.float32)
+    return float(ink_polarity(grey.reshape(1, -1), core.reshape(1, -1))[0])
 
 
 def left_table(cells: Cells, n: int) -> float | None:
@@ -290,6 +323,12 @@ def read_glyphs(
             # that missed it (a glare, a shadow), or a back; whichever of those is nearer.
             kinds, sures = prototypes.classify(cells.features[[n]], barred=COLOURS)
             items[item], confidence[item] = kinds[0], sures[0]
+            if kinds[0] == "down" and cells.features[n, 7] / FEATURE_WEIGHTS[7] < BACK_SEEN:
+                # No back's emblem either, its middle going on across the gap: the table's glare or
+                # shadow, as table_left_empty reads it (dev 77 laminate, a glare read white then down).
+                distance = left_table(cells, n)
+                if distance is not None:
+                    items[item], confidence[item] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
             continue
         if likeness < HORN_CLEAR and cells.covered is not None and n not in taken:
             # A horn no clearer than the table's noise can show, in a middle that goes on across the gap
