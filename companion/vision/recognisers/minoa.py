@@ -91,6 +91,12 @@ most."""
 SURE_DIP, SURE_CORE = 1.5, 0.3
 """A line darkened this much, this wide, holds a stick for certain (dev seeds 5-34: no empty line's core
 passed 0.25; a stick's median is 0.55): the frame's sure sticks show what its sticks look like."""
+SURE_FLAT = 0.6
+"""... and is dark across its width: its core at least this share of its darkest row. Only then does no
+colour overrule it (UNLIKE_AB): a print line of another hue, its card kept round it and dimmed, is dark
+in one row and a third as dark beside it (burnt 20261138's dark wood and gingham, dev 2's dark wood:
+0.51-0.53), as dark in all as a sure stick; sure sticks a colour would overrule were 0.66 and more (dev
+2-88, burnt 20261138)."""
 SURE_STICKS = 3
 """Fewer sure sticks than this and a frame's sticks are judged by their darkness alone."""
 BAR_ROWS = 3
@@ -395,7 +401,9 @@ def _stick_dips(
     if colours is not None:
         hue, lighter = colours
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
-        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | (lighter > WASHED_L)) & ~sure
+        # A sure stick is dark across its width, a print line in one row of it (SURE_FLAT).
+        flat = core >= SURE_FLAT * darkness.max(axis=1)
+        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | (lighter > WASHED_L)) & ~(sure & flat)
         stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
         if shown is not None:
             shown.update(hue=hue, lighter=lighter)
