@@ -211,7 +211,10 @@ def test_the_slots_shrunk_empty_area_taken_from_the_fits_is_the_same(empty_share
     even sides, halved): the same shifts as from the plane's own empty area thresholded and shrunk."""
     rng = numpy.random.default_rng(7)
     blocks = rng.random((60, 105)) < empty_share  # patches of a few millimetres, and noise at their edges
-    table = cv2.resize(blocks.astype(numpy.uint8) * 255, (1048, 600), interpolation=cv2.INTER_NEAREST)
+    table = numpy.asarray(
+        cv2.resize(blocks.astype(numpy.uint8) * 255, (1048, 600), interpolation=cv2.INTER_NEAREST),
+        numpy.uint8,
+    )
     table[rng.random(table.shape) < 0.05] ^= 255
     xs = rng.uniform(20, 500, 12)
     ys = rng.uniform(20, 280, 12)
@@ -252,3 +255,35 @@ def test_a_dim_frames_board_is_fitted_by_its_tiles_numbers(
     assert max(_fit_errors_mm(_fitted(dim, layout), layout)) < 2.5
     monkeypatch.setattr(_hornochsen_grid, "DIM_FACE_SHARE", 99.0)
     assert max(_fit_errors_mm(_fitted(dim, layout), layout)) > 2.5
+
+
+def test_the_slots_shifts_are_the_plain_box_counts_best() -> None:
+    """_loose_shifts (box sums over the band of rows the boxes reach, in whole numbers) picks for each slot
+    what counting the tile under each shifted box of the whole plane picks, slots at the plane's bottom
+    edge (boxes cut there) included."""
+    rng = numpy.random.default_rng(8)
+    blocks = rng.random((60, 105)) < 0.5
+    table = numpy.asarray(
+        cv2.resize(blocks.astype(numpy.uint8) * 255, (1048, 600), interpolation=cv2.INTER_NEAREST),
+        numpy.uint8,
+    )
+    occupied = cv2.resize((table < 128).astype(numpy.uint8), (524, 300), interpolation=cv2.INTER_AREA)
+    xs = rng.uniform(20, 500, 10)
+    ys = numpy.concatenate([rng.uniform(200, 280, 7), [295.0, 299.0, 305.0]])
+    got = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy())
+    steps = numpy.arange(-_hornochsen_grid.LOOSE_MM, _hornochsen_grid.LOOSE_MM + 1, dtype=numpy.float64)
+    half = _hornochsen_grid.LOOSE_BOX_MM / 2
+    for item, (x, y) in enumerate(zip(xs, ys, strict=True)):
+        best, shift = -numpy.inf, (0.0, 0.0)
+        for dy in steps:  # meshgrid's order: y shift slowest
+            for dx in steps:
+                x0, x1 = (int(numpy.clip(numpy.rint(x + dx + side), 0, 524)) for side in (-half, half))
+                y0, y1 = (int(numpy.clip(numpy.rint(y + dy + side), 0, 300)) for side in (-half, half))
+                count = int(occupied[y0:y1, x0:x1].sum())
+                score = count - 1e-3 * numpy.hypot(dx, dy)
+                if score > best:
+                    best, shift = (
+                        score,
+                        ((dx, dy) if count >= _hornochsen_grid.LOOSE_COVER * 26.0**2 else (0, 0)),
+                    )
+        assert (got[0][item], got[1][item]) == shift

@@ -422,7 +422,7 @@ def number_of(
         (c1, s1), (c2, s2) = readings
         totals = numpy.asarray((s1[1:, None] + s2[None, :]).ravel(), numpy.float32)  # 10..99
         first = 10
-    order = numpy.argsort(totals)[::-1]
+    order = totals.argsort()[::-1]
     best = int(order[0])
     number = first + best
     # The least correlation of the number's digits with their templates (only the best's is looked at).

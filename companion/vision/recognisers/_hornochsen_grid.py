@@ -173,8 +173,11 @@ class _BoxedInk:
         axis."""
         xs += origin[0] + _PAD
         ys += origin[1] + _PAD
-        ix = numpy.clip(numpy.rint(xs, out=xs), 0, self.width - 1, out=xs).astype(numpy.intp)
-        iy = numpy.clip(numpy.rint(ys, out=ys), 0, self.height - 1, out=ys).astype(numpy.intp)
+        # (numpy.clip's two halves, in place: its dispatch cost more than its work.)
+        numpy.rint(xs, out=xs)
+        numpy.rint(ys, out=ys)
+        ix = numpy.minimum(numpy.maximum(xs, 0, out=xs), self.width - 1, out=xs).astype(numpy.intp)
+        iy = numpy.minimum(numpy.maximum(ys, 0, out=ys), self.height - 1, out=ys).astype(numpy.intp)
         iy *= self.width
         iy += ix
         inside = self.sums.take(iy)
@@ -330,7 +333,6 @@ def _loose_shifts(
         occupied = cv2.resize(
             cv2.threshold(table, 127, 1, cv2.THRESH_BINARY_INV)[1], size, interpolation=cv2.INTER_AREA
         )
-    summed = numpy.asarray(cv2.integral(occupied, sdepth=cv2.CV_64F), numpy.float64)
     steps = numpy.arange(-LOOSE_MM, LOOSE_MM + 1, dtype=numpy.float64)
     dx, dy = (grid.ravel() for grid in numpy.meshgrid(steps, steps))
     half = LOOSE_BOX_MM / 2
@@ -342,6 +344,12 @@ def _loose_shifts(
     x1 = numpy.clip(numpy.rint(shifted_x + half), 0, size[0]).astype(numpy.intp)[None, :, :]
     y0 = numpy.clip(numpy.rint(shifted_y - half), 0, size[1]).astype(numpy.intp)[:, None, :]
     y1 = numpy.clip(numpy.rint(shifted_y + half), 0, size[1]).astype(numpy.intp)[:, None, :]
+    # Summed over the band of rows the boxes reach only (the slots' row, a sixth of the plane), in whole
+    # numbers: the boxes' sums are the same counts (0.3 ms of the whole plane's, in float64, -> 0.1).
+    band_top = min(int(y0.min()), occupied.shape[0] - 1)  # (a row at least)
+    band_bottom = max(int(y1.max()), band_top + 1)
+    summed = numpy.asarray(cv2.integral(occupied[band_top:band_bottom], sdepth=cv2.CV_32S), numpy.int32)
+    y0, y1 = y0 - band_top, y1 - band_top
     width = summed.shape[1]  # the sums looked up flat: one index a corner
     flat = summed.ravel()
     bottom, top = y1 * width, y0 * width

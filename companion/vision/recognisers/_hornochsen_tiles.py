@@ -140,9 +140,9 @@ def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, f
     shown = cv2.bitwise_or(seen.grey[y0:y1, x0:x1], seen.table[y0:y1, x0:x1])
     histogram = numpy.bincount(shown.ravel(), minlength=256)
     histogram[255] -= empty
-    counts = numpy.cumsum(histogram)
+    counts = histogram.cumsum()  # (the array's methods: numpy's functions cost a dispatch more)
     size = int(counts[-1])
-    dark, median, light = numpy.searchsorted(counts, (size // 10, size // 2, size * 9 // 10), side="right")
+    dark, median, light = counts.searchsorted((size // 10, size // 2, size * 9 // 10), side="right")
     return tile, (float(median), float(light), float(dark))
 
 
