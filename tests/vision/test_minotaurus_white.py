@@ -72,3 +72,18 @@ def test_a_blue_face_paler_than_the_built_in_blues_reads_blue_not_white() -> Non
     reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
     assert reading.items["cell:7"] == "blue-3-right"
     assert reading.items["cell:20"] == "white-2-left"
+
+
+def test_a_white_under_a_warm_cast_paler_than_any_yellow_stays_white() -> None:
+    """A lamp's warm cast tints a second print's white past WHITE_CHROMA (dev 55 dark wood: chroma 37 at L
+    234): nearest the yellows among the colours, yet far paler than a yellow face (CAST_SATURATION)."""
+    face = piece_face("white-2-right", PLANE_PX_PER_MM, edition="second-print").astype(numpy.float32)
+    face *= numpy.array([0.75, 0.875, 1.0], numpy.float32)  # less blue, a little less green: warm
+    yellow = piece_face("yellow-4-left", PLANE_PX_PER_MM, edition="second-print")
+    plane = neutral_plane({"cell:7": numpy.clip(face, 0, 255).astype(numpy.uint8), "cell:20": yellow})
+    cells = _cell_colours(plane, LAYOUT)
+    cast = cells.features[cells.ids.index("cell:7"), 4:6] / 2.0
+    assert float(numpy.hypot(*cast)) > WHITE_CHROMA  # too coloured for white: read yellow without the rule
+    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
+    assert reading.items["cell:7"] == "white-2-right"
+    assert reading.items["cell:20"] == "yellow-4-left"

@@ -229,7 +229,8 @@ def pale_faces_not_white(
     profile: Profile | None,
 ) -> None:
     """On a normalised plane, a face read white but too coloured for white (_minotaurus_white) is read by
-    its hue among the other colours, in place."""
+    its hue among the other colours, in place; unless that hue is one a lamp's cast tints a white towards
+    and the face is paler than any pigment of it (CAST_HUES, CAST_SATURATION)."""
     unweigh = numpy.array(FEATURE_WEIGHTS[4:6], numpy.float32)
     casts = features[up][:, 4:6] / unweigh
     taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
@@ -240,8 +241,22 @@ def pale_faces_not_white(
     pale = [n for n in pale if classes[n] == "white"]
     if pale:
         hues, sure = prototypes.colours.classify(features[pale][:, COLOUR_FEATURES], barred="white")
+        at = {n: k for k, n in enumerate(up)}
         for n, label, certainty in zip(pale, hues, sure, strict=True):
+            chroma = float(numpy.hypot(*casts[at[n]]))
+            if label in CAST_HUES and chroma < CAST_SATURATION * float(lightness[at[n]]):
+                continue
             classes[n], confidences[n] = label, min(confidences[n], certainty)
+
+
+CAST_HUES = ("yellow", "red")
+CAST_SATURATION = 0.18
+"""Chroma per lightness (OpenCV's 0-255 L) under which a face too coloured for white (its chroma past
+WHITE_CHROMA) but nearest a yellow or red is a white under a lamp's warm cast, not that colour: dev frames
+(seeds 21 34 55 60 77 88, 7x8; burnt 20261136 and 20261139, 14x12) whites up to 0.16 (a second print's
+white on dark wood, cast yellow, chroma 37 at L 234, read yellow), yellows from 0.26, reds 0.37. Not green
+(from 0.21, but a second print's green washed by a glare is paler: test_minotaurus_white) nor blue (a
+second print's pale blue 0.14)."""
 
 
 def dark_faces_not_white(
