@@ -68,6 +68,7 @@ from companion.vision.table_light import (
     log_level,
     max3,
     min3,
+    none_above,
     sum3,
 )
 
@@ -405,7 +406,7 @@ class TableReference:
             noise = floats(cv2.scaleAdd(excess, -settings.tolerance, tolerance))
             # Within both (one reduction over the channels for the two tests).
             beyond_tolerance = floats(cv2.max(beyond_tolerance, cv2.subtract(darker, noise)))
-        matches = max3(beyond_tolerance) <= 0.0
+        matches = none_above(beyond_tolerance, 0.0)
         corrected = floats(cv2.divide(current, gain))
         ratio = floats(cv2.divide(cv2.add(corrected, self._two), self._image_2))
         darkening = sum3(ratio) / 3.0
