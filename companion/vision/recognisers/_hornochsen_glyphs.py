@@ -85,15 +85,72 @@ def tile_glyphs(
     mask = (inkness > 0.5).astype(numpy.uint8)
     glyphs = _glyphs(inkness, mask, normalise)
     if len(glyphs) < 2:
-        # Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30):
-        # cut away, they no longer join a digit beside them into one shape touching the side. (Only then:
-        # a digit's stem over a shadowed edge below it may be inked as far.)
-        lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
-        if lines.any():
-            mask[:, lines] = 0
-            cut = _glyphs(inkness, mask, normalise)
-            glyphs = cut if len(cut) > len(glyphs) else glyphs
+        glyphs = _cut_lines(inkness, mask, glyphs, normalise)
     return glyphs
+
+
+def _cut_lines(
+    inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8], glyphs: list[Glyph], normalise: bool
+) -> list[Glyph]:
+    """Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30): cut
+    away, they no longer join a digit beside them into one shape touching the side. (Only where fewer than
+    two glyphs were found: a digit's stem over a shadowed edge below it may be inked as far.) `mask` is cut
+    in place."""
+    lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
+    if lines.any():
+        mask[:, lines] = 0
+        cut = _glyphs(inkness, mask, normalise)
+        return cut if len(cut) > len(glyphs) else glyphs
+    return glyphs
+
+
+def tiles_glyphs(tiles: list[FloatArray]) -> list[list[Glyph]]:
+    """tile_glyphs(tile, normalise=False, whole_levels=True) of each of a frame's straightened tiles (the
+    same size, whole levels 0-255: normalised_tile's warps), made at once: the ink levels of every tile's
+    middle in one partition, their ink in one pass and its shapes labelled in one stack of the tiles (a
+    blank row between two) instead of a dozen calls a tile (0.04 of a face's 0.3 ms)."""
+    if not tiles:
+        return []
+    if len({tile.shape for tile in tiles}) > 1:
+        return [tile_glyphs(tile, normalise=False, whole_levels=True) for tile in tiles]
+    stack = numpy.stack(tiles)
+    count, height, width = stack.shape
+    keep = round((TILE_MM - 4.0) * PLANE_PX_PER_MM) // 2
+    middles = stack[:, height // 2 - keep : height // 2 + keep, width // 2 - keep : width // 2 + keep]
+    size = middles.shape[1] * middles.shape[2]
+    ranks = (size // 50, size * 3 // 4)
+    ordered = numpy.partition(middles.reshape(count, size), ranks, axis=1)
+    ink, face = ordered[:, ranks[0]], ordered[:, ranks[1]]  # (float32 whole levels: exact)
+    inked = numpy.flatnonzero(face - ink >= INK_CONTRAST).tolist()
+    found: list[list[Glyph]] = [[] for _ in tiles]
+    if not inked:
+        return found
+    inset = round(1.0 * PLANE_PX_PER_MM)
+    inner = stack[inked, inset:-inset, inset:-inset]
+    shown_face = face[inked][:, None, None]
+    # _ink_image's scale, every tile at once (the same float32 operations on the same levels).
+    inkness = numpy.asarray((shown_face - inner) / (shown_face - ink[inked][:, None, None]), numpy.float32)
+    numpy.minimum(numpy.maximum(inkness, 0.0, out=inkness), 1.0, out=inkness)
+    masks = (inkness > 0.5).astype(numpy.uint8)
+    rows, columns = masks.shape[1:]
+    # The masks one above the other, a blank row below each: no shape joins two tiles' ink.
+    stacked = numpy.zeros((len(inked), rows + 1, columns), numpy.uint8)
+    stacked[:, :rows] = masks
+    labels, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(
+        stacked.reshape(-1, columns), 8, cv2.CV_32S, cv2.CCL_BBDT
+    )
+    stats = stats[1:labels]
+    stats = stats[stats[:, cv2.CC_STAT_HEIGHT] >= 0.5 * 11.0 * PLANE_PX_PER_MM]
+    owner = stats[:, cv2.CC_STAT_TOP] // (rows + 1)
+    stats[:, cv2.CC_STAT_TOP] -= owner * (rows + 1)  # each shape's top in its own tile
+    for place, tile in enumerate(inked):
+        glyphs = _shapes_glyphs(
+            inkness[place], numpy.asarray(stats[owner == place], numpy.int32), normalise=False
+        )
+        if len(glyphs) < 2:
+            glyphs = _cut_lines(inkness[place], masks[place].copy(), glyphs, normalise=False)
+        found[tile] = glyphs
+    return found
 
 
 def _glyphs(
@@ -103,13 +160,22 @@ def _glyphs(
     # (BBDT labels a tile's few shapes in half the time of OpenCV's default here; the same shapes.)
     count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(mask, 8, cv2.CV_32S, cv2.CCL_BBDT)
     min_height = 0.5 * 11.0 * PLANE_PX_PER_MM
-    height, width = mask.shape
+    tall = numpy.asarray(stats[1:count][stats[1:count, cv2.CC_STAT_HEIGHT] >= min_height], numpy.int32)
+    return _shapes_glyphs(inkness, tall, normalise)
+
+
+def _shapes_glyphs(
+    inkness: FloatArray, tall_stats: numpy.typing.NDArray[numpy.int32], normalise: bool = True
+) -> list[Glyph]:
+    """_glyphs of the ink's shapes at least half a digit tall (connectedComponentsWithStats' rows: x, y,
+    width, height, area)."""
+    height, width = inkness.shape
     reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
     # A digit is tall, not a sliver, fills a quarter of its box or more (a tile's frame line, or a wisp of
     # its shadow below a digit, does not), stands in the tile's middle and touches no side (the board or a
     # neighbour round it). (Blur and noise leave dozens of specks: the tall shapes are picked out at once,
     # the few left looked at one by one.)
-    tall = stats[1:count][stats[1:count, cv2.CC_STAT_HEIGHT] >= min_height].tolist()
+    tall = tall_stats.tolist()
     boxes = sorted(
         [x, y, x + w, y + h]
         for x, y, w, h, area in tall

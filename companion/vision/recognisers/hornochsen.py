@@ -59,7 +59,7 @@ from companion.vision.recognisers._hornochsen_digits import (
     read_number,
     to_png,
 )
-from companion.vision.recognisers._hornochsen_glyphs import Glyph, normalised, tile_glyphs
+from companion.vision.recognisers._hornochsen_glyphs import Glyph, normalised, tile_glyphs, tiles_glyphs
 from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
@@ -297,7 +297,7 @@ class HornochsenRecogniser:
             if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
                 label, sure, alternatives = EMPTY, _empty_confidence(shares[place]), []
             elif seen is not None:
-                looked = _look_normalised(seen, region)
+                looked = _look_normalised(seen, region, glyphs=False)
                 if isinstance(looked, _Face):
                     faces[item_id] = looked
                     continue
@@ -309,7 +309,13 @@ class HornochsenRecogniser:
             confidence[item_id] = sure
             others[item_id] = alternatives
         if seen is not None and faces:
-            # Every face's digits are scored in one product (a product per tile cost more than its sums).
+            # Every face's glyphs are found at once (tiles_glyphs), and scored in one product (a product
+            # per tile cost more than its sums).
+            found = tiles_glyphs([face.straight for face in faces.values()])
+            faces = {
+                item_id: face._replace(glyphs=glyphs)
+                for (item_id, face), glyphs in zip(faces.items(), found, strict=True)
+            }
             glyphs = [glyph for face in faces.values() for glyph in face.glyphs]
             scored = iter(templates.all_scores(glyphs, raw=True))
             least = _face_least([face.median for face in faces.values()])
@@ -514,9 +520,13 @@ class _Face(NamedTuple):
     glyphs: list[Glyph]
     window: TileWindow
     """Where the tile was looked for (its window centred on its ink is cut from it too: see _read_face)."""
+    straight: FloatArray
+    """The tile straightened in it (normalised_tile), its glyphs found in it."""
 
 
-def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[tuple[int, float]]] | _Face:
+def _look_normalised(
+    seen: Seen, region: ItemRegion, glyphs: bool = True
+) -> tuple[str, float, list[tuple[int, float]]] | _Face:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark (a
     ring round a disc): a dark square (see BACK_SHARE) is a back where it shows the mark, and any square
@@ -539,8 +549,8 @@ def _look_normalised(seen: Seen, region: ItemRegion) -> tuple[str, float, list[t
     if straight is None:
         return EMPTY, 0.2, []
     # (normalised_tile's tile is a warp of the plane's bytes: whole levels.)
-    glyphs = tile_glyphs(straight, normalise=False, whole_levels=True)
-    return _Face(region, tile, median, light_level, dim, glyphs, window)
+    found = tile_glyphs(straight, normalise=False, whole_levels=True) if glyphs else []
+    return _Face(region, tile, median, light_level, dim, found, window, straight)
 
 
 def _read_face(
