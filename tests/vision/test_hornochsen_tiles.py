@@ -134,3 +134,25 @@ def test_a_windows_lightness_and_outline_from_the_frames_shaped_plane() -> None:
         faces = numpy.asarray(cv2.inRange(table[y0:y1, x0:x1], 0, 0), numpy.uint8)
         alone = _hornochsen_tiles._tile_rect(plain, faces, window.here, level)
         assert window.rect is not None and window.rect == alone
+
+
+def test_squares_levels_at_once_are_each_squares_own() -> None:
+    """squares_levels (every square of a size sorted at once) gives each square what square_levels gives
+    it alone: squares and slots of two sizes, some cut by the plane's side, some mostly empty area."""
+    rng = numpy.random.default_rng(15)
+    held = 0
+    for _ in range(20):
+        plane = numpy.asarray(rng.integers(0, 256, (240, 320, 3)), numpy.uint8)
+        table = numpy.asarray(
+            numpy.where(rng.random((240, 320)) < rng.uniform(0.0, 0.9), 255, 0), numpy.uint8
+        )
+        plane[table > 0] = 255
+        seen = _hornochsen_tiles.Seen.of(plane, table)
+        regions = [
+            ItemRegion((float(rng.uniform(-5, 165)), float(rng.uniform(-5, 125))), (side, side))
+            for side in rng.choice([30.0, 36.0], 12)
+        ]
+        together = _hornochsen_tiles.squares_levels(seen, regions)
+        assert together == [_hornochsen_tiles.square_levels(seen, region) for region in regions]
+        held += sum(tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE for tile, _ in together)
+    assert held > 50, "many squares hold a tile"

@@ -64,6 +64,7 @@ from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
     NORMALISED_TILE_SHARE,
+    Levels,
     Seen,
     TileWindow,
     back_mark,
@@ -74,6 +75,7 @@ from companion.vision.recognisers._hornochsen_tiles import (
     normalised_tile,
     outline_turn,
     square_levels,
+    squares_levels,
     straighten,
     table_mask,
     tile_window,
@@ -291,13 +293,22 @@ class HornochsenRecogniser:
         others: dict[str, list[tuple[int, float]]] = {}
         # (As Python floats: most squares are empty, and each is only compared.)
         shares = seen.tile_shares(list(layout.items.values())).tolist() if seen is not None else None
+        # The squares that hold a tile have their levels measured at once (squares_levels).
+        levels: dict[str, Levels] = {}
+        if seen is not None and shares is not None:
+            held = [
+                item_id
+                for item_id, share in zip(layout.items, shares, strict=True)
+                if share >= NORMALISED_TILE_SHARE
+            ]
+            levels = dict(zip(held, squares_levels(seen, [layout.items[i] for i in held]), strict=True))
         faces: dict[str, _Face] = {}
         for place, (item_id, region) in enumerate(layout.items.items()):
             alternatives: list[tuple[int, float]]
             if seen is not None and shares is not None and shares[place] < NORMALISED_TILE_SHARE:
                 label, sure, alternatives = EMPTY, _empty_confidence(shares[place]), []
             elif seen is not None:
-                looked = _look_normalised(seen, region, glyphs=False)
+                looked = _look_normalised(seen, region, glyphs=False, levels=levels[item_id])
                 if isinstance(looked, _Face):
                     faces[item_id] = looked
                     continue
@@ -525,14 +536,14 @@ class _Face(NamedTuple):
 
 
 def _look_normalised(
-    seen: Seen, region: ItemRegion, glyphs: bool = True
+    seen: Seen, region: ItemRegion, glyphs: bool = True, levels: Levels | None = None
 ) -> tuple[str, float, list[tuple[int, float]]] | _Face:
     """What a square shows on a normalised plane: whatever is not the empty play area in its middle is a
     tile, whatever its edition's colours. A face is light with dark ink, a back dark with a light mark (a
     ring round a disc): a dark square (see BACK_SHARE) is a back where it shows the mark, and any square
     that reads no number is looked at for the mark too (a back overexposed). A face's glyphs are returned
     to be scored with the other squares' (see _read_face)."""
-    tile, (median, light_level, dark) = square_levels(seen, region)
+    tile, (median, light_level, dark) = square_levels(seen, region) if levels is None else levels
     if tile < NORMALISED_TILE_SHARE:
         return EMPTY, _empty_confidence(tile), []
     if median < BACK_LEVEL and dark > PLAIN_SHARE * light_level:
