@@ -87,6 +87,8 @@ class Side:
     grey_deviation: Floats
     textured: Mask
     relative: Floats
+    centred: Floats
+    """`relative` with its own level taken out: the grey level less its neighbourhood's, relative to it."""
     steep_step: Floats
     """The step of the darkening that is steep (`SHARP_STEP`, or beyond `STEP_NOISE`)."""
 

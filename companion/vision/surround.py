@@ -87,6 +87,22 @@ a plain cloth there is no texture to keep: the region's depth and hue decide alo
 faintly grained dark wood leaves few pixels that differ enough to count (83 of a player's shadow over the
 band, correlation 0.70: dev minoa 77 dark wood, refused at 100); an arm hides the grain, and over 60
 pixels its chance correlation (some 1/sqrt(60) = 0.13) stays far below `KEPT_TEXTURE`."""
+KEPT_TEXTURE_Z = 4.0
+"""Fewer textured pixels than `KEPT_TEXTURE_PX` (down to `KEPT_TEXTURE_MIN_PX`) tell a kept texture when
+their correlation times the square root of their count reaches this: as unlikely by chance as
+`KEPT_TEXTURE` over 100 pixels; taken on the textures with their own levels taken out (`centred`: a flat
+region's level relative to its neighbourhood's plus 2 is an offset that correlates by itself). A player's
+sharp shadow a third deep over dark wood leaves 25-39 such pixels (burnt 20261139: Minotaurus session 08
+frames 6 and 10, correlation 0.92 and 0.89; Hornochsen session 08 frame 8, 0.94), refused as arms."""
+KEPT_TEXTURE_MIN_PX = 20
+"""Fewest textured pixels that tell a kept texture at all (`KEPT_TEXTURE_Z`)."""
+KEPT_FEW_CONTRAST = 2.0
+"""With fewer textured pixels than `KEPT_TEXTURE_PX` (`KEPT_TEXTURE_Z`) the texture is kept only at the
+reference's contrast (relative to its neighbourhood's level) within this factor: a shadow scales the
+table's texture by one factor, its contrast stays (1.0-1.3 times the reference's on those burnt frames).
+Those few pixels lie along a few grain lines and may correlate by chance: a flat dark sleeve over
+faintly grained dark wood showed 28 at 0.92 (before its level was taken out), at 3.7 times the grain's
+contrast."""
 KEPT_DISTANCE = 3.0
 """Only pixels that differ from the reference this much (in tolerances) tell whether a region keeps its
 texture."""
@@ -102,7 +118,7 @@ A black sleeve over plain laminate, across the marker sheet's paper edge, darken
 shadow, and the few pixels the correlation was taken on (the paper's edge beside it, noise on black)
 agreed with the reference's (0.47); it had lost the texture over 56 % of them, players' shadows on light
 wood 3-22 %."""
-TEXTURE_PLANES = 8
+TEXTURE_PLANES = 11
 """Planes of `Surround.changed`'s texture (see `_kept_texture`)."""
 BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
@@ -267,6 +283,7 @@ class Surround:
             "grey_deviation": deviation,
             "textured": deviation > TEXTURED,
             "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
+            "centred": numpy.where(deviation > TEXTURED, (grey - mean) / (mean + 2.0), 0.0),
             "steep_step": steep_step(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
         }
         gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
@@ -471,7 +488,8 @@ class Surround:
         outline = steep & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > side.steep_step))
         table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
         relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
-        texture = self._kept_texture(relative, side, steep, distance, table_hue, darkening, lost)
+        centred = (grey - mean) / (mean + numpy.float32(2.0))
+        texture = self._kept_texture(relative, centred, side, steep, distance, table_hue, darkening, lost)
         return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
 
     @staticmethod
@@ -497,6 +515,7 @@ class Surround:
     def _kept_texture(
         self,
         relative: Floats,
+        centred: Floats,
         side: Side,
         steep: Mask,
         distance: Floats,
@@ -513,7 +532,8 @@ class Surround:
         cross product and the two energies, where the reference is textured, the pixel differs and no
         steep edge is near (a shadow's is no texture of the table; the table around an arm that the
         band's changes take in keeps its texture); then whether the pixel is of no shadow's hue, whether
-        it counts, its log darkening and that squared, and whether its texture is lost (`lost`)."""
+        it counts, its log darkening and that squared, and whether its texture is lost (`lost`); last, the
+        correlation's three on `centred` (the grey level less its neighbourhood's, relative to it)."""
         differing = distance >= KEPT_DISTANCE
         left_out = (steep | ~differing).astype(numpy.uint8)
         edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
@@ -534,6 +554,14 @@ class Surround:
         planes[5][~counted] = 0.0
         numpy.multiply(planes[5], planes[5], out=planes[6])
         planes[7] = lost
+        # The correlation's three again with each texture's own level taken out (`centred`, the
+        # reference's alike): in `relative` a flat region keeps an offset (the 2 added to its level's
+        # mean), and over few pixels that offset alone correlates with a dark reference's (`KEPT_TEXTURE_Z`).
+        reference = numpy.where(edge, 0.0, side.centred)
+        numpy.multiply(centred, reference, out=planes[8])
+        numpy.multiply(centred, centred, out=planes[9])
+        planes[9][reference == 0.0] = 0.0
+        numpy.multiply(reference, reference, out=planes[10])
         return planes
 
     def crossing(
@@ -708,7 +736,14 @@ class Surround:
         # A shadow keeps the texture nearly everywhere; an arm hides it wherever it lies over some (the
         # correlation, summed over the region, may still be carried by the rest of it).
         alike &= (sums[7] < KEPT_LOST_SHARE * textured) | (sums[7] < width * m / 4.0)
-        return numpy.asarray((textured >= KEPT_TEXTURE_PX) & (correlation > KEPT_TEXTURE) & alike, bool)
+        kept = (textured >= KEPT_TEXTURE_PX) & (correlation > KEPT_TEXTURE)
+        # Fewer pixels tell it only with a correlation as unlikely by chance, of the textures themselves
+        # (their own levels taken out), at the reference's contrast.
+        centred = sums[8] / numpy.sqrt(sums[9] * sums[10] + 1e-12)
+        contrast = numpy.sqrt(sums[9] / numpy.maximum(sums[10], 1e-12))
+        few = (textured >= KEPT_TEXTURE_MIN_PX) & (centred * numpy.sqrt(textured) >= KEPT_TEXTURE_Z)
+        kept |= few & (contrast <= KEPT_FEW_CONTRAST) & (contrast >= 1.0 / KEPT_FEW_CONTRAST)
+        return numpy.asarray(kept & alike, bool)
 
 
 def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
