@@ -115,6 +115,11 @@ wood 3.1-3.7), short of the built-in edition's print beside black sticks (as gre
 lighter). Empty lines darkened as much (WEAK_DIP) and no more than WASHED_L lighter were 6.9 or more off
 the sticks' hue on dev seeds 2-77. Lighter still, no bar but a sure stick is one
 (seeds 5-55: no stick but the sure ones 85 lighter than its frame's sure sticks)."""
+WIDE_WASHED_L, WIDE_WASHED_CORE = 100.0, 0.2
+"""A bar of the sure sticks' very hue (WASHED_AB) between WASHED_L and this much lighter is still a stick
+when dark across a stick's width (its core this much at least): dev 26's laminate, black sticks under a
+lamp's hotspot 90-92.5 lighter, cores 0.24-0.28. Print lines that light and of that hue (the built-in
+edition's, dev 2, 5, 13, 77) were 0.14 at most; the built-in print is 100-113 lighter."""
 UNLIKE_AB, UNLIKE_L = 9.0, 35.0
 """A bar this far from the sure sticks' hue and this much lighter is the board's print, however dark: the
 print of another edition (grey by brown sticks, brown by grey ones) where the reference left it in view,
@@ -403,7 +408,11 @@ def _stick_dips(
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
         # A sure stick is dark across its width, a print line in one row of it (SURE_FLAT).
         flat = core >= SURE_FLAT * darkness.max(axis=1)
-        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | (lighter > WASHED_L)) & ~(sure & flat)
+        # A bar washed further still is a stick only when of its very hue and dark across its width.
+        wide = (hue <= WASHED_AB) & (lighter <= WIDE_WASHED_L) & (core >= WIDE_WASHED_CORE)
+        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | ((lighter > WASHED_L) & ~wide)) & ~(
+            sure & flat
+        )
         stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
         if shown is not None:
             shown.update(hue=hue, lighter=lighter)
