@@ -9,8 +9,9 @@ How: the board's lattice is first fitted to the sticks and pieces the plane show
 board is card of its own, and marker sheets laid by their cut edge put it up to 10 mm off the layout).
 Then a strip across each line's middle is sampled (one remap for all lines) and its pixels labelled by
 their nearest colour prototype in CIELAB; an edge line holds a piece when a band of the strip as wide as
-a piece is mostly of its colour, an interior line a stick when the strip darkens across a stick's width
-against the card. Only the middle of each line is looked at, where no other line's stick reaches.
+a piece is mostly of its colour and so is the line's middle (a cloth's colour left beside it is not), an
+interior line a stick when the strip darkens across a stick's width against the card. Only the middle of
+each line is looked at, where no other line's stick reaches.
 On a normalised plane a line's darkness is weighed with its colour too: the frame's sure sticks (dark
 across a stick's whole width) show what its sticks look like under this lamp, so a stick the reference
 narrowed or a lamp washed pale is still one, and the print the reference left in view is not.
