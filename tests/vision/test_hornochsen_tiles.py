@@ -137,8 +137,9 @@ def test_a_windows_lightness_and_outline_from_the_frames_shaped_plane() -> None:
 
 
 def test_squares_levels_at_once_are_each_squares_own() -> None:
-    """squares_levels (every square of a size sorted at once) gives each square what square_levels gives
-    it alone: squares and slots of two sizes, some cut by the plane's side, some mostly empty area."""
+    """squares_levels (every square of a size sorted at once, in the middles Seen.middles counted or its
+    own) gives each square what square_levels gives it alone: squares and slots of two sizes, some cut by
+    the plane's side, some mostly empty area."""
     rng = numpy.random.default_rng(15)
     held = 0
     for _ in range(20):
@@ -153,6 +154,11 @@ def test_squares_levels_at_once_are_each_squares_own() -> None:
             for side in rng.choice([30.0, 36.0], 12)
         ]
         together = _hornochsen_tiles.squares_levels(seen, regions)
-        assert together == [_hornochsen_tiles.square_levels(seen, region) for region in regions]
+        alone = [_hornochsen_tiles.square_levels(seen, region) for region in regions]
+        assert together == alone
+        # ...and so from the middles the shares were counted in, whose shares are square_levels' own.
+        shares, middles = seen.middles(regions)
+        assert _hornochsen_tiles.squares_levels(seen, regions, middles) == alone
+        assert shares.tolist() == [tile for tile, _ in alone]
         held += sum(tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE for tile, _ in together)
     assert held > 50, "many squares hold a tile"

@@ -92,6 +92,11 @@ class Seen:
     def tile_shares(self, regions: list[ItemRegion]) -> FloatArray:
         """square_levels' share for each of the squares at once (most are empty: only those that hold a
         tile are looked at one by one)."""
+        return self.middles(regions)[0]
+
+    def middles(self, regions: list[ItemRegion]) -> tuple[FloatArray, list[Middle]]:
+        """tile_shares, and each square's middle (as square_levels cuts it: the same roundings) with its
+        count of empty pixels."""
         height, width = self.table.shape[:2]
         at = numpy.array([r.centre_mm + r.size_mm for r in regions], numpy.float64) * PLANE_PX_PER_MM
         x0 = numpy.maximum(0, numpy.rint(at[:, 0] - at[:, 2] / 2))
@@ -116,7 +121,9 @@ class Seen:
             ],
             numpy.float64,
         )
-        return numpy.where(area > 0, 1.0 - empty / numpy.maximum(area, 1), 0.0)
+        shares = numpy.where(area > 0, 1.0 - empty / numpy.maximum(area, 1), 0.0)
+        counts = empty.astype(numpy.intp).tolist()
+        return shares, list(zip(tops, bottoms, lefts, rights, counts, strict=True))
 
 
 def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, float, float]]:
@@ -150,22 +157,32 @@ Levels = tuple[float, tuple[float, float, float]]
 """square_levels' answer: the share of tile, and its median, brightest tenth and darkest tenth."""
 
 
-def squares_levels(seen: Seen, regions: list[ItemRegion]) -> list[Levels]:
+Middle = tuple[int, int, int, int, int]
+"""A square's middle (top, bottom, left, right: pixels) and how many of its pixels are empty area."""
+
+
+def squares_levels(
+    seen: Seen, regions: list[ItemRegion], middles: list[Middle] | None = None
+) -> list[Levels]:
     """square_levels of each square, the order statistics of every square of a size at once: their middles
     stacked, the empty area made 255 (or'ed with its mask) and each row sorted, the ranks among each
     square's own tile pixels (the first that many of its sorted row: 255 is the largest level) looked up
-    at once (a histogram, its sums and its search a square cost 15 us a face in calls)."""
+    at once (a histogram, its sums and its search a square cost 15 us a face in calls). `middles`: the
+    squares' middles as Seen.middles found them, when found already."""
     height, width = seen.table.shape[:2]
     found: list[Levels] = [(0.0, (0.0, 0.0, 0.0))] * len(regions)
     sizes: dict[tuple[int, int], list[tuple[int, int, int, int, int, int, float]]] = {}
     for place, region in enumerate(regions):
-        x0, y0, x1, y1 = region.box_px()
-        x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-        dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
-        y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
+        if middles is not None:
+            y0, y1, x0, x1, empty = middles[place]
+        else:
+            x0, y0, x1, y1 = region.box_px()
+            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
+            dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
+            y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
+            empty = cv2.countNonZero(seen.table[y0:y1, x0:x1]) if y1 > y0 and x1 > x0 else 0
         if y1 <= y0 or x1 <= x0:
             continue
-        empty = cv2.countNonZero(seen.table[y0:y1, x0:x1])
         tile = 1.0 - empty / ((y1 - y0) * (x1 - x0))
         if tile < NORMALISED_TILE_SHARE:
             found[place] = (tile, (0.0, 0.0, 0.0))

@@ -292,16 +292,19 @@ class HornochsenRecogniser:
         confidence: dict[str, float] = {}
         others: dict[str, list[tuple[int, float]]] = {}
         # (As Python floats: most squares are empty, and each is only compared.)
-        shares = seen.tile_shares(list(layout.items.values())).tolist() if seen is not None else None
-        # The squares that hold a tile have their levels measured at once (squares_levels).
+        shares: list[float] | None = None
+        # The squares that hold a tile have their levels measured at once (squares_levels), in the middles
+        # their shares were counted in.
         levels: dict[str, Levels] = {}
-        if seen is not None and shares is not None:
-            held = [
-                item_id
-                for item_id, share in zip(layout.items, shares, strict=True)
-                if share >= NORMALISED_TILE_SHARE
-            ]
-            levels = dict(zip(held, squares_levels(seen, [layout.items[i] for i in held]), strict=True))
+        if seen is not None:
+            shared, middles = seen.middles(list(layout.items.values()))
+            shares = shared.tolist()
+            held = [place for place, share in enumerate(shares) if share >= NORMALISED_TILE_SHARE]
+            ids = list(layout.items)
+            measured = squares_levels(
+                seen, [layout.items[ids[place]] for place in held], [middles[place] for place in held]
+            )
+            levels = {ids[place]: level for place, level in zip(held, measured, strict=True)}
         faces: dict[str, _Face] = {}
         for place, (item_id, region) in enumerate(layout.items.items()):
             alternatives: list[tuple[int, float]]
