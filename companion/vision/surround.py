@@ -94,6 +94,14 @@ their correlation times the square root of their count reaches this: as unlikely
 region's level relative to its neighbourhood's plus 2 is an offset that correlates by itself). A player's
 sharp shadow a third deep over dark wood leaves 25-39 such pixels (burnt 20261139: Minotaurus session 08
 frames 6 and 10, correlation 0.92 and 0.89; Hornochsen session 08 frame 8, 0.94), refused as arms."""
+KEPT_TEXTURE_SURE_Z = 8.0
+"""A region whose texture agrees this surely (`KEPT_TEXTURE_Z`'s measure) and that lost it nowhere (under
+a quarter of a wrist's crossing of the band) is the table under a shadow however much its depth spreads
+(`KEPT_DEPTH_SPREAD`): the band's light, measured over cells wider than a sharp shadow's edge, bends part
+of the way towards it, and the darkening against it varies over the shadow (dev hornochsen 2, dark wood
+frame 6: 0.26, its texture at 11.4, nothing lost). A sleeve laid in such a shadow hides the grain under
+it; an arm's shadow over linen with the arm beyond the band, its depth spread 0.215, agreed at 4.6 (dev
+hornochsen 34)."""
 KEPT_TEXTURE_MIN_PX = 20
 """Fewest textured pixels that tell a kept texture at all (`KEPT_TEXTURE_Z`)."""
 KEPT_FEW_CONTRAST = 2.0
@@ -732,17 +740,21 @@ class Surround:
         alike = sums[3] <= numpy.minimum(KEPT_UNLIKE * sums[4], width * m / 4.0)
         inner = numpy.maximum(sums[4], 1.0)
         spread = numpy.sqrt(numpy.maximum(sums[6] / inner - (sums[5] / inner) ** 2, 0.0))
-        alike &= spread <= KEPT_DEPTH_SPREAD
+        # The texture's agreement with its own level taken out, at the reference's contrast (a shadow
+        # scales it by one factor): how unlikely by chance (`KEPT_TEXTURE_Z`, `KEPT_TEXTURE_SURE_Z`).
+        centred = sums[8] / numpy.sqrt(sums[9] * sums[10] + 1e-12)
+        contrast = numpy.sqrt(sums[9] / numpy.maximum(sums[10], 1e-12))
+        scaled = (contrast <= KEPT_FEW_CONTRAST) & (contrast >= 1.0 / KEPT_FEW_CONTRAST)
+        evidence = numpy.where(scaled, centred * numpy.sqrt(textured), 0.0)
+        # Where it lost no texture at all (less than a quarter of a wrist's crossing of the band).
+        sure = (evidence >= KEPT_TEXTURE_SURE_Z) & (sums[7] < width * m / 4.0)
+        alike &= (spread <= KEPT_DEPTH_SPREAD) | sure
         # A shadow keeps the texture nearly everywhere; an arm hides it wherever it lies over some (the
         # correlation, summed over the region, may still be carried by the rest of it).
         alike &= (sums[7] < KEPT_LOST_SHARE * textured) | (sums[7] < width * m / 4.0)
         kept = (textured >= KEPT_TEXTURE_PX) & (correlation > KEPT_TEXTURE)
-        # Fewer pixels tell it only with a correlation as unlikely by chance, of the textures themselves
-        # (their own levels taken out), at the reference's contrast.
-        centred = sums[8] / numpy.sqrt(sums[9] * sums[10] + 1e-12)
-        contrast = numpy.sqrt(sums[9] / numpy.maximum(sums[10], 1e-12))
-        few = (textured >= KEPT_TEXTURE_MIN_PX) & (centred * numpy.sqrt(textured) >= KEPT_TEXTURE_Z)
-        kept |= few & (contrast <= KEPT_FEW_CONTRAST) & (contrast >= 1.0 / KEPT_FEW_CONTRAST)
+        # Fewer pixels tell it only with a correlation as unlikely by chance.
+        kept |= (textured >= KEPT_TEXTURE_MIN_PX) & (evidence >= KEPT_TEXTURE_Z)
         return numpy.asarray(kept & alike, bool)
 
 
