@@ -162,3 +162,24 @@ def test_squares_levels_at_once_are_each_squares_own() -> None:
         assert shares.tolist() == [tile for tile, _ in alone]
         held += sum(tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE for tile, _ in together)
     assert held > 50, "many squares hold a tile"
+
+
+def test_the_shaped_plane_within_a_box_is_the_whole_planes_there() -> None:
+    """Seen.shape_within (the morphology over a box and SHAPED_REACH round it) gives every window inside
+    the box the bytes the whole plane's morphology gives it; a window outside the box is shaped over the
+    whole plane."""
+    rng = numpy.random.default_rng(16)
+    for _ in range(20):
+        grey = numpy.asarray(
+            cv2.GaussianBlur(rng.integers(0, 256, (200, 300)).astype(numpy.uint8), (0, 0), 2.0), numpy.uint8
+        )
+        table = numpy.asarray(numpy.where(rng.random((200, 300)) < 0.3, 255, 0), numpy.uint8)
+        plane = numpy.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), numpy.uint8)
+        whole = _hornochsen_tiles.Seen(plane, table, grey)
+        part = _hornochsen_tiles.Seen(plane, table, grey)
+        x0, y0 = int(rng.integers(-10, 150)), int(rng.integers(-10, 100))
+        box = (x0, y0, x0 + int(rng.integers(20, 200)), y0 + int(rng.integers(20, 150)))
+        part.shape_within(box)
+        inside = (max(0, box[0]), max(0, box[1]), min(300, box[2]), min(200, box[3]))
+        assert numpy.array_equal(part.shaped_at(*inside), whole.shaped_at(*inside))
+        assert numpy.array_equal(part.shaped_at(0, 0, 300, 200), whole.shaped_at(0, 0, 300, 200))

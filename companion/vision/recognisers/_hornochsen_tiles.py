@@ -82,12 +82,32 @@ class Seen:
         each face's window is a slice of it)."""
         return numpy.asarray(cv2.bitwise_and(self.grey, cv2.bitwise_not(self.table)), numpy.uint8)
 
-    @functools.cached_property
-    def shaped(self) -> numpy.typing.NDArray[numpy.uint8]:
-        """_shaped of the whole plane, once a frame: each face's window a slice of it. (Closed and opened
-        in each face's window, the morphology cost 40 us a face, 0.9 ms a frame of 24 faces, where the
-        whole plane's 1048x600 cost 0.6 ms; the windows overlap, tiles in a row touching.)"""
-        return _shaped_tiles(self.tiles)
+    def shaped_at(self, x0: int, y0: int, x1: int, y1: int) -> numpy.typing.NDArray[numpy.uint8]:
+        """_shaped of the plane, once a frame, in a face's window (x0..x1, y0..y1): a slice of the part made
+        by shape_within when it holds the window, else of the whole plane's. (Closed and opened in each
+        face's window, the morphology cost 40 us a face, 0.9 ms a frame of 24 faces, where the whole
+        plane's 1048x600 cost 0.6 ms; the windows overlap, tiles in a row touching.)"""
+        box = self.__dict__.get("_shaped_box")
+        if box is None or not (box[0] <= x0 and box[1] <= y0 and x1 <= box[2] and y1 <= box[3]):
+            height, width = self.grey.shape[:2]
+            self.shape_within((0, 0, width, height))
+        shaped: numpy.typing.NDArray[numpy.uint8] = self.__dict__["_shaped"]
+        return shaped[y0:y1, x0:x1]
+
+    def shape_within(self, box: tuple[int, int, int, int]) -> None:
+        """_shaped of the plane made within `box` (x0, y0, x1, y1) only, for shaped_at: closed and opened over
+        the box and SHAPED_REACH beyond it, all that a pixel of the box depends on, so the same bytes there
+        as over the whole plane (the board's faces' windows cover about two thirds of it)."""
+        height, width = self.grey.shape[:2]
+        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3])
+        cx0, cy0 = max(0, x0 - SHAPED_REACH), max(0, y0 - SHAPED_REACH)
+        cx1, cy1 = min(width, x1 + SHAPED_REACH), min(height, y1 + SHAPED_REACH)
+        shaped = numpy.zeros_like(self.grey)
+        if x1 > x0 and y1 > y0:
+            around = _shaped_tiles(numpy.ascontiguousarray(self.tiles[cy0:cy1, cx0:cx1]))
+            shaped[y0:y1, x0:x1] = around[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
+        self.__dict__["_shaped"] = shaped
+        self.__dict__["_shaped_box"] = (x0, y0, x1, y1)
 
     def tile_shares(self, regions: list[ItemRegion]) -> FloatArray:
         """square_levels' share for each of the squares at once (most are empty: only those that hold a
@@ -283,7 +303,7 @@ def tile_window(seen: Seen, region: ItemRegion, face_level: float) -> TileWindow
     light = numpy.asarray(cv2.max(seen.tiles[y0:y1, x0:x1], empty), numpy.uint8)
     centre = region.centre_px()
     here = (centre[0] - x0, centre[1] - y0)
-    return TileWindow(light, here, _tile_rect(light, None, here, face_level, seen.shaped[y0:y1, x0:x1]))
+    return TileWindow(light, here, _tile_rect(light, None, here, face_level, seen.shaped_at(x0, y0, x1, y1)))
 
 
 def normalised_tile(
@@ -640,6 +660,10 @@ def _shaped(light: Frame, faces: numpy.typing.NDArray[numpy.uint8]) -> numpy.typ
     surroundings cut. (Flat morphology commutes with a threshold: the same pixels as closing and opening
     each share's bright pixels, for the morphology's cost once a tile, not once a share.)"""
     return _shaped_tiles(numpy.asarray(cv2.bitwise_and(light, light, mask=faces), numpy.uint8))
+
+
+SHAPED_REACH = 4 * (_DISC.shape[0] // 2)
+"""How far a pixel of _shaped_tiles' result depends on its surround: four passes of _DISC (close, open)."""
 
 
 def _shaped_tiles(face: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:

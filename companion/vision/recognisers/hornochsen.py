@@ -64,6 +64,7 @@ from companion.vision.recognisers._hornochsen_grid import fitted_layout
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
     NORMALISED_TILE_SHARE,
+    WIDE_MM,
     Levels,
     Seen,
     TileWindow,
@@ -305,6 +306,14 @@ class HornochsenRecogniser:
                 seen, [layout.items[ids[place]] for place in held], [middles[place] for place in held]
             )
             levels = {ids[place]: level for place, level in zip(held, measured, strict=True)}
+            if held:
+                # The faces' windows lie within their middles' box and WINDOW_ROOM round it: their outlines'
+                # lightness is shaped there only.
+                tops, bottoms, lefts, rights, _ = zip(*(middles[place] for place in held), strict=True)
+                room = WINDOW_ROOM
+                seen.shape_within(
+                    (min(lefts) - room, min(tops) - room, max(rights) + room, max(bottoms) + room)
+                )
         faces: dict[str, _Face] = {}
         for place, (item_id, region) in enumerate(layout.items.items()):
             alternatives: list[tuple[int, float]]
@@ -499,6 +508,11 @@ deep shadow: darker is a back where it shows a back's mark, a face only where it
 PLAIN_SHARE = 0.85
 """A dark square whose middle's darkest tenth is lighter than this share of its brightest tenth shows no
 back (its light mark leaves the darkest tenth at 0.76 of the brightest and less on seeds 5-7)."""
+
+
+WINDOW_ROOM = round((0.2 * max(SQUARE_PITCH_MM, SLOT_PITCH_MM) + WIDE_MM) * PLANE_PX_PER_MM) + 2
+"""How far a face's window (its square, WIDE_MM beyond) reaches past its square's middle (the square's
+middle 0.6: a fifth of the widest item each side), with a pixel or two for the roundings."""
 
 
 FRAME_FACES = 5
