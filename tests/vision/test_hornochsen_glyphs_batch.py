@@ -43,3 +43,22 @@ def test_a_frames_tiles_glyphs_found_at_once_are_each_tiles_own() -> None:
             shown += len(alone)
     assert shown > 200, "the tiles show digits"
     assert _hornochsen_glyphs.tiles_glyphs([]) == []
+
+
+def test_the_scores_best_correlations_taken_at_once_are_each_glyphs_own() -> None:
+    """all_scores' `fits` are each glyph's best correlation with the templates, as number_of takes it, and
+    number_of reads the same number from them."""
+    from companion.vision.recognisers import _hornochsen_digits
+    from companion.vision.recognisers.hornochsen import HornochsenRecogniser
+
+    recogniser = HornochsenRecogniser()
+    templates = recogniser._templates(recogniser._profile(None), keep_classifier=True)
+    rng = numpy.random.default_rng(22)
+    tiles = [_tile(rng) for _ in range(30)]
+    for glyphs in _hornochsen_glyphs.tiles_glyphs(tiles):
+        fits: list[float] = []
+        scored = templates.all_scores(glyphs, raw=True, fits=fits)
+        assert fits == [float(correlations.max()) for correlations, _ in scored]
+        assert _hornochsen_digits.number_of(glyphs, scored, fits=fits) == _hornochsen_digits.number_of(
+            glyphs, scored
+        )

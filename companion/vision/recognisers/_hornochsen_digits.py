@@ -274,10 +274,13 @@ class DigitTemplates:
             return best, NATS_AS_SCORE * self.classifier.log_likelihoods(glyph, aspect)
         return best, best - 0.6 * numpy.abs(numpy.log(aspect / self.aspects))
 
-    def all_scores(self, glyphs: list[Glyph], raw: bool = False) -> list[tuple[FloatArray, FloatArray]]:
+    def all_scores(
+        self, glyphs: list[Glyph], raw: bool = False, fits: list[float] | None = None
+    ) -> list[tuple[FloatArray, FloatArray]]:
         """scores() of each glyph, in one product for them all (a tile's two digits, or every tile's of a
         frame: numpy's calls cost more than the sums). `raw`: the glyphs' pixels are not normalised yet
-        (tile_glyphs' normalise=False), and are normalised here at once."""
+        (tile_glyphs' normalise=False), and are normalised here at once. `fits`: extended by each glyph's
+        best correlation (see number_of), taken at once."""
         if not glyphs:
             return []
         # (A glyph a row, turned: a column each. numpy.stack's and a column view's per-glyph cost was most
@@ -292,6 +295,8 @@ class DigitTemplates:
         products = numpy.asarray(cv2.gemm(self._rows, pixels, 1.0, None, 0.0), numpy.float32)  # type: ignore[call-overload]
         templates = len(self.glyphs)
         best = numpy.maximum.reduceat(products[:templates], self.starts, axis=0)
+        if fits is not None:
+            fits.extend(best.max(axis=0).tolist())
         aspects = numpy.array([glyph.aspect for glyph in glyphs], numpy.float32)
         if self.classifier is not None:
             scores = NATS_AS_SCORE * self.classifier.of_products(products[templates:], aspects)
@@ -399,13 +404,14 @@ def number_of(
     least: float = MIN_GLYPH_SCORE,
     joined_least: float | None = None,
     lone_zero_is_print: bool = True,
+    fits: list[float] | None = None,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
-    may be scored in one product)."""
+    may be scored in one product) and, when taken already, each glyph's best correlation (`fits`)."""
     readings = []
     joined_least = JOINED_SCORE if joined_least is None else joined_least
-    for glyph, (correlations, scores) in zip(glyphs, scored, strict=True):
-        fit = float(correlations.max())
+    for place, (glyph, (correlations, scores)) in enumerate(zip(glyphs, scored, strict=True)):
+        fit = fits[place] if fits is not None else float(correlations.max())
         if glyph.joined and fit < joined_least:
             return None, 0.0, []  # not two digits after all: a print on the board cut in two
         # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.

@@ -340,11 +340,14 @@ class HornochsenRecogniser:
                 for (item_id, face), glyphs in zip(faces.items(), found, strict=True)
             }
             glyphs = [glyph for face in faces.values() for glyph in face.glyphs]
-            scored = iter(templates.all_scores(glyphs, raw=True))
+            fits: list[float] = []
+            scored = iter(templates.all_scores(glyphs, raw=True, fits=fits))
+            fitted = iter(fits)
             least = _face_least([face.median for face in faces.values()])
             for item_id, face in faces.items():
                 tile_scores = [next(scored) for _ in face.glyphs]
-                label, sure, alternatives = _read_face(seen, face, tile_scores, templates, least)
+                tile_fits = [next(fitted) for _ in face.glyphs]
+                label, sure, alternatives = _read_face(seen, face, tile_scores, templates, least, tile_fits)
                 items[item_id], confidence[item_id], others[item_id] = label, sure, alternatives
             items = {item_id: items[item_id] for item_id in layout.items}  # in the layout's order
         _one_of_each(items, confidence, others)
@@ -587,8 +590,10 @@ def _read_face(
     scored: list[tuple[FloatArray, FloatArray]],
     templates: DigitTemplates,
     face_least: float = FACE_LEAST,
+    fits: list[float] | None = None,
 ) -> tuple[str, float, list[tuple[int, float]]]:
-    """The number of a face found by _look_normalised, from its glyphs' scores."""
+    """The number of a face found by _look_normalised, from its glyphs' scores (and their best
+    correlations, when taken already: see number_of)."""
     # A light face in its square is a tile: its blurred digits of another typeface need not look as much
     # like the built-in ones as a dark mark the reference left in view must to be taken for digits.
     # Under a dim lamp every face of the frame is dim (see _face_least): one as light as the frame's faces
@@ -600,7 +605,7 @@ def _read_face(
     # A lone 0 on a dim square is a ring of the board's print left in view; on a light face, a blurred
     # digit (an 8 blurred into a blob looks most like a 0): its likeliest digit of 1-9 is read.
     ring = face.dim
-    number, margin, alternatives = number_of(face.glyphs, scored, least, joined, ring)
+    number, margin, alternatives = number_of(face.glyphs, scored, least, joined, ring, fits)
     rect = face.window.rect
     if number is not None and rect is not None and abs(outline_turn(rect)) > TURN_DOUBT:
         # An outline turned this far is more likely a face torn by the reference or run into a neighbour
@@ -651,7 +656,7 @@ def _read_face(
         # A whole light face in its square is a tile, and every face shows a number: two glyphs are read as
         # one though a digit correlates less than FACE_GLYPH_SCORE (burnt 20261138: a travel edition's pale
         # 0 of a 30 at 0.57, read empty).
-        again = number_of(face.glyphs, scored, PALE_GLYPH_SCORE, joined, ring)
+        again = number_of(face.glyphs, scored, PALE_GLYPH_SCORE, joined, ring, fits)
         if again[0] is not None and again[0] >= 10:
             number, margin, alternatives = again
     if number is None and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
