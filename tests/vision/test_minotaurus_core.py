@@ -1,6 +1,7 @@
 """The Minotaurus recogniser reads as empty the table a normalisation left behind whose only lighter marks
-are its blend with the bits of table the reference did match (core_polarity), and a glare read as a face
-that shows no horn and goes on across the gap about its place; a back keeps its emblem and stays a back.
+are its blend with the bits of table the reference did match (core_polarity) or its noise (EMBLEM_VARIATION),
+and a glare read as a face that shows no horn and goes on across the gap about its place; a back keeps its
+emblem and stays a back.
 
 The crops are 60 mm of the pipeline's normalised planes about a cell's centre (as the grid put it): burnt
 20261139 minotaurus (14 sessions x 12 frames) session 08 (dark wood, travel edition) frame 000012 cell:15, a
@@ -10,6 +11,7 @@ session 02 (laminate, travel) frame 000006 cell:42, a lamp's glare on the lamina
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from types import SimpleNamespace
 from typing import cast
@@ -19,7 +21,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.generate.minotaurus import piece_face
+from companion.vision.generate.minotaurus import BACK_BGR, piece_face
 from companion.vision.recognisers._minotaurus_cells import (
     BACK_POLARITY,
     COARSE_PX_PER_MM,
@@ -28,10 +30,18 @@ from companion.vision.recognisers._minotaurus_cells import (
     ink_polarity,
     small_plane,
 )
-from companion.vision.recognisers._minotaurus_checks import CORE_POLARITY, core_polarity
+from companion.vision.recognisers._minotaurus_checks import (
+    CORE_POLARITY,
+    EMBLEM_VARIATION,
+    FLAT_VARIATION,
+    core_polarity,
+    left_table,
+    table_left_empty,
+)
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL
-from companion.vision.recognisers.minotaurus import MinotaurusRecogniser
+from companion.vision.recognisers.minotaurus import MinotaurusRecogniser, _cell_colours, default_back
 from companion.vision.reference import NEUTRAL_BGR
+from tests.vision.test_minotaurus_left_table import paste_face
 from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
 
 CROPS = Path(__file__).parent / "data" / "crops"
@@ -89,3 +99,57 @@ def test_a_glare_read_as_a_face_without_a_horn_is_empty() -> None:
     assert (
         MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
     )  # down without the rule
+
+
+def test_a_pool_of_felt_whose_noise_has_a_light_tail_is_empty() -> None:
+    """A lamp's pool on green felt the normalisation left over a few cells (dev 2 felt: 3 cells read down):
+    its middle varies a little past FLAT_VARIATION, and its noise's light specks give it a back's polarity,
+    but not an emblem's contrast. A back lying in it is still a back."""
+    rng = numpy.random.default_rng(2)
+    plane = neutral_plane({})
+    pooled = ["cell:0", "cell:1", "cell:10", "cell:11"]
+    xs = [LAYOUT.items[item].centre_mm[0] * PLANE_PX_PER_MM for item in pooled]
+    ys = [LAYOUT.items[item].centre_mm[1] * PLANE_PX_PER_MM for item in pooled]
+    x0, x1 = round(min(xs)) - 48, round(max(xs)) + 48
+    y0, y1 = round(min(ys)) - 48, round(max(ys)) + 48
+    height, width = y1 - y0, x1 - x0
+    specks = rng.normal(0.0, 4.0, (height // 2, width // 2)) + 16.0 * (
+        rng.random((height // 2, width // 2)) < 0.08
+    )
+    pool = numpy.full((height, width, 3), (70.0, 140.0, 60.0), numpy.float32)
+    pool += cv2.resize(specks.astype(numpy.float32), (width, height), interpolation=cv2.INTER_NEAREST)[
+        ..., None
+    ]
+    plane[y0:y1, x0:x1] = numpy.clip(pool, 0, 255).astype(numpy.uint8)
+    paste_face(plane, "cell:1", piece_face("down", PLANE_PX_PER_MM, edition="travel"))
+    cells = _cell_colours(plane, LAYOUT)
+    assert cells.variation is not None
+    empty = ["cell:0", "cell:10", "cell:11"]
+    for item in empty:
+        n = cells.ids.index(item)
+        assert cells.polarity[n] >= BACK_POLARITY and FLAT_VARIATION < cells.variation[n] < EMBLEM_VARIATION
+    items = MinotaurusRecogniser().read(plane, LAYOUT, None).items
+    assert [items[item] for item in empty] == ["empty"] * 3  # down without the rule
+    assert items["cell:1"] == "down"
+
+
+def test_a_back_whose_marks_tell_nothing_keeps_its_pattern() -> None:
+    """A back amid a patch of its own colour goes on across the gap; were its marks no emblem (its middle
+    hardly varying, as a dim back's faint ring on linen may look: dev 8), its likeness to the back, matched
+    then, keeps it a back (read empty without it)."""
+    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")  # the grid is fitted where pieces lie
+    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
+    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:23"].centre_mm)
+    reach = round(30 * PLANE_PX_PER_MM)
+    patch = numpy.array(BACK_BGR) + numpy.random.default_rng(3).normal(0.0, 2.0, (2 * reach, 2 * reach, 3))
+    plane[y - reach : y + reach, x - reach : x + reach] = numpy.clip(patch, 0, 255).astype(numpy.uint8)
+    paste_face(plane, "cell:23", piece_face("down", PLANE_PX_PER_MM))
+    cells = _cell_colours(plane, LAYOUT)
+    n = cells.ids.index("cell:23")
+    assert cells.variation is not None and cells.polarity[n] >= BACK_POLARITY
+    assert left_table(cells, n) is not None
+    variation = cells.variation.copy()
+    variation[n] = FLAT_VARIATION + 1.0  # under EMBLEM_VARIATION: its marks no emblem
+    classes, confidences = ["down"] * len(cells.ids), [1.0] * len(cells.ids)
+    table_left_empty(dataclasses.replace(cells, variation=variation), classes, confidences, default_back())
+    assert classes[n] == "down"

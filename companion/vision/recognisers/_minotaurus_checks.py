@@ -32,6 +32,8 @@ from companion.vision.recognisers._minotaurus_cells import (
     PITCH_MM,
     Cells,
     FloatArray,
+    GreyImage,
+    _back_likeness,
     ink_polarity,
     locate_piece,
 )
@@ -136,13 +138,13 @@ middle's for the middle to go on across the gap. (Generated hard sessions: shado
 on laminate the reference left, 2-14; backs without an emblem that cells about them touch, 24 and more.)"""
 
 
-def table_left_empty(cells: Cells, classes: list[str], confidences: list[float]) -> None:
+def table_left_empty(cells: Cells, classes: list[str], confidences: list[float], back: GreyImage) -> None:
     """On a normalised plane, in place: a cell read down that shows no back's emblem (its marks' polarity
-    under BACK_POLARITY and the back's pattern under BACK_SEEN) and whose middle goes on in the same colour
+    under BACK_POLARITY, or lighter only at its edge or hardly varying: CORE_POLARITY, EMBLEM_VARIATION; and
+    the pattern of `back` under BACK_SEEN) and whose middle goes on in the same colour
     across the gap about its place (left_table) is empty: a piece ends at its edge, the table a
     normalisation left behind does not (a shadow cast over dark wood after the reference was taken, a lamp's
-    glare on laminate; burnt 20261137 dark wood, 8 empty cells under a round shadow read down). Lighter marks
-    only where the middle meets the neutral grey are no emblem (core_polarity, CORE_POLARITY). (A face
+    glare on laminate; burnt 20261137 dark wood, 8 empty cells under a round shadow read down). (A face
     read there is looked at in read_glyphs, where its horn is matched anyway.)"""
     if cells.covered is None:
         return
@@ -151,15 +153,25 @@ def table_left_empty(cells: Cells, classes: list[str], confidences: list[float])
     for n in numpy.flatnonzero(unmarked).tolist():
         if classes[n] != "down":
             continue
-        # Lighter marks only where the patch meets the neutral grey (its blend with it) are no emblem. (A
-        # middle with no neutral pixel has no such blend: most backs, and 0.1 ms a cell spared.)
-        if cells.polarity[n] >= BACK_POLARITY and (
-            cells.covered[n] >= 1.0 or core_polarity(cells, n) >= CORE_POLARITY
+        # Lighter marks only where the patch meets the neutral grey (its blend with it) are no emblem, nor
+        # are those of a middle that hardly varies (its noise). (A middle with no neutral pixel has no such
+        # blend: most backs, and 0.1 ms a cell spared.)
+        if (
+            cells.polarity[n] >= BACK_POLARITY
+            and (cells.variation is None or cells.variation[n] >= EMBLEM_VARIATION)
+            and (cells.covered[n] >= 1.0 or core_polarity(cells, n) >= CORE_POLARITY)
         ):
             continue
         distance = left_table(cells, n)
-        if distance is not None:
-            classes[n], confidences[n] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
+        if distance is None:
+            continue
+        if cells.polarity[n] >= BACK_POLARITY:
+            # Its likeness to the back was not matched (its polarity told a back): match it now. A dim
+            # back's faint ring (dev 8 linen: 0.53) shows its pattern where its polarity is unsure.
+            x, y = (numpy.array([round(float(v))], numpy.intp) for v in cells.centres[n])
+            if float(_back_likeness(cells.small, x, y, back)[0, 0]) >= BACK_SEEN:
+                continue
+        classes[n], confidences[n] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
 
 
 CORE_POLARITY = 0.3
@@ -170,6 +182,11 @@ inside: -0.13 to 0.18 (burnt 20261139 dark wood frame 12 and 20261137 dark wood:
 down); backs that lie gap-like, emblem and all, 0.39 and more (burnt 20261137, 20261139 dark wood, dev 21
 60 77 7x8: 508 backs)."""
 CORE_ERODE = numpy.ones((3, 3), numpy.uint8)
+EMBLEM_VARIATION = 8.0
+"""Least variation (Cells.variation) of a middle whose lighter marks are a back's emblem: backs from 8.2 (in
+a deep shadow; see FLAT_VARIATION), those that lie gap-like from 10.1 (the 722 of dev 2 5 8 13 21 34 40 55
+60 77 88 7x8, burnt 20261136/37/39 14x12). A lamp's pool on green felt the normalisation left, gap-like,
+varies 5.9-7.1, its noise's light tail polarity 0.15-0.18, and was read down (dev 2 felt, 3 cells)."""
 
 
 def core_polarity(cells: Cells, n: int) -> float:

@@ -347,7 +347,7 @@ class MinotaurusRecogniser:
                 dark_faces_not_white(plane, cells, classes, confidences, prototypes, glyphs, profile, taken)
         if cells.variation is not None:
             flat_cells_empty(cells.variation, classes, confidences)
-            table_left_empty(cells, classes, confidences)
+            table_left_empty(cells, classes, confidences, back)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         read_glyphs(plane, cells, items, confidence, prototypes, glyphs, setup_for(len(ids))["values"], taken)
