@@ -47,6 +47,9 @@ from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
 CROPS = Path(__file__).parent / "data" / "crops"
 SHADOW_BLEND = CROPS / "minotaurus-shadow-blend.png"
 LAMINATE_GLARE = CROPS / "minotaurus-laminate-glare.png"
+WHITE_SHADE = CROPS / "minotaurus-white-shade.png"
+"""/tmp/s19/diag.py's dev set minotaurus 60 (7 x 8) session 02 (laminate, travel) frame 000009 cell:6, a white
+3 in shade: its marks' polarity unclear, its horn 0.63, a third of its pixels lighter than the table."""
 
 
 def _cells_about_middle(crop: Frame) -> Cells:
@@ -153,3 +156,14 @@ def test_a_back_whose_marks_tell_nothing_keeps_its_pattern() -> None:
     classes, confidences = ["down"] * len(cells.ids), [1.0] * len(cells.ids)
     table_left_empty(dataclasses.replace(cells, variation=variation), classes, confidences, default_back())
     assert classes[n] == "down"
+
+
+def test_a_white_face_in_shade_whose_marks_tell_nothing_is_told_by_its_horn_and_light() -> None:
+    patch = numpy.asarray(cv2.imread(str(WHITE_SHADE), cv2.IMREAD_COLOR), numpy.uint8)
+    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")
+    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
+    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
+    # A millimetre left of the cell's centre: where the grid fitted about the patch puts the piece, as the
+    # pipeline's did on the frame it comes from.
+    plane[y - 60 : y + 60, x - 62 : x + 58] = patch
+    assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "white-3-left"  # down without

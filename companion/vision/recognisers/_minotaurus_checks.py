@@ -92,9 +92,18 @@ def clear_horns(
         x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
         grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
         likeness = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)[3]
-        if likeness >= HORN_CLEAR:
+        lit = cells.lit is not None and float(cells.lit[n]) >= DARK_WHITE_LIT
+        if likeness >= HORN_CLEAR or (lit and likeness >= HORN_LIT):
             found.append(n)
     return found
+
+
+HORN_LIT = 0.58
+"""Likeness of the horn that makes a cell read down, its marks' polarity unclear, a face when its piece also
+shows as many pixels lighter than the table as a white face does (DARK_WHITE_LIT): a travel white in shade
+on laminate (dev 60, horns 0.62-0.63, lit 0.23-0.39) was read down. Backs whose polarity is unclear show
+horns up to 0.51, and those as lit (a laminate's glare on them) 0.46 (dev 21 34 40 55 60 77 88 7x8,
+burnt 20261136/37/39 14x12: 92 such backs)."""
 
 
 def faces_taken_for_table(
