@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 from companion.games.asterion.tiles import DESIGN_INDEX
-from companion.vision.recognisers import _asterion_match
+from companion.vision.recognisers import _asterion_match, _asterion_shape
 from companion.vision.recognisers._asterion_match import Templates, built_in_drawings
 from companion.vision.recognisers._asterion_pairs import lined_share, padded_cell, things_on_path
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX, turned
@@ -52,8 +52,9 @@ def test_a_washed_out_wing_a_pixel_off_is_seen_lined_up_to_its_window(
     seen = _cell(colour, rotation, 0.6, moved)
     champion, _ = templates._tournament(colour, order, seen, None)
     assert looks[champion][0] == WING
-    # Told apart as the cell was lined up by its whole tile, the wing is missed.
+    # Told apart as the cell was lined up by its whole tile (and not by the wing's shape), the wing is missed.
     monkeypatch.setattr(_asterion_match, "LINED_CLOSE", 0.0)
+    monkeypatch.setattr(_asterion_shape, "WING_SHAPE_CLOSE", 0.0)
     champion, _ = templates._tournament(colour, order, seen, None)
     assert looks[champion][0] == CORRIDOR
 

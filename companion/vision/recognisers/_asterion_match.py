@@ -10,8 +10,8 @@ sloping across) so that glare or shadow on one tile does not decide. A close cal
 without the pixels the reference took for the table (its neutral grey inside the tile).
 
 The looks, as shipped and taught, are in _asterion_looks, a cell's window and lining up in
-_asterion_window, the pair tests' filters in _asterion_pairs (names used elsewhere are re-exported
-here).
+_asterion_window, the pair tests' filters in _asterion_pairs, a wing's shape in lightness in
+_asterion_shape (names used elsewhere are re-exported here).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import Frame, Profile
+from companion.vision.recognisers import _asterion_shape
 from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers._asterion_looks import TILES_FILE as TILES_FILE
 from companion.vision.recognisers._asterion_looks import built_in_drawings as built_in_drawings
@@ -490,6 +491,12 @@ class Templates:
                 if not padded:
                     padded.append(padded_cell(seen))
                 value = winning_share - lined_share(padded[0], lined)
+            if abs(value) < _asterion_shape.WING_SHAPE_CLOSE:
+                # Close between a wing and its plain path: the wing's shape in lightness moves it (a print's
+                # blue blotch on a plain path imitates a wing's colour, not its bright core and grey rim).
+                looks = self.by_colour[colour][2]
+                if (shape := _asterion_shape.wing_shape(*looks[look], *looks[other])) is not None:
+                    value += _asterion_shape.shape_lead(seen, shape)
             return value
 
         # A label against another: each of its turns the game counts as the same (a wing at either

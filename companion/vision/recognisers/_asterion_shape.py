@@ -1,0 +1,96 @@
+"""Asterion: a wing told from its plain path by its shape in lightness, where the pair test is close.
+
+The pair test (`_asterion_match.Templates._pair_test`) fits the light and weighs all three channels
+where a winged look and its plain twin differ. A wing is a small white ellipse with a grey outline on a
+pale path: some prints and cameras put colour blotches on a plain path that shift it blue as a wing
+does (the travel print: plain corridors led by +0.02..+0.13 for the wing) while its lightness shows no
+ellipse at all, and a true wing blurred or washed out leads by little. Where the pair test decides by
+less than WING_SHAPE_CLOSE, the cell's lightness there is correlated with the wing's own shape (the
+drawn winged look's lightness less the plain one's: a bright core and a darker rim), normalised, so
+neither the light's level nor its contrast counts, only whether that pattern is there.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.games.asterion.tiles import DESIGNS
+from companion.vision.recognisers._asterion_pairs import _drawn_pixels, differ, things_on_path
+from companion.vision.recognisers._asterion_window import TEMPLATE_PX
+from companion.vision.recognisers._lab import FloatArray
+
+WING_SHAPE_CLOSE = 0.15
+"""A wing/plain pair test deciding by less than this is moved by the wing's shape in lightness."""
+WING_SHAPE_WEIGHT = 0.7
+WING_SHAPE_LEVEL = 0.4
+"""The pair test's lead for the wing is moved by WING_SHAPE_WEIGHT times how far the cell's lightness
+correlates with the wing's shape above WING_SHAPE_LEVEL. On the planes of dev 5, 21, 77 and burnt
+20261139 (wing or plain corridors, 1,144 cells), plain corridors correlated up to 0.49 (the travel
+print's 95th centile 0.39, the other prints' 0.35), wings from 0.20 (the 5th centile 0.48). A weight
+of 1.0 read a few more right on those, but lost a frame of dev 2 (a washed-out blue wing on linen)."""
+
+_WINGED = frozenset(number for number, design in enumerate(DESIGNS) if design.name.startswith("wing "))
+_GROW = numpy.ones((3, 3), numpy.uint8)
+_PADDED = TEMPLATE_PX + 2
+
+
+class WingShape:
+    """Where a wing is looked for in a cell's lightness (padded by a pixel, `shape_lead`), moved by up to
+    a pixel each way (9, pixels); the wing's shape there (the winged look's drawn lightness less the
+    plain one's) with what the plain path's own lightness and a level explain taken out, unit length;
+    those two as orthonormal columns; and the sign that makes the lead the first look's."""
+
+    __slots__ = ("indices", "model", "sign")
+
+    def __init__(
+        self, grown: numpy.typing.NDArray[numpy.intp], winged: FloatArray, plain: FloatArray, sign: float
+    ):
+        rows, columns = grown // TEMPLATE_PX + 1, grown % TEMPLATE_PX + 1
+        self.indices = numpy.stack(
+            [(rows + dy) * _PADDED + columns + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        )
+        basis, _ = numpy.linalg.qr(numpy.column_stack([numpy.ones(len(grown)), plain]))
+        shape = winged - plain
+        shape = shape - basis @ (basis.T @ shape)
+        shape = shape / max(float(numpy.sqrt(shape @ shape)), 1e-9)
+        self.model = numpy.asarray(numpy.column_stack([shape, basis]), numpy.float32)
+        self.sign = sign
+
+
+@functools.cache
+def wing_shape(design: int, rotation: int, other: int, other_rotation: int) -> WingShape | None:
+    """How a winged look is told from its plain twin by lightness (`WingShape`); None unless one look
+    is the other with a wing on its path."""
+    if (design in _WINGED) == (other in _WINGED) or not things_on_path(
+        design, rotation, other, other_rotation
+    ):
+        return None
+    where = differ(design, rotation, other, other_rotation)
+    if len(where) < 3:
+        return None
+    sign = 1.0 if design in _WINGED else -1.0
+    winged, plain = ((design, rotation), (other, other_rotation))[:: int(sign)]
+    mask = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
+    mask[where] = 1
+    # A pixel around it: the wing's grey outline, blurred, spreads that far over the path.
+    grown = numpy.flatnonzero(cv2.dilate(mask.reshape(TEMPLATE_PX, TEMPLATE_PX), _GROW).ravel())
+    lightness = [_drawn_pixels(*look)[grown, 0].astype(numpy.float64) for look in (winged, plain)]
+    return WingShape(grown, lightness[0], lightness[1], sign)
+
+
+def shape_lead(seen: FloatArray, shape: WingShape) -> float:
+    """What the wing's shape in the cell's lightness adds to the first look's lead (`wing_shape`): its
+    correlation there, beyond the plain path's lightness and a level, at the best of the cell's moves by
+    up to a pixel each way (the cell is lined up by its whole tile; a pixel off put a path's edge where
+    the wing is looked for)."""
+    lightness = seen.reshape(TEMPLATE_PX, TEMPLATE_PX, 3)[:, :, 0] - numpy.float32(128.0)
+    padded = cv2.copyMakeBorder(numpy.ascontiguousarray(lightness), 1, 1, 1, 1, cv2.BORDER_REPLICATE).ravel()
+    moved = padded[shape.indices]  # (9 moves, pixels)
+    products = moved @ shape.model
+    left = (moved * moved).sum(axis=1) - (products[:, 1:] * products[:, 1:]).sum(axis=1)
+    correlation = float((products[:, 0] / numpy.sqrt(numpy.maximum(left, 1e-6))).max())
+    return shape.sign * WING_SHAPE_WEIGHT * (correlation - WING_SHAPE_LEVEL)
