@@ -19,15 +19,9 @@ import numpy.typing
 
 from companion.vision._reference_band import with_middle
 from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, of_labels, px
+from companion.vision._surround_crossing import BRIDGED_ARM_MM2, REACHED_HAND_MM2, ring
 from companion.vision.base import Frame
-from companion.vision.surround import (
-    BRIDGED_ARM_MM2,
-    DARK_NOISE,
-    REACHED_HAND_MM2,
-    BandChanges,
-    Surround,
-    ring,
-)
+from companion.vision.surround import DARK_NOISE, BandChanges, Surround
 from companion.vision.table_light import Floats, Mask, floats
 
 HAND_BLUR_MM = 9.0

@@ -9,7 +9,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision import surround as surround_module
+from companion.vision import _surround_texture as texture_module
 from companion.vision.base import Frame
 from companion.vision.surround import Surround
 from tests.vision.test_surround import crosses, edge_pieces, surround
@@ -48,7 +48,7 @@ def test_a_narrow_deep_shadow_keeps_the_grain_over_few_pixels_a_sleeve_of_its_da
     sleeve[:45, 24:32] = level.round().astype(numpy.uint8)  # the shadow's darkness and hue, no grain
     assert crosses(band, sleeve, inside)
     # Told only by the few pixels' correlation: without it, the shadow is taken for an arm.
-    monkeypatch.setattr(surround_module, "KEPT_TEXTURE_Z", 1e9)
+    monkeypatch.setattr(texture_module, "KEPT_TEXTURE_Z", 1e9)
     assert crosses(band, shadow, inside)
 
 

@@ -9,7 +9,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision import surround as surround_module
+from companion.vision import _surround_texture as texture_module
 from companion.vision.base import Frame
 from companion.vision.surround import Surround
 from tests.vision.test_surround import crosses, edge_pieces, learned, surround, wood
@@ -38,5 +38,5 @@ def test_a_shadow_of_spreading_depth_that_keeps_the_grain_is_light_a_sleeve_in_i
         sleeve[:45, 44:60] = colour.round().astype(numpy.uint8)
         assert crosses(band, sleeve, inside)
     # Told by the texture's sure agreement: without it, the depth's spread makes the shadow an arm.
-    monkeypatch.setattr(surround_module, "KEPT_TEXTURE_SURE_Z", 1e9)
+    monkeypatch.setattr(texture_module, "KEPT_TEXTURE_SURE_Z", 1e9)
     assert crosses(band, shadow, inside)

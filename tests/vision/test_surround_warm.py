@@ -8,7 +8,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision import surround as band_module
+from companion.vision import _surround_warm as warm_module
 from companion.vision.base import Frame
 from companion.vision.surround import Surround
 from companion.vision.table_light import Floats
@@ -64,7 +64,7 @@ def test_a_pale_arm_taken_for_a_pink_light_differs_in_the_band(monkeypatch: pyte
     changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
     assert numpy.count_nonzero(changed & where) >= 0.5 * numpy.count_nonzero(where)
     # Without the test the arm matches as table under that light.
-    monkeypatch.setattr(band_module, "WARM_BUMP", 1e9)
+    monkeypatch.setattr(warm_module, "WARM_BUMP", 1e9)
     changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
     assert numpy.count_nonzero(changed & where) < 0.1 * numpy.count_nonzero(where)
 
@@ -105,6 +105,6 @@ def test_a_wide_warm_arm_bending_the_smooth_light_differs_in_the_band(
     changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
     assert numpy.count_nonzero(changed & where) >= 0.5 * numpy.count_nonzero(where)
     # Fitted once, over the arm too, the light bent towards it is the arm's: it matches as table.
-    monkeypatch.setattr(band_module, "WARM_BUMP_REFIT", False)
+    monkeypatch.setattr(warm_module, "WARM_BUMP_REFIT", False)
     changed = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)[0]
     assert numpy.count_nonzero(changed & where) < 0.1 * numpy.count_nonzero(where)

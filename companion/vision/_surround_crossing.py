@@ -1,0 +1,169 @@
+"""The band around one plane, its geometry (its margin, each pixel's depth in from its outer edge, its
+pixels), and whether a region of its changes crosses it into the plane (`crossing`) or comes up to a board's
+rim where a hand lies beyond (`reaching`). Separate from surround.py, which learns the band and finds its
+changes: these are the decisions on those changes' regions, given the masks."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision._surround_texture import shaded
+from companion.vision.table_light import Floats, Mask
+
+OUTLINE_DEPTHS = 1 / 3
+"""An outline crosses the band: its pixels lie at this share of the band's depths at least (an arm's side
+runs from the outer edge to the plane; pieces standing at the plane's edge step sharply just beside it)."""
+BRIDGED_ARM_MM2 = 2500.0
+"""An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
+
+REACH_MM = 70.0
+"""How far into the plane an arm of its very colour may come unseen before its hand shows (a forearm
+over the toss's collar plate, 40-55 mm)."""
+REACHED_HAND_MM2 = 6000.0
+"""The changed region a hand unseen up to it makes at least (a palm and fingers, 8000 mm² and more); a
+ring lying there, some 2800 mm², is none."""
+
+
+class BandCrossing:
+    """The band around one plane: its geometry, and whether its changes' regions cross it (surround.py's
+    `Surround` learns the band and finds those changes)."""
+
+    def __init__(self, margin: int, size: tuple[int, int], px_per_mm: float) -> None:
+        """`margin`: the band's width, `size`: the (width, height) of the plane with the band around it,
+        in mask pixels; `px_per_mm`: their resolution."""
+        self.margin = margin
+        self.size = size
+        self.px_per_mm = px_per_mm
+        height, width = self.size[1], self.size[0]
+        y, x = numpy.mgrid[0:height, 0:width]
+        self._depth = numpy.minimum(numpy.minimum(y, x), numpy.minimum(height - 1 - y, width - 1 - x))
+        """Per pixel, how far in from the band's outer edge (mask pixels)."""
+        self._band_pixels = numpy.flatnonzero(self._depth < self.margin)
+        """The band's pixels' indices in an image of its size, raveled."""
+
+    def crossing(
+        self,
+        band: Mask,
+        inside: numpy.typing.NDArray[numpy.uint8],
+        min_width_mm: float,
+        outline: Mask | None = None,
+        bridges: Mask | None = None,
+        texture: Floats | None = None,
+    ) -> bool:
+        """Whether a changed region runs from the band's outer edge across it and on into the plane
+        (`band`: the band's changes; `inside`: the plane's, at the masks' size), at least
+        `min_width_mm` wide at the band's outer edge and at the plane's edge (and with `outline`, with
+        at least as many of its pixels as the band is wide). `bridges` (the plane's) join what lies on
+        either side of them but do not count as the plane's changes. With `texture` (`Surround.changed`'s),
+        a region whose texture in the band agrees with the reference's is a shadow."""
+        m = self.margin
+        joined = band.astype(numpy.uint8)
+        joined[m:-m, m:-m] = inside
+        if bridges is not None:
+            joined[m:-m, m:-m][bridges] = 1
+        count, found = cv2.connectedComponents(joined, connectivity=8)
+        if count <= 1:
+            return False
+        labels = numpy.asarray(found, numpy.int32)
+        width = min_width_mm * self.px_per_mm
+        outer = ring(labels, 1)
+        at_edge = ring(labels, m)
+        further_in = ring(labels, m + 3)
+        outer_count = numpy.bincount(outer, minlength=count)
+        edge_count = numpy.bincount(at_edge, minlength=count)
+        in_count = numpy.bincount(further_in, minlength=count)
+        wide = (outer_count >= width) & (edge_count >= width) & (in_count >= width / 2)
+        wide[0] = False
+        if not numpy.any(wide):
+            return False  # what follows only narrows `wide` further: no need to count it
+        if bridges is not None:
+            # Come in by a bridge (over a marker), an arm goes on over the plane, a hand's area of it; a
+            # ring or a shadow lying beside the marker does not.
+            unbridged = labels.copy()
+            unbridged[m:-m, m:-m][bridges] = 0
+            by_itself = numpy.bincount(ring(unbridged, m), minlength=count) >= width
+            area = numpy.bincount(unbridged[m:-m, m:-m].ravel(), minlength=count)
+            far_in = area >= BRIDGED_ARM_MM2 * self.px_per_mm**2
+            wide &= by_itself | far_in
+        if outline is not None:
+            wide &= self._outlined(labels, count, outline)
+        if texture is not None and numpy.any(wide):
+            wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)
+        return bool(numpy.any(wide))
+
+    def _outlined(self, labels: numpy.typing.NDArray[numpy.int32], count: int, outline: Mask) -> Mask:
+        """Per region, whether an outline crosses the band along it (`outline`: `Surround.changed`'s):
+        one side of an arm."""
+        m = self.margin
+        # An outline across the band at least: one side of the arm.
+        sharp = numpy.bincount(labels[outline], minlength=count) >= m
+        # Across the band: at a third of its depths at least.
+        depth = numpy.minimum(self._depth[outline], m - 1)
+        seen = numpy.bincount(labels[outline] * m + depth, minlength=count * m).reshape(count, m) > 0
+        return numpy.asarray(sharp & (numpy.count_nonzero(seen, axis=1) >= m * OUTLINE_DEPTHS), bool)
+
+    def reaching(
+        self,
+        band: Mask,
+        inside: numpy.typing.NDArray[numpy.uint8],
+        min_width_mm: float,
+        reachable: Mask,
+        outline: Mask | None = None,
+        texture: Floats | None = None,
+    ) -> bool:
+        """Whether a region crossing the band (`band`: its changes, as `crossing`'s, with `outline` and
+        `texture` as there) as wide as an arm (`min_width_mm`) at its outer edge and halfway to the
+        plane's, faces, straight on into the plane within `REACH_MM` of its edge where that is a board's
+        rim (`reachable`), a changed region of the plane (`inside`) as large as a hand
+        (`REACHED_HAND_MM2`): an arm of the board's very colour (a skin tone as the toss's collar plate)
+        is unseen over it where it comes in, but its hand, shaded and with fingers, is not."""
+        if not numpy.any(reachable):
+            return False  # no board's rim: the plane's own changes show an arm where it comes in
+        m = self.margin
+        ring_band = band.astype(numpy.uint8)
+        ring_band[m:-m, m:-m] = 0
+        count, found = cv2.connectedComponents(ring_band, connectivity=8)
+        if count <= 1:
+            return False
+        labels = numpy.asarray(found, numpy.int32)
+        width = min_width_mm * self.px_per_mm
+        outer_count = numpy.bincount(ring(labels, 1), minlength=count)
+        # Half across the band at least: the board may reach out past the plane under the arm too.
+        half = m // 2
+        edge_count = numpy.bincount(ring(labels, half), minlength=count)
+        wide = (outer_count >= width) & (edge_count >= width)
+        wide[0] = False
+        if outline is not None and numpy.any(wide):
+            wide &= self._outlined(labels, count, outline)
+        if texture is not None and numpy.any(wide):
+            wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)
+        if not numpy.any(wide):
+            return False
+        # Straight on into the plane from where the crossing regions meet its edge.
+        entering = wide[labels]
+        reach = min(round(REACH_MM * self.px_per_mm), (inside.shape[0] - 1) // 2, (inside.shape[1] - 1) // 2)
+        facing = numpy.zeros(inside.shape, bool)
+        facing[:reach, :] |= entering[half, m:-m][None, :]
+        facing[-reach:, :] |= entering[-1 - half, m:-m][None, :]
+        facing[:, :reach] |= entering[m:-m, half][:, None]
+        facing[:, -reach:] |= entering[m:-m, -1 - half][:, None]
+        facing &= reachable
+        _, plane_labels, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+        large = stats[:, cv2.CC_STAT_AREA] >= REACHED_HAND_MM2 * self.px_per_mm**2
+        large[0] = False
+        return bool(numpy.any(large[numpy.asarray(plane_labels, numpy.int32)[facing]]))
+
+
+def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
+    """The labels along the rectangle `inset` pixels in from the image's edges."""
+    top, bottom, left, right = inset, labels.shape[0] - 1 - inset, inset, labels.shape[1] - 1 - inset
+    return numpy.concatenate(
+        [
+            labels[top, left : right + 1],
+            labels[bottom, left : right + 1],
+            labels[top:bottom, left],
+            labels[top:bottom, right],
+        ]
+    )

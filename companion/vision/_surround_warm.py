@@ -1,0 +1,84 @@
+"""Whether the band's own light is a pale skin-toned arm's rather than a light's (surround.py's
+`Surround.changed`): the light grid, its cells wider than an arm, takes such an arm for a warm pink light,
+and only its bump above a smooth light over the whole band tells it. Separate from surround.py: a fit of its
+own (a quadratic over the band's sampled pixels), made once per band."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.table_light import Floats, Mask, sum3
+
+WARM_BUMP = 0.11
+"""How much redder (the log of red over blue) and brighter (the mean of the channels' log gains) than a
+smooth light over the band (`_smooth`) the band's own light may be before it is no light but a pale
+skin-toned arm: the light grid takes such an arm, wider than its cell, for a pink light (burnt 20261136,
+Minotaurus on laminate: 0.17 both, the arm then matched as table; the plane's light took in its hand
+alike). A lamp switched on, its pool warmer and brighter, is smooth over the band (dark wood at rest: 0.17
+both above the band's median, 0.03 above the smooth light); light redder only, or brighter only, is
+light (a light grid led astray by tiles on a linen at rest: 0.27 redder, 0.43 brighter); a shadow is
+darker and bluer. At rest on burnt and dev frames whose band's own light was measured: at most 0.084."""
+WARM_BUMP_REFIT = True
+"""Whether the smooth light is fitted again without the samples half a `WARM_BUMP` above it (`warm`)."""
+WARM_BENT_SHARE = 0.25
+"""At most this share of the fit's samples half a `WARM_BUMP` above it are left out of its refit (`warm`)."""
+WARM_SAMPLE = 3
+"""Every so many of the band's pixels make the smooth light's fit (`_smooth`)."""
+
+
+class WarmLight:
+    """The smooth light over one band that its own light is compared with (`warm`)."""
+
+    def __init__(
+        self, size: tuple[int, int], band_pixels: numpy.typing.NDArray[numpy.intp], in_band: Mask
+    ) -> None:
+        """`size`: the (width, height) of the plane with the band around it (mask pixels); `band_pixels`:
+        the band's pixels' indices in an image of that size, raveled; `in_band`: the band's pixels."""
+        height, width = size[1], size[0]
+        y, x = numpy.mgrid[0:height, 0:width]
+        across, down = (
+            x.astype(numpy.float32) / numpy.float32(width),
+            y.astype(numpy.float32) / numpy.float32(height),
+        )
+        self._terms = numpy.stack(
+            [numpy.ones_like(across), across, down, across * across, down * down, across * down], axis=-1
+        ).reshape(-1, 6)
+        """Per pixel, the terms of a quadratic in x and y (`_smooth`)."""
+        self._sample = band_pixels[::WARM_SAMPLE]
+        self._fit = numpy.asarray(numpy.linalg.pinv(self._terms[self._sample]), numpy.float32)
+        """The least-squares fit of a quadratic's coefficients to values at the `_sample` pixels: the
+        pixels are fixed, so is their fit's matrix."""
+        self._in_band = in_band
+
+    def warm(self, light: Floats) -> Mask:
+        """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
+        over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light."""
+        red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
+        level = sum3(light) * numpy.float32(1.0 / 3.0)
+        red_fit, level_fit = self._smooth(red_blue), self._smooth(level)
+        # An arm over a sixth of a side bends the fit towards itself by half its bump (burnt 20261139,
+        # Minos on light wood: 0.2 redder and 0.15 brighter than the wood beside it, 0.06-0.11 above the
+        # fit): fitted again without the samples half a bump above it, the light is the table's.
+        half = numpy.float32(WARM_BUMP / 2)
+        bent = ((red_blue - red_fit > half) & (level - level_fit > half)).ravel()[self._sample]
+        # Most of the band that far above its fit is a light no quadratic follows, not an arm.
+        if WARM_BUMP_REFIT and 0 < numpy.count_nonzero(bent) <= WARM_BENT_SHARE * bent.size:
+            red_fit, level_fit = self._smooth(red_blue, ~bent), self._smooth(level, ~bent)
+        redder = red_blue - red_fit > WARM_BUMP
+        brighter = level - level_fit > WARM_BUMP
+        return numpy.asarray(redder & brighter & self._in_band, bool)
+
+    def _smooth(self, values: Floats, kept: Mask | None = None) -> Floats:
+        """`values` (at the surround's size) as a quadratic in x and y least-squares fitted over the
+        band's pixels (`kept`: only those of the `_sample` pixels): a lamp's pool, its colour mixing with
+        daylight, vary no faster over the band."""
+        sampled = values.ravel()[self._sample]
+        if kept is None:
+            coefficients = self._fit @ sampled
+        else:
+            terms = self._terms[self._sample][kept]
+            coefficients = numpy.linalg.lstsq(terms, sampled[kept], rcond=None)[0].astype(numpy.float32)
+        terms = self._terms
+        return numpy.asarray((terms @ coefficients).reshape(values.shape), numpy.float32)
