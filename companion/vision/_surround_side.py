@@ -21,12 +21,13 @@ to measure a gain on, the camera's noise alone steps the darkening by more than 
 switched on over dark felt learned nearly black speckled the band with steep pixels)."""
 
 LOG_OFFSET = 4.0
-"""Reference levels are lifted by this before the band's light is measured as a log ratio (as reference.py's
-`LOG_OFFSET`): a near-black pixel's noise would make its log meaningless. The frame's levels are lifted by
-as much under the band's overall light (`overall_gain`), and the light's prediction of the table is lifted
-alike: with the frame lifted by this alone, a lamp switched on over a table learned near black (dark wood
-at 4-11 levels, 3.9-4.6 times brighter) measured 2.6-3.2 times, and the table, predicted at its reference
-times that, differed all round the band (burnt seed 20261137, the dark-wood sessions)."""
+"""Reference levels are lifted by this before the band's light is measured as a log ratio (as
+_reference_learning.py's `LOG_OFFSET`): a near-black pixel's noise would make its log meaningless. The
+frame's levels are lifted by as much under the band's overall light (`overall_gain`), and the light's
+prediction of the table is lifted alike: with the frame lifted by this alone, a lamp switched on over a
+table learned near black (dark wood at 4-11 levels, 3.9-4.6 times brighter) measured 2.6-3.2 times, and the
+table, predicted at its reference times that, differed all round the band (burnt seed 20261137, the
+dark-wood sessions)."""
 GAIN_SAMPLE = 8
 """Every so many of the band's pixels give its overall gain (`overall_gain`): a thousand or so, enough for
 its quartiles and sums."""

@@ -15,11 +15,11 @@ import numpy.typing
 import pytest
 
 from companion.vision import hand_check
+from companion.vision._reference_base import MASK_PX_PER_MM
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.calibration import marker_corners_mm, render_marker
+from companion.vision.normalising import CANONICAL_WHITE
 from companion.vision.reference import (
-    CANONICAL_WHITE,
-    MASK_PX_PER_MM,
     NEUTRAL_BGR,
     ReferenceError,
     TableReference,

@@ -11,8 +11,10 @@ import cv2
 import numpy
 import pytest
 
+from companion.vision._reference_base import MASK_PX_PER_MM
 from companion.vision.base import PLANE_PX_PER_MM, Frame
-from companion.vision.reference import CANONICAL_WHITE, MASK_PX_PER_MM, TableReference
+from companion.vision.normalising import CANONICAL_WHITE
+from companion.vision.reference import TableReference
 from companion.vision.table_light import LightGrid, log_level
 from tests.vision.test_reference import (
     BORDER_PX,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from companion.vision.reference import MASK_PX_PER_MM
+from companion.vision._reference_base import MASK_PX_PER_MM
 from companion.vision.table_light import LightGrid, log_level
 from tests.vision.test_reference import PLANE_MM
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import cv2
 import numpy
 
+from companion.vision._reference_base import MASK_PX_PER_MM
 from companion.vision._reference_texture import pieces_whole
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame
 from companion.vision.calibration import marker_corners_mm, render_marker
-from companion.vision.reference import MASK_PX_PER_MM
 from tests.vision.test_reference import PLANE_MM, learned
 
 CREAM = (175, 222, 240)
