@@ -47,6 +47,9 @@ from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
 CROPS = Path(__file__).parent / "data" / "crops"
 SHADOW_BLEND = CROPS / "minotaurus-shadow-blend.png"
 LAMINATE_GLARE = CROPS / "minotaurus-laminate-glare.png"
+LINEN_GLARE = CROPS / "minotaurus-linen-glare.png"
+"""/tmp/s19/diag.py's dev set minotaurus 40 (7 x 8) session 03 (linen, default) frame 000005 cell:39, a lamp's
+glare on the linen the normalisation left over two thirds of the cell's middle: no horn, darker marks only."""
 WHITE_SHADE = CROPS / "minotaurus-white-shade.png"
 """/tmp/s19/diag.py's dev set minotaurus 60 (7 x 8) session 02 (laminate, travel) frame 000009 cell:6, a white
 3 in shade: its marks' polarity unclear, its horn 0.63, a third of its pixels lighter than the table."""
@@ -167,3 +170,14 @@ def test_a_white_face_in_shade_whose_marks_tell_nothing_is_told_by_its_horn_and_
     # pipeline's did on the frame it comes from.
     plane[y - 60 : y + 60, x - 62 : x + 58] = patch
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "white-3-left"  # down without
+
+
+def test_a_glare_over_part_of_a_cell_showing_neither_horn_nor_emblem_is_empty() -> None:
+    patch = numpy.asarray(cv2.imread(str(LINEN_GLARE), cv2.IMREAD_COLOR), numpy.uint8)
+    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")
+    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
+    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
+    plane[y - 60 : y + 60, x - 60 : x + 60] = patch
+    assert (
+        MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
+    )  # down without the rule
