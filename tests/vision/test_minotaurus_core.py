@@ -50,9 +50,6 @@ LAMINATE_GLARE = CROPS / "minotaurus-laminate-glare.png"
 LINEN_GLARE = CROPS / "minotaurus-linen-glare.png"
 """/tmp/s19/diag.py's dev set minotaurus 40 (7 x 8) session 03 (linen, default) frame 000005 cell:39, a lamp's
 glare on the linen the normalisation left over two thirds of the cell's middle: no horn, darker marks only."""
-WOOD_POOL = CROPS / "minotaurus-wood-pool.png"
-"""/tmp/s19/diag.py's dev set minotaurus 60 (7 x 8) session 01 (dark wood, second print) frame 000006 cell:5,
-a lamp's pool on the wood the normalisation left, round and wider than a piece, over most of the middle."""
 WHITE_SHADE = CROPS / "minotaurus-white-shade.png"
 """/tmp/s19/diag.py's dev set minotaurus 60 (7 x 8) session 02 (laminate, travel) frame 000009 cell:6, a white
 3 in shade: its marks' polarity unclear, its horn 0.63, a third of its pixels lighter than the table."""
@@ -181,19 +178,6 @@ def test_a_glare_over_part_of_a_cell_showing_neither_horn_nor_emblem_is_empty() 
     plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
     x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
     plane[y - 60 : y + 60, x - 60 : x + 60] = patch
-    assert (
-        MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
-    )  # down without the rule
-
-
-def test_a_pool_of_wood_over_part_of_a_cell_lighter_only_at_its_edge_is_empty() -> None:
-    """Its lighter marks are its blend with the table the reference matched (core_polarity), and bits of
-    its middle are that table (PART_COVER): empty, though it does not go on across the gap."""
-    patch = numpy.asarray(cv2.imread(str(WOOD_POOL), cv2.IMREAD_COLOR), numpy.uint8)
-    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")
-    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
-    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
-    plane[y - 60 : y + 60, x - 62 : x + 58] = patch  # where the grid fitted about it puts the cell
     assert (
         MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
     )  # down without the rule

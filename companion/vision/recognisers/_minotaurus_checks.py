@@ -172,11 +172,7 @@ def table_left_empty(cells: Cells, classes: list[str], confidences: list[float],
         ):
             continue
         distance = left_table(cells, n)
-        # Lighter marks that are no emblem, and bits of its middle the table (PART_COVER): the table a
-        # normalisation left, even where it does not go on across the gap (dev 60 dark wood, a lamp's pool;
-        # dev 2 felt, a pool's edge).
-        partly = cells.polarity[n] >= BACK_POLARITY and cells.covered[n] < PART_COVER
-        if distance is None and not partly:
+        if distance is None:
             continue
         if cells.polarity[n] >= BACK_POLARITY:
             # Its likeness to the back was not matched (its polarity told a back): match it now. A dim
@@ -184,8 +180,7 @@ def table_left_empty(cells: Cells, classes: list[str], confidences: list[float],
             x, y = (numpy.array([round(float(v))], numpy.intp) for v in cells.centres[n])
             if float(_back_likeness(cells.small, x, y, back)[0, 0]) >= BACK_SEEN:
                 continue
-        sure = 1.0 - 0.5 * distance / GAP_LIKE if distance is not None else float(1.0 - cells.covered[n])
-        classes[n], confidences[n] = "empty", sure
+        classes[n], confidences[n] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
 
 
 CORE_POLARITY = 0.3
@@ -344,11 +339,11 @@ def _clear_face(plane: Frame, cells: Cells, n: int, glyphs: Glyphs) -> bool:
 PART_COVER = 0.9
 """Share of a cell's middle (Cells.covered) under which a cell that shows neither a horn nor a back's emblem
 (its marks darker, FACE_POLARITY; the back's pattern under BACK_SEEN) is the table a normalisation left, not
-a piece: a lamp's glare on linen, 0.65 covered, read white then down (dev 40 linen frame 5); and so is one
-read down whose lighter marks are no emblem (core_polarity, EMBLEM_VARIATION) though it does not go on
-across the gap (table_left_empty: dev 60 dark wood, dev 2 felt, 0.59-0.89 covered). Pieces so
+a piece: a lamp's glare on linen, 0.65 covered, read white then down (dev 40 linen frame 5). Pieces so
 partly covered are white faces on light cloths, told by their horns, or backs, told by their emblems
-(dev 2 8 40 55 60 77 7x8: 9964 pieces, 21 under 0.9, none of them without a horn or an emblem)."""
+(dev 2 8 40 55 60 77 7x8: 9964 pieces, 21 under 0.9, none of them without a horn or an emblem). Not for
+cells read down whose lighter marks are no emblem by core_polarity: default backs washed by a laminate's
+glare (burnt 20261139 session 09) are 0.76-0.88 covered, core 0.08-0.24, likeness to the back 0.11-0.44."""
 
 
 def read_glyphs(
