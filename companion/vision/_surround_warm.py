@@ -51,34 +51,43 @@ class WarmLight:
         """The least-squares fit of a quadratic's coefficients to values at the `_sample` pixels: the
         pixels are fixed, so is their fit's matrix."""
         self._in_band = in_band
+        self._band = band_pixels
+        self._band_terms = numpy.ascontiguousarray(self._terms[band_pixels])
+        """The terms at the band's pixels: only there is the light compared with its fit (`warm` is
+        False off the band), 44 % of the surround's pixels on Asterion."""
+        self._band_sample = numpy.arange(0, len(band_pixels), WARM_SAMPLE)
+        """The `_sample` pixels among the band's."""
 
     def warm(self, light: Floats) -> Mask:
         """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
         over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light."""
         red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
-        level = sum3(light) * numpy.float32(1.0 / 3.0)
+        red_blue = red_blue.ravel()[self._band]
+        level = (sum3(light) * numpy.float32(1.0 / 3.0)).ravel()[self._band]
         red_fit, level_fit = self._smooth(red_blue), self._smooth(level)
         # An arm over a sixth of a side bends the fit towards itself by half its bump (burnt 20261139,
         # Minos on light wood: 0.2 redder and 0.15 brighter than the wood beside it, 0.06-0.11 above the
         # fit): fitted again without the samples half a bump above it, the light is the table's.
         half = numpy.float32(WARM_BUMP / 2)
-        bent = ((red_blue - red_fit > half) & (level - level_fit > half)).ravel()[self._sample]
+        sample = self._band_sample
+        bent = (red_blue[sample] - red_fit[sample] > half) & (level[sample] - level_fit[sample] > half)
         # Most of the band that far above its fit is a light no quadratic follows, not an arm.
         if WARM_BUMP_REFIT and 0 < numpy.count_nonzero(bent) <= WARM_BENT_SHARE * bent.size:
             red_fit, level_fit = self._smooth(red_blue, ~bent), self._smooth(level, ~bent)
         redder = red_blue - red_fit > WARM_BUMP
         brighter = level - level_fit > WARM_BUMP
-        return numpy.asarray(redder & brighter & self._in_band, bool)
+        warm = numpy.zeros(self._in_band.shape, bool)
+        warm.ravel()[self._band] = redder & brighter
+        return warm
 
     def _smooth(self, values: Floats, kept: Mask | None = None) -> Floats:
-        """`values` (at the surround's size) as a quadratic in x and y least-squares fitted over the
-        band's pixels (`kept`: only those of the `_sample` pixels): a lamp's pool, its colour mixing with
+        """`values` (at the band's pixels) as a quadratic in x and y least-squares fitted over the band's
+        pixels (`kept`: only those of the `_sample` pixels): a lamp's pool, its colour mixing with
         daylight, vary no faster over the band."""
-        sampled = values.ravel()[self._sample]
+        sampled = values[self._band_sample]
         if kept is None:
             coefficients = self._fit @ sampled
         else:
             terms = self._terms[self._sample][kept]
             coefficients = numpy.linalg.lstsq(terms, sampled[kept], rcond=None)[0].astype(numpy.float32)
-        terms = self._terms
-        return numpy.asarray((terms @ coefficients).reshape(values.shape), numpy.float32)
+        return numpy.asarray(self._band_terms @ coefficients, numpy.float32)
