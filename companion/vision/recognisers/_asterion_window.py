@@ -71,18 +71,26 @@ def _scores(matrix: FloatArray, window: FloatArray) -> FloatArray:
     """`matrix @ _features(window)` for a matrix of `_features` rows, without centring the cell: each
     row's channels are centred already, so a channel's mean adds nothing to the products.
 
-    The three channels' scales in Python floats and applied by OpenCV (numpy broadcasting three
-    values along a picture's pixels cost a fifth of the call): the same float32 products."""
+    The three channels' scales, over the vector's length, in Python floats and applied by one OpenCV
+    call: numpy broadcasting three values along a picture's pixels cost a fifth of the call, and
+    numpy's calls around the product (the scales rounded to float32 through an array, the products
+    divided by the length after) a fifth of the rest (52 -> 40 us a cell, the same scores within
+    1e-6)."""
     picture = numpy.ascontiguousarray(window, dtype=numpy.float32)
     root = math.sqrt(picture.shape[0] * picture.shape[1])
-    norms = [deviation * root for deviation in cv2.meanStdDev(picture)[1].ravel().tolist()]
-    scale = [weight / (norm + 1.0) for weight, norm in zip(_WEIGHT_VALUES, norms, strict=True)]
-    length = math.sqrt(sum((s * n) * (s * n) for s, n in zip(scale, norms, strict=True)))
-    # A 4-tuple is a scalar to OpenCV (its stubs know arrays only): per channel, in float32 as numpy.
-    per_channel: Any = (*numpy.array(scale, numpy.float32).tolist(), 0.0)
-    scaled = cv2.multiply(picture, per_channel)
-    products = numpy.asarray(matrix @ scaled.ravel(), numpy.float32)
-    return products / numpy.float32(length) if length > 0 else products
+    norm_l, norm_a, norm_b = (deviation * root for deviation in cv2.meanStdDev(picture)[1].ravel().tolist())
+    weight_l, weight_a, weight_b = _WEIGHT_VALUES
+    scale_l, scale_a, scale_b = (
+        weight_l / (norm_l + 1.0),
+        weight_a / (norm_a + 1.0),
+        weight_b / (norm_b + 1.0),
+    )
+    length = math.sqrt((scale_l * norm_l) ** 2 + (scale_a * norm_a) ** 2 + (scale_b * norm_b) ** 2)
+    # A 4-tuple is a scalar to OpenCV (its stubs know arrays only): per channel. A flat cell (length
+    # 0) is not divided by it.
+    over = 1.0 / length if length > 0 else 1.0
+    per_channel: Any = (scale_l * over, scale_a * over, scale_b * over, 0.0)
+    return numpy.asarray(matrix @ cv2.multiply(picture, per_channel).ravel(), numpy.float32)
 
 
 def _interleaved(test: FloatArray) -> FloatArray:
