@@ -511,10 +511,17 @@ class Templates:
                 continue
             compared.add(other)
             theirs = self._alike(colour, candidate)
-            best_lead, best = max((min(lead(look, o) for o in theirs), look) for look in mine)
-            if best_lead < 0:
-                best_lead, best = max((min(lead(o, look) for look in mine), o) for o in theirs)
-                mine, label = theirs, other
+            if len(mine) == 1 and len(theirs) == 1:
+                # One look each (most labels): the same lead, without the generators' cost.
+                best_lead, best = lead(mine[0], theirs[0]), mine[0]
+                if best_lead < 0:
+                    best_lead, best = lead(theirs[0], mine[0]), theirs[0]
+                    mine, label = theirs, other
+            else:
+                best_lead, best = max((min(lead(look, o) for o in theirs), look) for look in mine)
+                if best_lead < 0:
+                    best_lead, best = max((min(lead(o, look) for look in mine), o) for o in theirs)
+                    mine, label = theirs, other
             champion = best
             margin = min(margin, abs(best_lead))
         return champion, margin
