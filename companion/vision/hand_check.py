@@ -140,9 +140,16 @@ class HandCheck:
         band = with_middle(self.surround, surround() if callable(surround) else surround, small)
         level, blur = self.settings.hand_level * BAND_LEVEL, px(HAND_BLUR_MM)
         _, carried, _, _ = self.surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
-        return self.may_cross(carried, joined) and self.crossed(
-            self.surround.changed(band, BAND_SHADOW_MIN, blur, level), joined
+        if not self.may_cross(carried, joined):
+            return False
+        # Under the band's own light, where it differs at all (or is a pale arm's light) holds every
+        # region `crossed` could find, its outlines and texture only narrowing them: where nothing of
+        # that crosses the band, shadows, outlines and texture need not be told (half the cost; Asterion
+        # at rest, the band crossed under the plane's light, its own light finds no crossing).
+        changes = self.surround.changed_if_crossed(
+            band, BAND_SHADOW_MIN, blur, level, lambda differs: self.may_cross(differs, joined, counted=False)
         )
+        return changes is not None and self.crossed(changes, joined)
 
     def may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band
@@ -174,7 +181,9 @@ class HandCheck:
         large[0] = False
         return bool(numpy.any(large) and numpy.any(large[labels[self.reachable]]))
 
-    def may_cross(self, carried: Mask, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+    def may_cross(
+        self, carried: Mask, joined: numpy.typing.NDArray[numpy.uint8], counted: bool = True
+    ) -> bool:
         """Whether what differs at all in the band under the plane's light carried outward (`carried`:
         `Surround.changed`'s second mask in that mode) could take part in an arm crossing it: as many
         pixels as an arm's crossing, and a region of them as wide as an arm from the band's outer edge
@@ -183,7 +192,8 @@ class HandCheck:
         plane's, and the region crossing is wider still. Only then is the band's own light measured
         (`crossed`): at rest, a shadow or a hotspot over the band alone seldom crosses into the plane."""
         width = self.settings.hand_min_edge_mm
-        if numpy.count_nonzero(carried) < self.surround.margin * width * MASK_PX_PER_MM:
+        # (`counted`: with this first test, as under the plane's light; `crossed`'s own tests have none)
+        if counted and numpy.count_nonzero(carried) < self.surround.margin * width * MASK_PX_PER_MM:
             return False
         return self.surround.crossing(carried, joined, width, None, self.markers) or self.surround.reaching(
             carried, joined, width, self.reachable

@@ -17,8 +17,8 @@ _surround_texture.py.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import cv2
 import numpy
@@ -102,6 +102,18 @@ _WINDOW = numpy.ones((TEXTURE_PX, TEXTURE_PX), numpy.uint8)
 BandChanges = tuple[Mask, Mask, Mask, Floats]
 """`Surround.changed`'s masks, and the band's texture agreement with the reference's (`kept_texture`'s
 planes, each of the band's size, first)."""
+
+
+class _Differs(NamedTuple):
+    """Where one side of the band differs at all (`Surround._side_differs`), and what the rest of its
+    comparison under its own light goes on from (`Surround._side_rest`)."""
+
+    any_change: Mask
+    distance: Floats
+    lost: Mask
+    grey: Floats
+    mean: Floats
+    blurred: Floats
 
 
 class Surround(BandCrossing):
@@ -247,6 +259,31 @@ class Surround(BandCrossing):
         texture is the band's own buffer: the next call under its own light writes it again.) Under its
         own light, where that light is a pale arm's rather than a light's (`WarmLight.warm`) differs beyond
         light and shadow too."""
+        changes = self._changed(surround, shadow_min, blur, level, log_light, None)
+        assert changes is not None  # only a test of `crosses` leaves them out
+        return changes
+
+    def changed_if_crossed(
+        self, surround: Frame, shadow_min: float, blur: int, level: float, crosses: Callable[[Mask], bool]
+    ) -> BandChanges | None:
+        """`changed` under the band's own light, or None where `crosses`, asked of where the band differs
+        at all or its light is a pale arm's (`changed`'s second mask, or its first's warm pixels), says
+        no region of it crosses the band: the first mask lies within that, and the other two masks
+        only narrow the regions a crossing counts, so no crossing of the band's changes (`crosses` being
+        such a test, `BandCrossing.crossing` or `reaching` without outline or texture) could be found in
+        them either. The rest of the comparison (shadows, outlines, texture: half its cost) is left out."""
+        return self._changed(surround, shadow_min, blur, level, None, crosses)
+
+    def _changed(
+        self,
+        surround: Frame,
+        shadow_min: float,
+        blur: int,
+        level: float,
+        log_light: Floats | None,
+        crosses: Callable[[Mask], bool] | None,
+    ) -> BandChanges | None:
+        """`changed`, or under the band's own light with `crosses`, `changed_if_crossed`."""
         height, width = self.size[1], self.size[0]
         nothing = numpy.zeros((height, width), bool)
         if self._low is None or self._log_image is None or self._light is None or not self._sides:
@@ -271,15 +308,21 @@ class Surround(BandCrossing):
             gains = [numpy.asarray(cv2.exp(side), numpy.float32) for side in self._gather(light)]
             warm = self._warm_light.warm(light)
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
-        found = [
-            self._side_changes(side, frame, gain, shadow_min, blur, level, overall)
+        differing = [
+            self._side_differs(side, frame, gain, blur, level, overall)
             for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
         ]
         changed, any_change, outline = nothing, nothing.copy(), nothing
         # 2 MB of zeros that no caller of this mode reads
         texture = numpy.zeros((TEXTURE_PLANES, 0, 0), numpy.float32)
-        self._scatter(any_change, [masks[1] for masks in found])
+        self._scatter(any_change, [state.any_change for state in differing])
         if log_light is None:
+            if crosses is not None and not crosses(any_change | warm):
+                return None
+            found = [
+                self._side_rest(side, state, shadow_min, blur, level)
+                for side, state in zip(self._sides, differing, strict=True)
+            ]
             changed, outline = nothing.copy(), nothing.copy()
             # Into the band's pixels of one buffer kept from call to call (the plane's stay zero): a fresh
             # one, 2.6 MB on Asterion, cost 0.3 ms a call in its pages alone.
@@ -288,23 +331,16 @@ class Surround(BandCrossing):
             texture = self._texture
             self._scatter(changed, [masks[0] for masks in found])
             changed |= warm
-            self._scatter(outline, [masks[2] for masks in found])
-            self._scatter(texture, [masks[3] for masks in found])
+            self._scatter(outline, [masks[1] for masks in found])
+            self._scatter(texture, [masks[2] for masks in found])
         return changed, any_change, outline, texture
 
-    def _side_changes(
-        self,
-        side: Side,
-        surround: Frame,
-        gain: Floats,
-        shadow_min: float,
-        blur: int,
-        level: float,
-        overall: Floats | None,
-    ) -> BandChanges:
-        """`changed`'s masks for one side of the band (`_gather`'s); under the band's own light (`overall`:
-        its overall gain, `overall_gain`) all four, else (the plane's light carried outward) only the
-        second (where it differs at all), the others left empty."""
+    def _side_differs(
+        self, side: Side, surround: Frame, gain: Floats, blur: int, level: float, overall: Floats | None
+    ) -> _Differs:
+        """`changed`'s second mask (where the band differs at all) for one side of the band (`_gather`'s),
+        under the band's own light (`overall`: its overall gain, `overall_gain`) or the plane's light
+        carried outward; with what `_side_rest` goes on from."""
         # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
         current = numpy.asarray(surround, numpy.float32)
         whole = overall is not None
@@ -344,10 +380,20 @@ class Surround(BandCrossing):
                 distance[lamp] = 0.0
                 differs = cv2.blur(distance, (blur, blur)) > level
         # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
-        any_change = differs | lost
-        if not whole:
-            empty = numpy.zeros(0, bool)
-            return empty, any_change, empty, numpy.zeros(0, numpy.float32)
+        return _Differs(differs | lost, distance, lost, grey, mean, blurred)
+
+    def _side_rest(
+        self, side: Side, state: _Differs, shadow_min: float, blur: int, level: float
+    ) -> tuple[Mask, Mask, Floats]:
+        """`changed`'s first and third masks (beyond light and shadow; an outline) and the texture for one
+        side of the band under its own light, from where it differs at all (`_side_differs`)."""
+        distance, lost, grey, mean, blurred = (
+            state.distance,
+            state.lost,
+            state.grey,
+            state.mean,
+            state.blurred,
+        )
         ratio = numpy.asarray(cv2.divide(blurred, side.mean_2), numpy.float32)
         darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
@@ -385,7 +431,7 @@ class Surround(BandCrossing):
         relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
         centred = (grey - mean) / (mean + numpy.float32(2.0))
         texture = kept_texture(relative, centred, side, steep, distance, table_hue, darkening, lost)
-        return numpy.asarray(changed, bool), any_change, numpy.asarray(outline, bool), texture
+        return numpy.asarray(changed, bool), numpy.asarray(outline, bool), texture
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
         """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a

@@ -692,13 +692,13 @@ def test_the_bands_own_light_is_measured_only_when_its_changes_cross_into_the_pl
     reference.learn([plane], [TableReference.surround_of(tray, frame, IDENTITY_SHIFTED)])
     row = with_pieces(plane, {(60.0 + 31.0 * n, PLANE_MM[1] - 17.0): (60, 150, 45) for n in range(9)})
     measured: list[bool] = []
-    changed = Surround.changed
+    changed = Surround._changed  # `changed` and `changed_if_crossed` both
 
-    def counted(band: Surround, *args: object, **kwargs: object) -> object:
-        measured.append(len(args) < 5 and kwargs.get("log_light") is None)  # the band's own light
-        return changed(band, *args, **kwargs)  # type: ignore[arg-type]
+    def counted(band: Surround, *args: object) -> object:
+        measured.append(args[4] is None)  # no `log_light`: the band's own light
+        return changed(band, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(Surround, "changed", counted)
+    monkeypatch.setattr(Surround, "_changed", counted)
 
     def seen(shot: Frame) -> TableView:
         inner = shot[BORDER_PX:-BORDER_PX, BORDER_PX:-BORDER_PX]

@@ -105,3 +105,32 @@ def test_the_hand_checks_dark_tolerance_in_kept_buffers_is_the_plain_one() -> No
         results.append((found, found.copy()))
     for found, copied in results:  # no later call wrote into an earlier result
         assert numpy.array_equal(found, copied)
+
+
+@pytest.mark.parametrize("what", ["arm", "shadow and sleeve", "nothing"])
+def test_the_band_changes_told_only_where_they_may_cross_are_the_plain_ones(what: str) -> None:
+    band, empty = learned(surround())
+    frame = {"arm": arm_over(empty), "shadow and sleeve": shaded(empty), "nothing": empty}[what]
+    plain = band.changed(frame, SHADOW_MIN, BLUR, LEVEL)
+    asked: list[Mask] = []
+
+    def crosses(differs: Mask) -> bool:
+        asked.append(differs.copy())
+        return True
+
+    told = band.changed_if_crossed(frame, SHADOW_MIN, BLUR, LEVEL, crosses)
+    assert told is not None
+    for a, b in zip(told, plain, strict=True):
+        assert numpy.array_equal(a, b)
+    # What the test is asked of holds both masks a crossing is looked for in: no crossing of them can be
+    # found where none of it crosses.
+    (differs,) = asked
+    assert not numpy.any((plain[0] | plain[1]) & ~differs)
+    assert band.changed_if_crossed(frame, SHADOW_MIN, BLUR, LEVEL, lambda _: False) is None
+
+
+def arm_over(frame: Frame) -> Frame:
+    """The frame with a skin-toned arm from the top edge across the band."""
+    out = frame.copy()
+    out[:40, 60:80] = (120, 150, 200)
+    return out
