@@ -317,20 +317,33 @@ class Templates:
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
-        view, shift, _, _ = self._lined_scored(colour, windows)
+        view, shift, _, _ = self._lined(colour, windows)
         return view, shift
+
+    def _lined(
+        self, colour: str, windows: list[Window]
+    ) -> tuple[FloatArray, tuple[int, int], FloatArray | None, tuple[Window, int, int]]:
+        """`lined_up`, the view's scores against the colour's looks when asked for already (None
+        before), and the window and place the view was cut from: kept with a single window (a
+        doubtful cell's likeness, then its match, line it up in the same colour)."""
+        memo = windows[0].lined if len(windows) == 1 else {}
+        if colour not in memo:
+            view, shift, cut = self._shifts[colour].aligned_in(windows)
+            memo[colour] = (view, shift, None, cut)
+        return memo[colour]
 
     def _lined_scored(
         self, colour: str, windows: list[Window]
     ) -> tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]:
-        """`lined_up`, the view's scores against the colour's looks, and the window and place the view
-        was cut from: kept with a single window (a doubtful cell's likeness, then its match, line it up
-        in the same colour)."""
-        memo = windows[0].lined if len(windows) == 1 else {}
-        if colour not in memo:
-            view, shift, cut = self._shifts[colour].aligned_in(windows)
-            memo[colour] = (view, shift, _scores(self.by_colour[colour][0], view), cut)
-        return memo[colour]
+        """`_lined` with the view's scores against the colour's looks: scored when first asked, not
+        when lined up (a tile lined up at the edge of the search is matched in another window, and
+        its first window's scores went unused: a sixth of the tiles, ~45 us each)."""
+        view, shift, scores, cut = self._lined(colour, windows)
+        if scores is None:
+            scores = _scores(self.by_colour[colour][0], view)
+            if len(windows) == 1:
+                windows[0].lined[colour] = (view, shift, scores, cut)
+        return view, shift, scores, cut
 
     def _candidates(self, colour: str, scores: FloatArray) -> list[int]:
         """The looks told apart pairwise: within CLOSE_CALL of the best, the best look of each label,

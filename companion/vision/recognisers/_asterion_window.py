@@ -112,18 +112,19 @@ class Window:
         self.grey = grey
         self._scales = scales
         self._parts: dict[tuple[int, int], FloatArray] = {}
-        self.lined: dict[str, tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]] = {}
+        self.lined: dict[
+            str, tuple[FloatArray, tuple[int, int], FloatArray | None, tuple[Window, int, int]]
+        ] = {}
         """Per frame colour: the cell lined up with its looks (`Templates.lined_up`), its scores
-        against them and where it was cut from, as a doubtful cell's likeness in two colours found them
-        before its match."""
+        against them (None until asked for) and where it was cut from, as a doubtful cell's likeness
+        in two colours found them before its match."""
 
     def part(self, dy: int, dx: int) -> FloatArray:
         """The Lab view TEMPLATE_PX square from (dy, dx) in the window."""
         key = (dy, dx)
         if key not in self._parts:
-            self._parts[key] = to_lab(
-                numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
-            )
+            # OpenCV converts the window's rows where they lie: no copy of them first.
+            self._parts[key] = to_lab(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
         return self._parts[key]
 
     def missing(self, dy: int, dx: int) -> Missing:
