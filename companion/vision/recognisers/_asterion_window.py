@@ -182,9 +182,9 @@ def shift_scales(
     numbers: exact in any order), each looked up flat at once."""
     width = values.shape[1]
     at = (corners[:, 1] * width + corners[:, 0])[:, None, None] + _box_corners(width)
-    value, square = values.ravel().take(at), squares.ravel().take(at)
-    total = (value[:, 3] - value[:, 1] - value[:, 2] + value[:, 0]).astype(numpy.float64)
-    total_sq = (square[:, 3] - square[:, 1] - square[:, 2] + square[:, 0]).astype(numpy.float64)
+    # Each square's sum from its four corners by one product (fewer numpy calls than by each corner).
+    total = (values.ravel().take(at) @ _BOX).astype(numpy.float64)
+    total_sq = numpy.asarray(squares.ravel().take(at) @ _BOX, numpy.float64)
     spreads = numpy.sqrt(numpy.maximum(total_sq - total * total / (TEMPLATE_PX * TEMPLATE_PX), 0.0))
     # As OpenCV's matchTemplate: a flat square correlates 0 with anything.
     scales = numpy.divide(1.0, spreads, out=numpy.zeros_like(spreads), where=spreads > 0)
@@ -194,12 +194,17 @@ def shift_scales(
 @functools.cache
 def _box_corners(width: int) -> numpy.typing.NDArray[numpy.intp]:
     """Where (flat, in an integral image `width` wide) the TEMPLATE_PX square at each shift has its
-    corners, from a window's top left corner: top left, top right, bottom left, bottom right."""
+    corners, from a window's top left corner (shifts x 4): top left, top right, bottom left, bottom
+    right, as `_BOX` weighs them."""
     down = numpy.arange(_STEPS)[:, None] * width
     across = numpy.arange(_STEPS)[None, :]
     first = (down + across).ravel()
     side, below = TEMPLATE_PX, TEMPLATE_PX * width
-    return numpy.stack([first, first + side, first + below, first + below + side])
+    return numpy.stack([first, first + side, first + below, first + below + side], axis=1)
+
+
+_BOX = numpy.array([1, -1, -1, 1], numpy.int32)
+"""A square's sum from the integral image at its corners (`_box_corners`): whole numbers, exact."""
 
 
 class _Shifts:
