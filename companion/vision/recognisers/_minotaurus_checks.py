@@ -38,6 +38,7 @@ from companion.vision.recognisers._minotaurus_cells import (
     locate_piece,
 )
 from companion.vision.recognisers._minotaurus_glyphs import (
+    GLYPH_PX_PER_MM,
     HORN_BOX_MM,
     HORN_SLACK_PX,
     VALUE_BOX_MM,
@@ -58,6 +59,13 @@ HORN_CLEAR = 0.7
 """Likeness of the horn that only a face shows: a back's emblem, whatever the edition, looks like a horn
 at most 0.6 (generated hard sessions, every edition, 12000 backs); a light face the prototypes took for a
 back (a white face beside dark backs on a dark table, its marks' polarity unclear) 0.8."""
+WHITE_HORN_INK = 9.0
+"""Least standard deviation (grey levels) of the horn's box where a white face lies: every edition's white
+face shows its horn as dark ink on white, 24 and more (generated hard sessions: dev 2 5 8 13 21 34 40 55 60
+77 88 7x8, burnt 20261131 33 35 37 39 40 14x12); a white check of a gingham the reference left, flat and of
+a face's size, about 4 (its noise), yet its likeness to the horn was 0.33-0.37, over HORN_SEEN (burnt
+20261140 gingham frames 7 and 11, read white-5 and white-3 where no piece lay). Dark faces show their horns
+fainter (blue travel faces 3.7 and more): this holds for white only."""
 TAKEN_VARIATION = 20.0
 """On a normalised plane, least variation (see FLAT_VARIATION) of a cell's middle mostly neutral for it to
 be looked at as a face the reference took mostly for the table (a white face on a light table keeps little
@@ -346,6 +354,13 @@ cells read down whose lighter marks are no emblem by core_polarity: default back
 glare (burnt 20261139 session 09) are 0.76-0.88 covered, core 0.08-0.24, likeness to the back 0.11-0.44."""
 
 
+def _horn_ink(grey: GreyImage, at: tuple[float, float]) -> float:
+    """Standard deviation of the horn's box about a piece found at `at` (glyph pixels): its ink's."""
+    x0, y0, x1, y1 = (round(c + v * GLYPH_PX_PER_MM) for c, v in zip(at * 2, HORN_BOX_MM, strict=True))
+    box = grey[max(0, y0) : y1, max(0, x0) : x1]
+    return float(box.std()) if box.size else 0.0
+
+
 def read_glyphs(
     plane: Frame,
     cells: Cells,
@@ -369,7 +384,9 @@ def read_glyphs(
         horn, horn_sure, at, likeness = best_match(
             grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX
         )
-        if likeness < HORN_SEEN and cells.covered is not None:
+        if cells.covered is not None and (
+            likeness < HORN_SEEN or (items[item] == "white" and _horn_ink(grey, at) < WHITE_HORN_INK)
+        ):
             # No horn where a face would show one: the table showing through a normalisation
             # that missed it (a glare, a shadow), or a back; whichever of those is nearer.
             kinds, sures = prototypes.classify(cells.features[[n]], barred=COLOURS)
