@@ -384,9 +384,8 @@ def read_glyphs(
         horn, horn_sure, at, likeness = best_match(
             grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX
         )
-        if cells.covered is not None and (
-            likeness < HORN_SEEN or (items[item] == "white" and _horn_ink(grey, at) < WHITE_HORN_INK)
-        ):
+        inkless_white = items[item] == "white" and _horn_ink(grey, at) < WHITE_HORN_INK
+        if cells.covered is not None and (likeness < HORN_SEEN or inkless_white):
             # No horn where a face would show one: the table showing through a normalisation
             # that missed it (a glare, a shadow), or a back; whichever of those is nearer.
             kinds, sures = prototypes.classify(cells.features[[n]], barred=COLOURS)
@@ -400,6 +399,10 @@ def read_glyphs(
                 elif cells.polarity[n] <= FACE_POLARITY and cells.covered[n] < PART_COVER:
                     # Nor lighter marks at all, and bits of its middle the table: a glare (dev 40 linen).
                     items[item], confidence[item] = "empty", float(1.0 - cells.covered[n])
+                elif inkless_white:
+                    # White, without a horn's ink or a back's emblem: the table's own white, whole (a
+                    # gingham's white check the reference left, burnt 20261140 gingham frame 11).
+                    items[item], confidence[item] = "empty", 0.5
             continue
         if likeness < HORN_CLEAR and cells.covered is not None and n not in taken:
             # A horn no clearer than the table's noise can show, in a middle that goes on across the gap
