@@ -93,18 +93,22 @@ def test_a_back_cut_by_bits_of_table_keeps_its_emblem(edition: str) -> None:
     assert core_polarity(_cells_about_middle(crop), 0) >= CORE_POLARITY
 
 
-def test_a_glare_read_as_a_face_without_a_horn_is_empty() -> None:
-    patch = numpy.asarray(cv2.imread(str(LAMINATE_GLARE), cv2.IMREAD_COLOR), numpy.uint8)
-    # Backs at the corners of the matrix: its grid is fitted where pieces lie, so they hold it in place.
+def _read_at_cell_24(patch_path: Path, shift_px: int = 0) -> str:
+    """cell:24's reading with a recorded patch pasted on its centre (moved `shift_px` along x), among backs at
+    the matrix's corners: its grid is fitted where pieces lie, so they hold it in place."""
+    patch = numpy.asarray(cv2.imread(str(patch_path), cv2.IMREAD_COLOR), numpy.uint8)
     plane = neutral_plane(
         {item: piece_face("down", PLANE_PX_PER_MM) for item in ("cell:0", "cell:9", "cell:40", "cell:49")}
     )
     x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
-    half = patch.shape[0] // 2
-    plane[y - half : y + half, x - half : x + half] = patch
-    assert (
-        MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
-    )  # down without the rule
+    x += shift_px
+    half_h, half_w = patch.shape[0] // 2, patch.shape[1] // 2
+    plane[y - half_h : y - half_h + patch.shape[0], x - half_w : x - half_w + patch.shape[1]] = patch
+    return MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"]
+
+
+def test_a_glare_read_as_a_face_without_a_horn_is_empty() -> None:
+    assert _read_at_cell_24(LAMINATE_GLARE) == "empty"  # down without the rule
 
 
 def test_a_pool_of_felt_whose_noise_has_a_light_tail_is_empty() -> None:
@@ -162,22 +166,10 @@ def test_a_back_whose_marks_tell_nothing_keeps_its_pattern() -> None:
 
 
 def test_a_white_face_in_shade_whose_marks_tell_nothing_is_told_by_its_horn_and_light() -> None:
-    patch = numpy.asarray(cv2.imread(str(WHITE_SHADE), cv2.IMREAD_COLOR), numpy.uint8)
-    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")
-    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
-    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
     # A millimetre left of the cell's centre: where the grid fitted about the patch puts the piece, as the
     # pipeline's did on the frame it comes from.
-    plane[y - 60 : y + 60, x - 62 : x + 58] = patch
-    assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "white-3-left"  # down without
+    assert _read_at_cell_24(WHITE_SHADE, shift_px=-2) == "white-3-left"  # down without the rule
 
 
 def test_a_glare_over_part_of_a_cell_showing_neither_horn_nor_emblem_is_empty() -> None:
-    patch = numpy.asarray(cv2.imread(str(LINEN_GLARE), cv2.IMREAD_COLOR), numpy.uint8)
-    anchors = ("cell:0", "cell:9", "cell:40", "cell:49")
-    plane = neutral_plane({item: piece_face("down", PLANE_PX_PER_MM) for item in anchors})
-    x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
-    plane[y - 60 : y + 60, x - 60 : x + 60] = patch
-    assert (
-        MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
-    )  # down without the rule
+    assert _read_at_cell_24(LINEN_GLARE) == "empty"  # down without the rule
