@@ -125,3 +125,32 @@ def test_a_plain_corridor_blotched_blue_where_a_wing_would_be_stays_plain(
     # Without the wing's shape, some are read winged.
     monkeypatch.setattr(_asterion_shape, "WING_SHAPE_CLOSE", 0.0)
     assert _blotched_read_winged(templates) > 0
+
+
+def _tinted_wing_read_winged(templates: Templates) -> int:
+    """How many wing corridors (four colours, two turns) read winged, drawn in full lightness but with
+    their colour where the wing lies tinted past the plain path's (half the wing's difference the other
+    way): the pair test leads for the plain path by 0.16..0.24, as a wing read plain on burnt 20261140
+    (gingham, 0.25) did while its lightness showed the wing (shape correlation 0.78)."""
+    winged = 0
+    for colour in ["yellow", "blue", "red", "green"]:
+        looks = templates.by_colour[colour][2]
+        for rotation in (0, 1):
+            order = [looks.index((WING, rotation)), looks.index((PLAIN, rotation))]
+            seen, plain = _cell(colour, rotation, 1.0, (0, 0)), _cell(colour, rotation, 0.0, (0, 0))
+            where = differ(WING, rotation, PLAIN, rotation)
+            for channel in (1, 2):
+                there = 3 * where + channel
+                seen[there] = plain[there] - 0.5 * (seen[there] - plain[there])
+            champion, _ = templates._tournament(colour, order, seen, None)
+            winged += looks[champion][0] == WING
+    return winged
+
+
+def test_a_wing_tinted_like_its_path_is_seen_by_its_shape_beyond_a_close_lead(
+    templates: Templates, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert _tinted_wing_read_winged(templates) == 8
+    # Asked only where the pair test is within 0.15, the shape is not asked and all read plain.
+    monkeypatch.setattr(_asterion_shape, "WING_SHAPE_CLOSE", 0.15)
+    assert _tinted_wing_read_winged(templates) == 0

@@ -23,8 +23,12 @@ from companion.vision.recognisers._asterion_pairs import _drawn_pixels, differ, 
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX
 from companion.vision.recognisers._lab import FloatArray
 
-WING_SHAPE_CLOSE = 0.15
-"""A wing/plain pair test deciding by less than this is moved by the wing's shape in lightness."""
+WING_SHAPE_CLOSE = 0.3
+"""A wing/plain pair test deciding by less than this is moved by the wing's shape in lightness. 0.15 left
+a wing read plain whose lightness showed it plainly (burnt 20261140 gingham session 11 frame 11: the pair
+test led for the plain path by 0.25 where the wing's colour read as the path's, shape correlation 0.78).
+From 0.25 to 0.6 every reading of dev 2, 5, 8, 13, 21, 34, 44, 55, 60, 77 and burnt 20261134, 37, 39 is
+the same: past 0.15 the shape seldom decides against the pair test."""
 WING_SHAPE_WEIGHT = 0.7
 WING_SHAPE_LEVEL = 0.4
 """The pair test's lead for the wing is moved by WING_SHAPE_WEIGHT times how far the cell's lightness
