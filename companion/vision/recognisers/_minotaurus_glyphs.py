@@ -285,7 +285,7 @@ end of its ink and rim of face; the ink is seldom a twentieth of it)."""
 
 
 def glyph_window(
-    plane: Frame, centre_mm: tuple[float, float], taken: bool = False
+    plane: Frame, centre_mm: tuple[float, float], taken: bool = False, channel: int | None = None
 ) -> tuple[GreyImage, tuple[float, float]]:
     """The plane about a piece, grey at GLYPH_PX_PER_MM, and the piece's centre in it (pixels): only
     the few face-up pieces need the finer plane, so only they are cut out and converted. See face_grey
@@ -295,18 +295,24 @@ def glyph_window(
     cx, cy = round(centre_mm[0] * PLANE_PX_PER_MM), round(centre_mm[1] * PLANE_PX_PER_MM)
     x0, y0 = max(0, cx - step), max(0, cy - step)
     crop = plane[y0 : min(height, cy + step), x0 : min(width, cx + step)]
-    grey = face_grey(crop, (cx - x0, cy - y0), taken)
+    grey = face_grey(crop, (cx - x0, cy - y0), taken, channel)
     grey = resized(grey, GLYPH_PX_PER_MM)
     to_glyph = GLYPH_PX_PER_MM / PLANE_PX_PER_MM
     return grey, ((cx - x0) * to_glyph, (cy - y0) * to_glyph)
 
 
-def face_grey(crop: Frame, centre_px: tuple[int, int], taken: bool = False) -> GreyImage:
+def face_grey(
+    crop: Frame, centre_px: tuple[int, int], taken: bool = False, channel: int | None = None
+) -> GreyImage:
     """A cut of the plane about a piece's centre, grey. A light piece on a light table comes out of the
     reference with patches of it taken for the table (neutral): they are the face's own colour, not ink,
     so they get the face's grey (FACE_FILL_PERCENTILE of it about its centre; for a face `taken` mostly for
-    the table, TAKEN_FILL_PERCENTILE of what it keeps)."""
-    grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    the table, TAKEN_FILL_PERCENTILE of what it keeps). With `channel`, that channel (BGR index) of it
+    instead of grey."""
+    if channel is None:
+        grey = numpy.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    else:
+        grey = numpy.ascontiguousarray(crop[..., channel], numpy.uint8)
     neutral = cv2.inRange(crop, NEUTRAL_BGR, NEUTRAL_BGR) > 0
     if neutral.any():
         x, y = centre_px
