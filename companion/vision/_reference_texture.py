@@ -44,13 +44,21 @@ FRAGMENTS_MM2 = 100.0
 """... and one of fragments covering less than this is none (specks of a print's line settled off)."""
 
 
+_RIM = numpy.ones((3, 3), numpy.uint8)
+"""A hull's rim, a mask pixel (2 mm) wide, as a kernel (`pieces_whole`)."""
+
+
 def pieces_whole(
-    foreground: numpy.typing.NDArray[numpy.uint8], hidden: numpy.typing.NDArray[numpy.uint8]
+    foreground: numpy.typing.NDArray[numpy.uint8],
+    hidden: numpy.typing.NDArray[numpy.uint8],
+    unclear: numpy.typing.NDArray[numpy.uint8] | None = None,
 ) -> numpy.typing.NDArray[numpy.uint8]:
     """The foreground with each piece-sized cluster of fragments made whole (its convex hull): a tile of
     the cloth's own colour matches it where no texture tells them apart, and comes out torn around its
     digits; pieces and tiles are convex. Larger clusters (a row of tiles, pieces side by side) are left, and
-    only what may be `hidden` (1 there: where the cloth's texture does not clearly show) is added."""
+    only what is `unclear` (1 there: where the cloth's texture does not clearly show, `hidden` if not given)
+    is added; nothing on a plain cloth (nothing `hidden`, textured and not the cloth's own, anywhere)."""
+    unclear = hidden if unclear is None else unclear
     if not cv2.countNonZero(hidden):
         # A plain cloth: no texture tells a piece from it (a felt's specks made whole read as a tile on an
         # empty Asterion cell, dev seed 5).
@@ -81,7 +89,14 @@ def pieces_whole(
         cv2.fillConvexPoly(cluster, hull, 1)
         if out is foreground:
             out = foreground.copy()
-        out[box] |= cluster & hidden[box]
+        # Where the texture tells, the whole hull; where nothing tells (`unclear` beyond `hidden`), only
+        # within its rim: a blurred outline's hull overreaches there by a mask pixel, and a tile's face
+        # let in at its rim was misread (dev 13 gingham 95 read 98, dev 55 printed 88 read 68), where a
+        # hole well inside is surely tile.
+        added = hidden[box]
+        if unclear is not hidden:
+            added = added | (numpy.asarray(cv2.erode(cluster, _RIM), numpy.uint8) & unclear[box])
+        out[box] |= cluster & added
     return out
 
 
@@ -93,7 +108,12 @@ class HiddenTexture(NamedTuple):
     faded: numpy.typing.NDArray[numpy.uint8]
     """Faded or flattened (`FADED_AGREEMENT`, `FLATTER`): piece, beside what differs."""
     unkept: numpy.typing.NDArray[numpy.uint8]
-    """Textured, but not clearly the table's own (`KEPT_AGREEMENT`): within a piece's hull, piece."""
+    """Textured, but not clearly the table's own (`KEPT_AGREEMENT`): none anywhere, a plain cloth."""
+    unclear: numpy.typing.NDArray[numpy.uint8]
+    """Not clearly the table's own texture: `unkept`, or where the reference shows too little texture to tell
+    (a linen's weave is below `TEXTURED` over most of it): within a piece's hull, piece (`pieces_whole`).
+    Burnt 20261140 Hornochsen linen: tiles torn around their tens digits (62 read 2, 29 empty) kept their
+    hulls only where the weave was textured, a fifth of the face."""
 
 
 class TableTexture:
@@ -132,14 +152,16 @@ class TableTexture:
         mask, and the looser ones a piece's outline is mended with (reference.py's `look`)."""
         if self._grey is None or self._deviation is None:
             nothing = numpy.zeros(corrected.shape[:2], numpy.uint8)
-            return HiddenTexture(nothing.view(bool), nothing, nothing)
+            return HiddenTexture(nothing.view(bool), nothing, nothing, nothing)
         agreement, deviation = self._agreement(corrected)
         textured = self._textured
         faded = textured & ((agreement < FADED_AGREEMENT) | (deviation < self._flat))
+        disagreeing = agreement < KEPT_AGREEMENT
         return HiddenTexture(
             textured & (agreement < LOST_AGREEMENT),
             faded.view(numpy.uint8),
-            (textured & (agreement < KEPT_AGREEMENT)).view(numpy.uint8),
+            (textured & disagreeing).view(numpy.uint8),
+            (~textured | disagreeing).view(numpy.uint8),
         )
 
     def kept(self, current: Floats) -> Mask:

@@ -235,7 +235,9 @@ class TableReference(LearnedReference):
         foreground = cv2.bitwise_or(foreground, cv2.bitwise_and(bridged, hidden.faded))
         # Decided per piece, too: a piece-sized cluster of fragments is made whole where the cloth's texture
         # does not clearly show (between pieces it does; `pieces_whole` says why not on a plain cloth).
-        foreground = filled(pieces_whole(numpy.asarray(foreground, numpy.uint8), hidden.unkept))
+        foreground = filled(
+            pieces_whole(numpy.asarray(foreground, numpy.uint8), hidden.unkept, hidden.unclear)
+        )
         # An arm of nearly the table's colour differs from it by little, but over a large area: the
         # difference averaged over a few millimetres shows it where single pixels are within the noise.
         excess = floats(cv2.bitwise_and(distance, distance, mask=(~cast_shadow).view(numpy.uint8)))
