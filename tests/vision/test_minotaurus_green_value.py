@@ -11,25 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM
-from companion.vision.generate.minotaurus import piece_face
-from companion.vision.recognisers.minotaurus import MinotaurusRecogniser
-from tests.vision.test_minotaurus_left_table import paste_face
-from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
+from tests.vision.test_minotaurus_left_table import read_recorded_cell
 
 DATA = Path(__file__).parent / "data" / "minotaurus_green_value"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.png")))
 def test_a_green_face_whose_pips_are_faint_in_grey_reads_its_value(name: str) -> None:
-    patch = cv2.imread(str(DATA / name))
-    assert patch is not None
-    plane = neutral_plane({"cell:2": piece_face("green-4-left", PLANE_PX_PER_MM, edition="travel")})
-    paste_face(plane, "cell:0", numpy.asarray(patch, numpy.uint8))
-    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
-    assert reading.items["cell:0"] == name.removesuffix(".png")
-    assert reading.items["cell:2"] == "green-4-left"
+    assert read_recorded_cell(DATA / name, "green-4-left") == (name.removesuffix(".png"), "green-4-left")

@@ -12,25 +12,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
-import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM
-from companion.vision.generate.minotaurus import piece_face
-from companion.vision.recognisers.minotaurus import MinotaurusRecogniser
-from tests.vision.test_minotaurus_left_table import paste_face
-from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
+from tests.vision.test_minotaurus_left_table import read_recorded_cell
 
 DATA = Path(__file__).parent / "data" / "minotaurus_inkless_white"
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in DATA.glob("*.png")))
 def test_a_white_check_without_ink_is_no_white_face(name: str) -> None:
-    patch = cv2.imread(str(DATA / name))
-    assert patch is not None
-    plane = neutral_plane({"cell:2": piece_face("white-4-left", PLANE_PX_PER_MM, edition="travel")})
-    paste_face(plane, "cell:0", numpy.asarray(patch, numpy.uint8))
-    reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
-    assert reading.items["cell:0"] == "empty"
-    assert reading.items["cell:2"] == "white-4-left"
+    assert read_recorded_cell(DATA / name, "white-4-left") == ("empty", "white-4-left")

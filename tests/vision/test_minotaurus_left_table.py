@@ -47,6 +47,17 @@ def paste_face(plane: Frame, item: str, face: Frame) -> None:
     plane[y - half : y - half + face.shape[0], x - half : x - half + face.shape[1]] = face
 
 
+def read_recorded_cell(patch_path: Path, neighbour: str) -> tuple[str, str]:
+    """A recorded cell's patch read at cell:0 with a drawn travel `neighbour` face at cell:2 (so the grid
+    has a piece it knows to fit to): the readings of both."""
+    patch = cv2.imread(str(patch_path))
+    assert patch is not None, f"{patch_path} is not an image"
+    plane = neutral_plane({"cell:2": piece_face(neighbour, PLANE_PX_PER_MM, edition="travel")})
+    paste_face(plane, "cell:0", numpy.asarray(patch, numpy.uint8))
+    items = MinotaurusRecogniser().read(plane, LAYOUT, None).items
+    return items["cell:0"], items["cell:2"]
+
+
 @pytest.mark.parametrize("edition", ["default", "second-print", "travel"])
 def test_a_grained_shadow_the_normalisation_left_over_empty_cells_is_empty(edition: str) -> None:
     plane = neutral_plane({})
