@@ -72,7 +72,7 @@ A black sleeve over plain laminate, across the marker sheet's paper edge, darken
 shadow, and the few pixels the correlation was taken on (the paper's edge beside it, noise on black)
 agreed with the reference's (0.47); it had lost the texture over 56 % of them, players' shadows on light
 wood 3-22 %."""
-TEXTURE_PLANES = 11
+TEXTURE_PLANES = 9
 """Planes of `Surround.changed`'s texture (see `kept_texture`)."""
 
 
@@ -95,7 +95,6 @@ def texture_lost(corrected: Floats, side: Side) -> tuple[Mask, Floats, Floats]:
 
 
 def kept_texture(
-    relative: Floats,
     centred: Floats,
     side: Side,
     steep: Mask,
@@ -104,46 +103,39 @@ def kept_texture(
     darkening: Floats,
     lost: Mask,
 ) -> Floats:
-    """Per pixel, what `shaded` sums over a region (`relative`: the grey level relative to its
-    neighbourhood's, less one; `shadow_hue`: where the pixel may be the table under
+    """Per pixel, what `shaded` sums over a region (`shadow_hue`: where the pixel may be the table under
     another light: a shadow's hue and depth, or brighter where no texture is lost, as when a shadow over
     the band while the empty area was learned has lifted by more than the band's light follows, not
-    an arm of the table's hue hiding its grain): for the correlation of the band's texture with
-    the reference's (each relative to its neighbourhood's level, so a shadow's gain drops out) the
-    cross product and the two energies (no longer deciding, `KEPT_TEXTURE`: the reference's energy tells
-    where the region's textured pixels are), where the reference is textured, the pixel differs and no
+    an arm of the table's hue hiding its grain): where the reference is textured, the pixel differs and no
     steep edge is near (a shadow's is no texture of the table; the table around an arm that the
-    band's changes take in keeps its texture); then whether the pixel is of no shadow's hue, whether
-    it counts, its log darkening and that squared, and whether its texture is lost (`lost`); last, the
-    correlation's three on `centred` (the grey level less its neighbourhood's, relative to it)."""
+    band's changes take in keeps its texture), the reference's texture energy (where it is above zero, the
+    region's textured pixels); then whether the pixel is of no shadow's hue, whether it counts, its log
+    darkening and that squared, and whether its texture is lost (`lost`); last, the correlation's cross
+    product and two energies of the band's texture with the reference's, each with its own level taken
+    out (`centred`: the grey level less its neighbourhood's, relative to it, so a shadow's gain drops out
+    and a flat region keeps no offset that could agree with a dark reference's)."""
     differing = distance >= KEPT_DISTANCE
     left_out = (steep | ~differing).astype(numpy.uint8)
     edge = cv2.dilate(left_out, numpy.ones((3, 3), numpy.uint8)) > 0
-    reference = numpy.where(edge, 0.0, side.relative)
     # What differs yet is of no shadow's hue (`shadow_hue`): an arm's, not the table's.
     unlike = differing & ~shadow_hue
     # A shadow's depth is one within it; an arm beside it (a grey sleeve on a print) is at another.
     # Only its steep pixels are left out: leaving out its whole edge as the texture test does also
     # dropped a skin-toned arm's pixels beside a sharp shadow, and the arm went unseen.
     counted = differing & ~steep
-    planes = numpy.empty((TEXTURE_PLANES, *relative.shape), numpy.float32)
-    numpy.multiply(relative, reference, out=planes[0])
-    numpy.multiply(relative, relative, out=planes[1])
-    planes[1][reference == 0.0] = 0.0
-    numpy.multiply(reference, reference, out=planes[2])
-    planes[3], planes[4] = unlike, counted
-    numpy.log(numpy.maximum(darkening, numpy.float32(0.01)), out=planes[5])
-    planes[5][~counted] = 0.0
-    numpy.multiply(planes[5], planes[5], out=planes[6])
-    planes[7] = lost
-    # The correlation's three again with each texture's own level taken out (`centred`, the
-    # reference's alike): in `relative` a flat region keeps an offset (the 2 added to its level's
-    # mean), and over few pixels that offset alone correlates with a dark reference's (`KEPT_TEXTURE_Z`).
+    planes = numpy.empty((TEXTURE_PLANES, *centred.shape), numpy.float32)
+    textured = numpy.where(edge, 0.0, side.relative)
+    numpy.multiply(textured, textured, out=planes[0])
+    planes[1], planes[2] = unlike, counted
+    numpy.log(numpy.maximum(darkening, numpy.float32(0.01)), out=planes[3])
+    planes[3][~counted] = 0.0
+    numpy.multiply(planes[3], planes[3], out=planes[4])
+    planes[5] = lost
     reference = numpy.where(edge, 0.0, side.centred)
-    numpy.multiply(centred, reference, out=planes[8])
-    numpy.multiply(centred, centred, out=planes[9])
-    planes[9][reference == 0.0] = 0.0
-    numpy.multiply(reference, reference, out=planes[10])
+    numpy.multiply(centred, reference, out=planes[6])
+    numpy.multiply(centred, centred, out=planes[7])
+    planes[7][reference == 0.0] = 0.0
+    numpy.multiply(reference, reference, out=planes[8])
     return planes
 
 
@@ -163,24 +155,24 @@ def shaded(
     flat = labels.ravel()[band_pixels]
     planes = texture.reshape(TEXTURE_PLANES, -1)[:, band_pixels]
     sums = [numpy.bincount(flat, planes[k], minlength=count) for k in range(TEXTURE_PLANES)]
-    textured = numpy.bincount(flat[planes[2] > 0.0], minlength=count)
+    textured = numpy.bincount(flat[planes[0] > 0.0], minlength=count)
     # An arm beside its own shadow: the shadow keeps the texture, the arm's other hue tells it.
     # However large the shadow it lies in, a quarter of a wrist's crossing of the band is an arm.
-    alike = sums[3] <= numpy.minimum(KEPT_UNLIKE * sums[4], width * m / 4.0)
-    inner = numpy.maximum(sums[4], 1.0)
-    spread = numpy.sqrt(numpy.maximum(sums[6] / inner - (sums[5] / inner) ** 2, 0.0))
+    alike = sums[1] <= numpy.minimum(KEPT_UNLIKE * sums[2], width * m / 4.0)
+    inner = numpy.maximum(sums[2], 1.0)
+    spread = numpy.sqrt(numpy.maximum(sums[4] / inner - (sums[3] / inner) ** 2, 0.0))
     # The texture's agreement with its own level taken out, at the reference's contrast (a shadow
     # scales it by one factor): how unlikely by chance (`KEPT_TEXTURE_Z`, `KEPT_TEXTURE_SURE_Z`).
-    centred = sums[8] / numpy.sqrt(sums[9] * sums[10] + 1e-12)
-    contrast = numpy.sqrt(sums[9] / numpy.maximum(sums[10], 1e-12))
+    centred = sums[6] / numpy.sqrt(sums[7] * sums[8] + 1e-12)
+    contrast = numpy.sqrt(sums[7] / numpy.maximum(sums[8], 1e-12))
     scaled = (contrast <= KEPT_FEW_CONTRAST) & (contrast >= 1.0 / KEPT_FEW_CONTRAST)
     evidence = numpy.where(scaled, centred * numpy.sqrt(textured), 0.0)
     # Where it lost no texture at all (less than a quarter of a wrist's crossing of the band).
-    sure = (evidence >= KEPT_TEXTURE_SURE_Z) & (sums[7] < width * m / 4.0)
+    sure = (evidence >= KEPT_TEXTURE_SURE_Z) & (sums[5] < width * m / 4.0)
     alike &= (spread <= KEPT_DEPTH_SPREAD) | sure
     # A shadow keeps the texture nearly everywhere; an arm hides it wherever it lies over some (the
     # correlation, summed over the region, may still be carried by the rest of it).
-    alike &= (sums[7] < KEPT_LOST_SHARE * textured) | (sums[7] < width * m / 4.0)
+    alike &= (sums[5] < KEPT_LOST_SHARE * textured) | (sums[5] < width * m / 4.0)
     many = textured >= KEPT_TEXTURE_PX
     # Over so many pixels the agreement alone tells, whatever the contrast (a player's shadow over
     # linen kept the weave at 2.5 times the reference's contrast: burnt 20261138, Minoa session 10

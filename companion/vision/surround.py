@@ -428,9 +428,8 @@ class Surround(BandCrossing):
         lifted = hue & (lifted_by > numpy.float32(LIFT_FLOOR))
         outline = steep & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > side.steep_step))
         table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
-        relative = grey / (mean + numpy.float32(2.0)) - numpy.float32(1.0)
         centred = (grey - mean) / (mean + numpy.float32(2.0))
-        texture = kept_texture(relative, centred, side, steep, distance, table_hue, darkening, lost)
+        texture = kept_texture(centred, side, steep, distance, table_hue, darkening, lost)
         return numpy.asarray(changed, bool), numpy.asarray(outline, bool), texture
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
