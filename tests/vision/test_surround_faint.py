@@ -41,13 +41,20 @@ def with_sleeve(frame: Frame, left: int, right: int) -> Frame:
     return sleeve
 
 
+def shadow_on_wood(
+    seed: int, wood: tuple[int, int, int]
+) -> tuple[Surround, numpy.typing.NDArray[numpy.uint8], Frame]:
+    """A band learned on empty grained `wood`, the pieces at the plane's edge, and a player's shadow at 0.35
+    of the light lying across it on the same wood's grain (`seed`)."""
+    band = surround()
+    empty = grained(band, 3, wood, 0.17, 1.5)
+    band.learn([empty, empty], 14.0, 0.07, 0.05, 0.25)
+    return band, edge_pieces(band), in_shadow(grained(band, seed, wood, 0.17, 1.5), 0.35)
+
+
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_a_deep_shadow_on_dark_wood_keeps_its_grain_a_flat_sleeve_of_its_tone_does_not(seed: int) -> None:
-    band = surround()
-    empty = grained(band, 3, (45, 60, 80), 0.17, 1.5)
-    band.learn([empty, empty], 14.0, 0.07, 0.05, 0.25)
-    inside = edge_pieces(band)
-    shadow = in_shadow(grained(band, seed, (45, 60, 80), 0.17, 1.5), 0.35)
+    band, inside, shadow = shadow_on_wood(seed, (45, 60, 80))
     assert not crosses(band, shadow, inside)
     # Filling most of the shadow: before, its flat level correlated 0.79 with the grain's (0.01 centred).
     assert crosses(band, with_sleeve(shadow, 22, 58), inside)
@@ -62,11 +69,7 @@ def test_a_flat_sleeve_in_a_shadow_over_faint_dark_grain_is_an_arm(seed: int) ->
     # Grain so faint and dark that a third of the light leaves it under the camera's noise (centred
     # agreement some 0.1): nothing tells a shadow there from a flat sleeve of its tone, and both are
     # refused. Before, the flat level's offset alone agreed 0.91 and the sleeve read as the table.
-    band = surround()
-    empty = grained(band, 3, (30, 40, 55), 0.17, 1.5)
-    band.learn([empty, empty], 14.0, 0.07, 0.05, 0.25)
-    inside = edge_pieces(band)
-    shadow = in_shadow(grained(band, seed, (30, 40, 55), 0.17, 1.5), 0.35)
+    band, inside, shadow = shadow_on_wood(seed, (30, 40, 55))
     assert crosses(band, with_sleeve(shadow, 30, 50), inside)
 
 
