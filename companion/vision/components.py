@@ -14,6 +14,23 @@ from companion.seeddata import SeedError, load_seed, seeds_dir
 from companion.vision.base import Layout
 from companion.vision.vocabulary import hornochsen_square
 
+COARSEST_MM_PER_PX: Mapping[str, float] = {
+    "asterion": 1.4,
+    "hornochsen": 1.0,
+    "minoa": 1.2,
+    "minos": 1.0,
+    "minotaurus": 1.4,
+    "toss": 1.0,
+}
+"""Per game, the table's millimetres per frame pixel (where the picture is coarsest) beyond which the
+setup view says the camera is too far: the setup guide's limit (docs/camera.md). The generator sets its
+cameras up within it, as a player does whom the setup view has told to lower the camera. Measured per
+session of the hard generated sets (dev seeds and 20261134): Hornochsen's tile numbers, the finest print
+of the five, read every tile in most sessions up to 0.9, lost a tile in a few hundred at 0.9-1.1 and up
+to half the frames above 1.2; Asterion's tiles lost more above 1.4 (a tile in thirty); Minotaurus showed
+no loss that grew with it up to 1.46. Minoa, Minos and the toss are given the coarsest their hard sets
+were measured at (1.26, 1.04, 1.03)."""
+
 
 def _dimension(game: str, name: str) -> object:
     dimensions = load_seed(game).get("dimensions", {})

@@ -45,6 +45,7 @@ from companion.vision.calibration import (
     project,
     warp_plane,
 )
+from companion.vision.components import COARSEST_MM_PER_PX
 from companion.vision.overlay import (
     GREEN,
     RED,
@@ -82,20 +83,6 @@ FIGURE_MOVED_LEVEL = 30.0
 """The mean grey difference (0-255, after a gain for the light) over a horn's region, from the empty
 table's picture, above which the figure no longer stands where it did: a ring over a horn changes a
 thin annulus, well under this on average; a figure moved by a horn's width changes most of the region."""
-COARSEST_MM_PER_PX: Mapping[str, float] = {
-    "asterion": 1.4,
-    "hornochsen": 1.0,
-    "minoa": 1.2,
-    "minos": 1.0,
-    "minotaurus": 1.4,
-    "toss": 1.0,
-}
-"""Per game, the table's millimetres per frame pixel (where the picture is coarsest) beyond which the
-setup view says the camera is too far. Measured per session of the hard generated sets (dev seeds and
-20261134): Hornochsen's tile numbers, the finest print of the five, read every tile in most sessions up
-to 0.9, lost a tile in a few hundred at 0.9-1.1 and up to half the frames above 1.2; Asterion's tiles
-lost more above 1.4 (a tile in thirty); Minotaurus showed no loss that grew with it up to 1.46. Minoa,
-Minos and the toss are given the coarsest their hard sets were measured at (1.26, 1.04, 1.03)."""
 
 
 class SetupError(VisionError):

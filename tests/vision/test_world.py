@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from companion.vision.base import ARUCO_DICTIONARY, Layout, marker_centres_mm, recogniser_for
-from companion.vision.components import minos_tray_mm
+from companion.vision.components import COARSEST_MM_PER_PX, minos_tray_mm
 from companion.vision.generate import (
     GeneratorError,
     generate_hard_set,
@@ -61,6 +61,31 @@ def test_camera_pose_reports_its_height_and_tilt() -> None:
     numpy.testing.assert_allclose(
         camera.project(numpy.array([[100.0, 50.0, 0.0]]))[0], (640.0, 360.0), atol=1e-6
     )
+
+
+def test_straight_down_a_pinhole_sees_the_table_as_finely_everywhere() -> None:
+    camera = world.look_at((150.0, 90.0), 500.0, 0.0, 0.0, 0.0, "standard", 0.0, 0.0)
+    focal_px = camera.matrix[0, 0]
+    assert world.coarsest_mm_per_px(camera, (300.0, 180.0)) == pytest.approx(500.0 / focal_px, rel=1e-3)
+    tilted = world.look_at((150.0, 90.0), 500.0, 25.0, 0.0, 0.0, "standard", 0.0, 0.0)
+    assert world.coarsest_mm_per_px(tilted, (300.0, 180.0)) > 500.0 / focal_px * 1.1  # the far edge
+
+
+def test_hard_cameras_stay_within_the_detail_the_setup_view_accepts() -> None:
+    game = "hornochsen"  # the finest print: the limit that most often binds
+    plane_mm = _layout(game).plane_mm
+    limit = COARSEST_MM_PER_PX[game]
+    free, bound = [], []
+    for seed in range(30):
+        _, camera = sitting.choose_camera(plane_mm, numpy.random.default_rng(seed), hard=True)
+        free.append(world.coarsest_mm_per_px(camera, plane_mm))
+        _, camera = sitting.choose_camera(
+            plane_mm, numpy.random.default_rng(seed), hard=True, coarsest_mm_per_px=limit
+        )
+        bound.append(world.coarsest_mm_per_px(camera, plane_mm))
+    assert max(free) > limit  # the poses alone would set some cameras up too far
+    assert max(bound) <= limit
+    assert min(bound) < 0.8 * limit  # not all pushed to one height
 
 
 def test_rays_cast_onto_the_table_land_where_the_lens_projects_them_back() -> None:

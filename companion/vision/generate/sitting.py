@@ -3,7 +3,7 @@ how the marker sheets were laid), chosen at random as homes and clubs have them.
 
 The camera is set up the way the setup guide asks (docs/camera.md): looking down at the play area,
 tilted up to 30° at most, turned a little, as high as it takes for the play area and its marker
-sheets to fill much of the frame.
+sheets to fill much of the frame, and no higher than the setup view accepts for the game's print.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Any
 import numpy
 
 from companion.vision.base import Layout
+from companion.vision.components import COARSEST_MM_PER_PX
 from companion.vision.generate import GeneratorError, lighting, marker_sheets, renderer_for, tables, world
 
 Rng = numpy.random.Generator
@@ -44,10 +45,17 @@ class Setup:
 
 
 def choose_camera(
-    plane_mm: tuple[float, float], rng: Rng, *, hard: bool, lens: str | None = None
+    plane_mm: tuple[float, float],
+    rng: Rng,
+    *,
+    hard: bool,
+    lens: str | None = None,
+    coarsest_mm_per_px: float | None = None,
 ) -> tuple[str, world.Camera]:
     """A camera set up over the play area: tilted up to 30° (hard) from straight down, turned a little,
-    as high as it takes for the area and its marker sheets to fill 55-90 % of the frame."""
+    as high as it takes for the area and its marker sheets to fill 55-90 % of the frame, and, given
+    `coarsest_mm_per_px`, seeing the area no coarser than that (a setup the setup view would refuse as
+    too far is set up again, as the player it tells so does)."""
     chosen_lens = lens if lens is not None else ("wide" if rng.random() < 0.25 else "standard")
     if chosen_lens not in world.LENSES:
         raise GeneratorError(f"no lens {chosen_lens!r} (known: {', '.join(world.LENSES)})")
@@ -91,7 +99,10 @@ def choose_camera(
             low, high = (middle, high) if span > fill else (low, middle)
         camera = at(high)
         inside, _ = world.fits(camera, outline)
-        if inside:
+        too_coarse = (
+            coarsest_mm_per_px is not None and world.coarsest_mm_per_px(camera, plane_mm) > coarsest_mm_per_px
+        )
+        if inside and not too_coarse:
             return chosen_lens, camera
     raise GeneratorError(
         f"no camera pose keeps a {width:g} x {height:g} mm play area in the frame"
@@ -116,7 +127,9 @@ def choose_setup(
         )
     kind = table if table is not None else tables.TABLE_KINDS[int(rng.integers(len(tables.TABLE_KINDS)))]
     look = tables.choose_table(kind, rng)
-    chosen_lens, camera = choose_camera(layout.plane_mm, rng, hard=hard, lens=lens)
+    chosen_lens, camera = choose_camera(
+        layout.plane_mm, rng, hard=hard, lens=lens, coarsest_mm_per_px=COARSEST_MM_PER_PX.get(game)
+    )
     centre = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
     light = lighting.choose_lighting(centre, max(layout.plane_mm), rng, hard)
     laid = placement if placement is not None else ("cut-edge" if rng.random() < 0.3 else "square-edge")

@@ -210,6 +210,21 @@ def fits(camera: Camera, outline_mm: FloatArray, inset_px: float = VIEW_INSET_PX
     return inside, float(span.max())
 
 
+def coarsest_mm_per_px(camera: Camera, plane_mm: tuple[float, float]) -> float:
+    """The table's millimetres per frame pixel where this camera sees the play area coarsest: over a
+    grid of the area, in the direction a pixel covers most, lens included (from the camera's own
+    projection, a millimetre's step at each point)."""
+    width, height = plane_mm
+    xs, ys = numpy.meshgrid(numpy.linspace(0.0, width, 5), numpy.linspace(0.0, height, 5))
+    at = numpy.stack([xs.ravel(), ys.ravel(), numpy.zeros(xs.size)], axis=1)
+    seen = camera.project(at)
+    along_x = camera.project(at + numpy.array([1.0, 0.0, 0.0])) - seen
+    along_y = camera.project(at + numpy.array([0.0, 1.0, 0.0])) - seen
+    jacobians = numpy.stack([along_x, along_y], axis=2)  # frame pixels per mm, per point
+    finest = numpy.linalg.svd(jacobians, compute_uv=False).min(axis=1)
+    return float(1.0 / max(float(finest.min()), 1e-9))
+
+
 def ground_maps(
     camera: Camera, origin_mm: tuple[float, float], px_per_mm: float, height_mm: float = 0.0
 ) -> tuple[FloatImage, FloatImage]:
