@@ -80,7 +80,9 @@ class Seen:
     def tiles(self) -> numpy.typing.NDArray[numpy.uint8]:
         """The grey where no empty area is, 0 where it is (made once a frame, when a square holds a face:
         each face's window is a slice of it)."""
-        return numpy.asarray(cv2.bitwise_and(self.grey, cv2.bitwise_not(self.table)), numpy.uint8)
+        # The table is 0 or 255: grey less it, saturated at 0, is that in one pass and one array (the
+        # inverted mask and its AND took two and a fresh plane's pages each frame).
+        return numpy.asarray(cv2.subtract(self.grey, self.table), numpy.uint8)
 
     def shaped_at(self, x0: int, y0: int, x1: int, y1: int) -> numpy.typing.NDArray[numpy.uint8]:
         """_shaped of the plane, once a frame, in a face's window (x0..x1, y0..y1): a slice of the part made
@@ -92,7 +94,8 @@ class Seen:
             height, width = self.grey.shape[:2]
             self.shape_within((0, 0, width, height))
         shaped: numpy.typing.NDArray[numpy.uint8] = self.__dict__["_shaped"]
-        return shaped[y0:y1, x0:x1]
+        box = self.__dict__["_shaped_box"]
+        return shaped[y0 - box[1] : y1 - box[1], x0 - box[0] : x1 - box[0]]
 
     def shape_within(self, box: tuple[int, int, int, int]) -> None:
         """_shaped of the plane made within `box` (x0, y0, x1, y1) only, for shaped_at: closed and opened over
@@ -102,10 +105,12 @@ class Seen:
         x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3])
         cx0, cy0 = max(0, x0 - SHAPED_REACH), max(0, y0 - SHAPED_REACH)
         cx1, cy1 = min(width, x1 + SHAPED_REACH), min(height, y1 + SHAPED_REACH)
-        shaped = numpy.zeros_like(self.grey)
+        # Only the box is kept (shaped_at slices it by the box's corner): a plane of zeros round it was
+        # never read.
+        shaped = numpy.zeros((max(0, y1 - y0), max(0, x1 - x0)), numpy.uint8)
         if x1 > x0 and y1 > y0:
             around = _shaped_tiles(numpy.ascontiguousarray(self.tiles[cy0:cy1, cx0:cx1]))
-            shaped[y0:y1, x0:x1] = around[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
+            shaped = around[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
         self.__dict__["_shaped"] = shaped
         self.__dict__["_shaped_box"] = (x0, y0, x1, y1)
 
