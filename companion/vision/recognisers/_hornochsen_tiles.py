@@ -341,8 +341,13 @@ def normalised_tile(
         inked = None if found is None or (not on_ink and found[1] < 2) else found[0]
         # A narrow outline's centre is off by up to half the strip it lost, so its ink may lie further.
         reach = RECENTRE_PX * (NARROW_REACH if narrow else 1.0)
-        if inked is None or numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > reach:
+        if inked is None:
             return None if on_ink else _upright(light, rect[0], angle)
+        if numpy.hypot(inked[0] - rect[0][0], inked[1] - rect[0][1]) > reach:
+            if not (on_ink and found is not None and found[1] == 2 and _near(inked, here)):
+                return None if on_ink else _upright(light, rect[0], angle)
+            # The outline is astray: its turn, as an oversize one's, is the tile's only when slight.
+            angle = angle if abs(angle) <= OVERSIZE_TURN else 0.0
         return _upright(light, inked, angle)
     if on_ink:
         return None
@@ -362,6 +367,14 @@ def normalised_tile(
         # printed table: 24 and 39 read empty).
         return _upright(light, here, 0.0) if rect is None else _upright(light, rect[0], angle)
     return _upright(light, inked, angle if abs(angle) <= OVERSIZE_TURN else 0.0)
+
+
+def _near(inked: tuple[float, float], here: tuple[float, float]) -> bool:
+    """Whether a number's two digits of ink lie within RECENTRE_PX of the square's centre: an outline of a
+    tile's size may still be the wrong shape (a cloth's blotches the reference left joined to half the
+    face: burnt 20261139 gingham, a 73 read 7 from an outline 23 px off its ink, the 3 off the window's
+    side), and a number's ink where its square lies is the tile's."""
+    return bool(numpy.hypot(inked[0] - here[0], inked[1] - here[1]) <= RECENTRE_PX)
 
 
 def outline_turn(rect: RotatedRect) -> float:
