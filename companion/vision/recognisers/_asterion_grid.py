@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from fractions import Fraction
+from typing import Any
 
 import cv2
 import numpy
@@ -42,6 +43,41 @@ _SMALL_PER_PX = float(SCALE) / 2
 _NEUTRAL_GREY = int(cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2GRAY)[0, 0])
 
 
+class PlaneBuffers:
+    """Arrays `SmallPlane.of` writes a frame's shrunk plane into, kept from frame to frame: fresh ones
+    cost their pages each frame (1.5 ms of the 2.6 a 936 x 760 plane's SmallPlane took, 2 of the
+    recogniser's ~10). A reader keeps one and builds one SmallPlane at a time from it."""
+
+    __slots__ = ("_arrays", "_size")
+
+    def __init__(self) -> None:
+        self._arrays: dict[str, numpy.typing.NDArray[Any]] = {}
+        self._size: tuple[int, int] | None = None
+
+    def sized(self, down: int, across: int) -> PlaneBuffers:
+        """These buffers for a plane of `down` x `across` blocks (made anew when the size changes)."""
+        if self._size != (down, across):
+            halved = (down * SCALE.denominator, across * SCALE.denominator)
+            small = (down * SCALE.numerator, across * SCALE.numerator)
+            summed = (small[0] + 1, small[1] + 1)
+            self._size = (down, across)
+            self._arrays = {
+                "halved": numpy.empty((*halved, 3), numpy.uint8),
+                "small": numpy.empty((*small, 3), numpy.uint8),
+                "grey": numpy.empty(small, numpy.uint8),
+                "values": numpy.empty(summed, numpy.int32),
+                "squares": numpy.empty(summed, numpy.float64),
+                "neutral": numpy.empty(small, numpy.uint8),
+                "table": numpy.empty(summed, numpy.int32),
+                "floats": numpy.empty(small, numpy.float32),
+            }
+        return self
+
+    def get(self, name: str) -> numpy.typing.NDArray[Any]:
+        """The buffer so named (`sized` first)."""
+        return self._arrays[name]
+
+
 @dataclasses.dataclass(frozen=True)
 class SmallPlane:
     """The plane at template scale from SMALL_ORIGIN_PX on: BGR, and grey converted once for every cell
@@ -57,9 +93,10 @@ class SmallPlane:
     shows a whole square of that grey, only the table."""
 
     @classmethod
-    def of(cls, plane: Frame) -> SmallPlane:
+    def of(cls, plane: Frame, buffers: PlaneBuffers | None = None) -> SmallPlane:
         """Halved by area averaging, then shrunk by SCALE along straight lines: OpenCV averages areas ten
-        times faster by a whole factor than by 2.2; one resize of the plane costs less than 60 of cells."""
+        times faster by a whole factor than by 2.2; one resize of the plane costs less than 60 of cells.
+        `buffers`: where to write it (the previous frame's SmallPlane of them is overwritten), else fresh."""
         height, width = plane.shape[:2]
         block = 2 * SCALE.denominator
         across, down = (width - SMALL_ORIGIN_PX) // block, (height - SMALL_ORIGIN_PX) // block
@@ -67,21 +104,32 @@ class SmallPlane:
             SMALL_ORIGIN_PX : SMALL_ORIGIN_PX + down * block,
             SMALL_ORIGIN_PX : SMALL_ORIGIN_PX + across * block,
         ]
+        to = (buffers or PlaneBuffers()).sized(down, across)
         halved = cv2.resize(
-            crop, (across * SCALE.denominator, down * SCALE.denominator), interpolation=cv2.INTER_AREA
+            crop,
+            (across * SCALE.denominator, down * SCALE.denominator),
+            dst=to.get("halved"),
+            interpolation=cv2.INTER_AREA,
         )
         small = numpy.asarray(
             cv2.resize(
-                halved, (across * SCALE.numerator, down * SCALE.numerator), interpolation=cv2.INTER_LINEAR
+                halved,
+                (across * SCALE.numerator, down * SCALE.numerator),
+                dst=to.get("small"),
+                interpolation=cv2.INTER_LINEAR,
             ),
             numpy.uint8,
         )
-        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        sums = cv2.integral2(grey, sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY, dst=to.get("grey"))
+        sums = cv2.integral2(
+            grey, sum=to.get("values"), sqsum=to.get("squares"), sdepth=cv2.CV_32S, sqdepth=cv2.CV_64F
+        )
         values, squares = numpy.asarray(sums[0], numpy.int32), numpy.asarray(sums[1], numpy.float64)
-        neutral = cv2.inRange(grey, _NEUTRAL_GREY - 1, _NEUTRAL_GREY + 1)
-        table = numpy.asarray(cv2.integral(neutral, sdepth=cv2.CV_32S), numpy.int32)
-        return cls(small, numpy.asarray(grey, numpy.float32), (values, squares), table)
+        neutral = cv2.inRange(grey, _NEUTRAL_GREY - 1, _NEUTRAL_GREY + 1, dst=to.get("neutral"))
+        table = numpy.asarray(cv2.integral(neutral, sum=to.get("table"), sdepth=cv2.CV_32S), numpy.int32)
+        floats = to.get("floats")
+        numpy.copyto(floats, grey)
+        return cls(small, floats, (values, squares), table)
 
     def centre(self, region: ItemRegion, offset: tuple[int, int] = (0, 0)) -> tuple[int, int]:
         """Where (x, y, shrunk plane pixels) the cell's window is centred, `offset` pixels off its place:

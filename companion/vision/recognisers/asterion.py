@@ -54,6 +54,7 @@ from companion.vision.recognisers._asterion_grid import (
     ROUGH_INSET_PX,
     TEACHING_TURNS_DEG,
     GridFit,
+    PlaneBuffers,
     SmallPlane,
     cell_windows,
     corner_pixels,
@@ -306,6 +307,8 @@ class AsterionRecogniser:
 
     def __init__(self) -> None:
         self._default: Profile | None = None
+        # The shrunk plane written into the same arrays each frame (`PlaneBuffers`).
+        self._buffers = PlaneBuffers()
         self._completed: tuple[Profile, Profile] | None = None
         self._prepared: tuple[Profile, _Prepared] | None = None
         self._corners: (
@@ -357,7 +360,7 @@ class AsterionRecogniser:
         if not is_neutral(gains):  # a normalised plane is white-balanced already
             plane = balanced(plane, gains)
         plane = numpy.ascontiguousarray(plane)  # as it mostly is: `_read_ring` takes its pixels flat
-        small = SmallPlane.of(plane)
+        small = SmallPlane.of(plane, self._buffers)
         rows, cols = self._corner_pixels(layout)
         prepared = self._prepared_for(profile)
         grid = GridFit(layout)
