@@ -59,3 +59,38 @@ def test_two_digits_away_from_the_square_and_the_outline_give_no_ink_window() ->
     moved = window._replace(rect=((window.rect[0][0] - 16, window.rect[0][1]), *window.rect[1:]))
     straight = _hornochsen_tiles.normalised_tile(plane_seen, region, float(FACE), on_ink=True, window=moved)
     assert straight is None
+
+
+def _oversize_window(faint: int) -> numpy.typing.NDArray[numpy.float32]:
+    """A face run into its neighbour (an outline 76 px wide, a tile 52) with an 85 printed at its square's
+    centre (100, 100): the 8 at INK dark enough for INK_LEVEL, the 5 at `faint`."""
+    plane = numpy.full((260, 260, 3), NEUTRAL_BGR, numpy.uint8)
+    plane[74:126, 60:136] = FACE
+    cv2.rectangle(plane, (86, 89), (97, 111), (110, 110, 110), -1)
+    cv2.rectangle(plane, (102, 89), (113, 111), (faint, faint, faint), -1)
+    table = _hornochsen_tiles.table_mask(plane)
+    assert table is not None
+    seen = _hornochsen_tiles.Seen.of(plane, table)
+    straight = _hornochsen_tiles.normalised_tile(seen, ItemRegion((50.0, 50.0), (26.0, 26.0)), float(FACE))
+    assert straight is not None
+    return straight
+
+
+def _middle_of_ink(straight: numpy.typing.NDArray[numpy.float32], below: float) -> float:
+    ink = numpy.asarray(straight < below, numpy.uint8)
+    count, _, stats, middles = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    digits = [k for k in range(1, count) if stats[k, 4] >= 10 * 20]
+    assert len(digits) == 2
+    return float(middles[digits[0]][0] + middles[digits[1]][0]) / 2
+
+
+def test_a_faint_second_digit_centres_an_oversize_outlines_window_with_the_first() -> None:
+    """At INK_LEVEL only the 8 shows (the 5 at 165 on a 230 face): the faint level finds both, and the
+    window is centred on the number, not on the 8 (burnt 20261138: an 85 read 8)."""
+    straight = _oversize_window(165)
+    assert abs(_middle_of_ink(straight, 190.0) - straight.shape[1] / 2) <= 3.0
+
+
+def test_two_digits_dark_enough_centre_the_window_as_before() -> None:
+    straight = _oversize_window(110)
+    assert abs(_middle_of_ink(straight, 170.0) - straight.shape[1] / 2) <= 3.0

@@ -356,9 +356,17 @@ def normalised_tile(
     # the window is centred on it; the outline, when there is one, still tells how the tile is turned
     # when it is turned a little. Turned further, it is the shape of the tile and what it ran into (dev
     # seed 13: 79, 13 and 56 read wrong in windows turned 16-30 degrees off upright tiles).
-    inked = _ink_centre(light, face_level, here)
-    if inked is None:
+    found = _ink_number(light, face_level, here)
+    inked = None if found is None else found[0]
+    if found is None:
         inked = _faint_ink_centre(light, face_level, here)
+    elif found[1] < 2:
+        # One digit at INK_LEVEL may be the darker of two printed faint: where the faint level finds two,
+        # they are the number (burnt 20261138 laminate, travel edition: an 85 on a 237 face, the 8's ink
+        # 148 at its darkest, broken into specks at 142, the 5 above it; centred on the 8, read 8).
+        faint = _faint_ink_number(light, face_level, here)
+        if faint is not None and faint[1] == 2:
+            inked = faint[0]
     angle = outline_turn(rect) if rect is not None and not level else 0.0
     if inked is None:
         # With no outline either: a face the reference took for the empty area but round its number,
@@ -542,6 +550,14 @@ def _faint_ink_centre(
     board) is no window for it: centred there, a light-orange 6 of 63 fell off the window's side and 63 read
     3 (burnt 20261136, dark wood, travel edition at 0.77 mm/px: both digits at 165-185 on a face at 244,
     INK_LEVEL's threshold 146)."""
+    found = _faint_ink_number(light, face_level, centre)
+    return None if found is None else found[0]
+
+
+def _faint_ink_number(
+    light: Frame, face_level: float, centre: tuple[float, float]
+) -> tuple[tuple[float, float], int] | None:
+    """_faint_ink_centre's middle, and how many digits it was found from (see _ink_number)."""
     half = round(TILE_MM / 2 * PLANE_PX_PER_MM)
     x, y = round(centre[0]), round(centre[1])
     box = light[max(y - half, 0) : y + half, max(x - half, 0) : x + half]
@@ -550,8 +566,7 @@ def _faint_ink_centre(
     darkest = float(numpy.partition(box.ravel(), box.size // 50)[box.size // 50])
     if face_level - darkest < INK_CONTRAST:
         return None
-    found = _ink_number(light, face_level, centre, level=darkest + FAINT_INK_SHARE * (face_level - darkest))
-    return None if found is None else found[0]
+    return _ink_number(light, face_level, centre, level=darkest + FAINT_INK_SHARE * (face_level - darkest))
 
 
 PART_MM = 2.0
