@@ -659,12 +659,10 @@ def _read_face(
         again = number_of(face.glyphs, scored, PALE_GLYPH_SCORE, joined, ring, fits)
         if again[0] is not None and again[0] >= 10:
             number, margin, alternatives = again
-    if number is None and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
-        return (
-            DOWN,
-            float(min(1.0, face.tile)),
-            [],
-        )  # a back lit up to a face's lightness (an overexposed mark)
+    # A back lit up to a face's lightness (an overexposed mark); one digit read there may be a piece of its
+    # ring (burnt 20261138 dark wood, travel: a red back at 0.72 of its brightest read 7 in the ink window).
+    if (number is None or number < 10) and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
+        return DOWN, float(min(1.0, face.tile)), []
     if number is None or (face.median < face_least and number < 10):
         # No face is this dark (nor this much darker than the frame's: _face_least) but one in a deep
         # shadow, which still shows its two digits: one digit there is a mark of the board's print the
