@@ -487,6 +487,10 @@ unless it shows two digits: a face's median is its card, near its brightest, but
 0.63 of it."""
 BACK_MARK = 0.5
 """A tile showing its back's mark this well (see back_mark) is face down."""
+LIT_BACK_SHARE = 0.9
+"""A face reading one digit whose median is below this share of its brightest tenth is looked at for a
+back's mark too: backs looked at as faces show 0.70-0.89 of it, most one-digit faces over 0.9 (burnt
+20261138-40, dev 2 and 5; each look costs 0.2 ms, and all one-digit faces cost 0.6 ms a frame)."""
 FACE_GLYPH_SCORE = 0.65
 """The least correlation of each digit with its templates on a light square (see MIN_GLYPH_SCORE)."""
 WHOLE_FACE = 0.95
@@ -659,9 +663,11 @@ def _read_face(
         again = number_of(face.glyphs, scored, PALE_GLYPH_SCORE, joined, ring, fits)
         if again[0] is not None and again[0] >= 10:
             number, margin, alternatives = again
-    # A back lit up to a face's lightness (an overexposed mark); one digit read there may be a piece of its
-    # ring (burnt 20261138 dark wood, travel: a red back at 0.72 of its brightest read 7 in the ink window).
-    if (number is None or number < 10) and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
+    # A back lit up to a face's lightness (an overexposed mark); one digit read on one as uneven as a back
+    # may be a piece of its ring (burnt 20261138 dark wood, travel: a red back at 0.72 of its brightest
+    # read 7 in the ink window).
+    maybe_back = number is None or (number < 10 and face.median < LIT_BACK_SHARE * face.light_level)
+    if maybe_back and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
         return DOWN, float(min(1.0, face.tile)), []
     if number is None or (face.median < face_least and number < 10):
         # No face is this dark (nor this much darker than the frame's: _face_least) but one in a deep
