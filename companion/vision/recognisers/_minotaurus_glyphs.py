@@ -41,8 +41,14 @@ gaps between pips, yet not the face between the horn and the row (3.5 mm). Blurr
 pips shows four dark blobs where neighbouring rings' walls meet, and fitted a row of four round ones
 better than its own (a travel edition's fives read as fours); as bars, rows differ by their length."""
 FILL_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (round(FILL_MM * GLYPH_PX_PER_MM),) * 2)
-BLUR_SIGMA_PX = 1.0
-"""Blur (glyph pixels) of the filled rows before they are compared: a pixel's shift or noise aside."""
+BLUR_SIGMA_PX = 0.5
+"""Blur (glyph pixels) of the filled rows before they are compared: a pixel's shift or noise aside. Not
+more: a travel edition's ring pips on its blue face stand a few grey levels above the noise, and a wider
+blur spreads a row's ends into the face, rows one pip longer or shorter fitting nearly as well (1.0 read
+blue 1s as 4s, 2s and 3s one pip long: generated hard sets dev 2 5 8 13 21 34 40 44 55 60 66 77 88 99
+and burnt 20261140, 8 rows righted, 2 lost). Not a face's own channel instead: the camera's JPEG keeps
+colour at half resolution, coarse, and grey (its luma) shows these pips best (blue channel: dev 5 and
+burnt 20261140's travel blue rows 30/44 right, grey 35/44)."""
 HORN_SLACK_PX = 8
 """The horn is looked for this far about where the piece seemed to lie (pieces touching merge)."""
 
