@@ -5,6 +5,8 @@ changes: these are the decisions on those changes' regions, given the masks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy
 import numpy.typing
@@ -24,6 +26,11 @@ over the toss's collar plate, 40-55 mm)."""
 REACHED_HAND_MM2 = 6000.0
 """The changed region a hand unseen up to it makes at least (a palm and fingers, 8000 mm² and more); a
 ring lying there, some 2800 mm², is none."""
+
+
+Shades = Callable[[numpy.typing.NDArray[numpy.int32], int], Mask]
+"""Per region of the band's changes (their labels, how many), whether it is the table under one smooth
+shade (`Surround.shades_of`)."""
 
 
 class BandCrossing:
@@ -51,13 +58,16 @@ class BandCrossing:
         outline: Mask | None = None,
         bridges: Mask | None = None,
         texture: Floats | None = None,
+        shades: Shades | None = None,
     ) -> bool:
         """Whether a changed region runs from the band's outer edge across it and on into the plane
         (`band`: the band's changes; `inside`: the plane's, at the masks' size), at least
         `min_width_mm` wide at the band's outer edge and at the plane's edge (and with `outline`, with
         at least as many of its pixels as the band is wide). `bridges` (the plane's) join what lies on
         either side of them but do not count as the plane's changes. With `texture` (`Surround.changed`'s),
-        a region whose texture in the band agrees with the reference's is a shadow."""
+        a region whose texture in the band agrees with the reference's is a shadow; with `shades`, so is one
+        that is the table under one smooth shade (`_surround_shade.py`: over plain laminate there is no
+        texture to keep, and a sharp shadow's outline is as steep as an arm's)."""
         m = self.margin
         joined = band.astype(numpy.uint8)
         joined[m:-m, m:-m] = inside
@@ -91,6 +101,8 @@ class BandCrossing:
             wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
             wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)
+        if shades is not None and numpy.any(wide):
+            wide &= ~shades(labels, count)
         return bool(numpy.any(wide))
 
     def _outlined(self, labels: numpy.typing.NDArray[numpy.int32], count: int, outline: Mask) -> Mask:

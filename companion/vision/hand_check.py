@@ -19,7 +19,7 @@ import numpy.typing
 
 from companion.vision._reference_band import with_middle
 from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, of_labels, px
-from companion.vision._surround_crossing import BRIDGED_ARM_MM2, REACHED_HAND_MM2, ring
+from companion.vision._surround_crossing import BRIDGED_ARM_MM2, REACHED_HAND_MM2, Shades, ring
 from companion.vision.base import Frame
 from companion.vision.surround import DARK_NOISE, BandChanges, Surround
 from companion.vision.table_light import Floats, Mask, floats
@@ -149,7 +149,7 @@ class HandCheck:
         changes = self.surround.changed_if_crossed(
             band, BAND_SHADOW_MIN, blur, level, lambda differs: self.may_cross(differs, joined, counted=False)
         )
-        return changes is not None and self.crossed(changes, joined)
+        return changes is not None and self.crossed(changes, joined, self.surround.shades_of(band))
 
     def may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band
@@ -199,20 +199,24 @@ class HandCheck:
             carried, joined, width, self.reachable
         )
 
-    def crossed(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
+    def crossed(
+        self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8], shades: Shades | None = None
+    ) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
-        `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed)."""
+        `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed; `shades`: the
+        band's `Surround.shades_of`)."""
         band, darker, outline, texture = changes
         # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
-        # shadow fades softly.
+        # shadow fades softly. Under a small lamp it does not, but it only scales the table: one smooth
+        # shade inside its outline (`shades`), where an arm's shading turns across the limb.
         # A marker's square tells nothing (see above): an arm crossing the band beside it may go on over
         # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
         # player's shadow lying over the band by a marker is joined to its square too.
         markers, width = self.markers, self.settings.hand_min_edge_mm
         crossed = self.surround.crossing(
             band, joined, width, None, markers, texture
-        ) or self.surround.crossing(darker, joined, width, outline, markers, texture)
+        ) or self.surround.crossing(darker, joined, width, outline, markers, texture, shades)
         # An arm of the plane's colour over it (a skin tone as the board's): foreign where it crosses
         # the band, unseen over the plane until its hand.
         if crossed:

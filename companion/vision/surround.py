@@ -24,7 +24,8 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision._surround_crossing import REACH_MM, BandCrossing
+from companion.vision._surround_crossing import REACH_MM, BandCrossing, Shades
+from companion.vision._surround_shade import SHADE_PIECE_MM2, smooth_shades
 from companion.vision._surround_side import (
     GAIN_SAMPLE,
     LOG_OFFSET,
@@ -431,6 +432,12 @@ class Surround(BandCrossing):
         centred = (grey - mean) / (mean + numpy.float32(2.0))
         texture = kept_texture(centred, side, steep, distance, table_hue, darkening, lost)
         return numpy.asarray(changed, bool), numpy.asarray(outline, bool), texture
+
+    def shades_of(self, surround: Frame) -> Shades:
+        """Per region of the band's changes in `surround` (`crossing`'s labels), whether it is the table
+        under one smooth shade (`smooth_shades`)."""
+        in_band, piece = self._depth < self.margin, SHADE_PIECE_MM2 * self.px_per_mm**2
+        return lambda labels, count: smooth_shades(surround, self._image, labels, count, in_band, piece)
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
         """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a

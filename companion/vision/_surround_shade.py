@@ -1,0 +1,130 @@
+"""Whether a region of the band that is only darker, with an arm's sharp outline, is the table under one
+smooth shade (a player's sharp shadow) rather than an arm (surround.py compares the band,
+_surround_crossing.py decides on its regions). Where the table shows no texture to keep (plain laminate:
+_surround_texture.py cannot speak), a shadow still scales what lies under it, each channel by one smooth
+factor: the ratio of the band to its reference is even inside the shadow's outline, of one hue, and the
+table's faint pattern (and the marker sheet's edge) shows through it. An arm of the table's hue replaces
+the table: its facets and sides step inside the region, its hue turns from the lamp's to the daylight's
+across the limb, and the table's pattern is gone under it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.table_light import Floats, Mask, sum3
+
+SHADE_OFFSET = 4.0
+"""Levels added to the band and its reference before their ratio (a near-black pixel's noise would make
+its log meaningless; `LOG_OFFSET`'s)."""
+SHADE_SMOOTH_PX = 7
+"""Window (mask pixels, 14 mm) whose mean the log darkening is compared with: a lamp's fall-off and the
+band's light change over centimetres more, a limb's facets and sides within it."""
+SHADE_INSET_PX = 6
+"""Mask pixels in from a region's outline that count: the band's changes reach a pixel or two beyond a
+shadow's edge, and the window (`SHADE_SMOOTH_PX`) and the 3-pixel smoothing before it would reach across
+the edge's step."""
+SHADE_EVEN = 0.045
+"""Deviation of the log darkening from its window's mean, at most, for one smooth shade. Players' sharp
+shadows at rest over laminate (burnt 20261140 Asterion session 09 frame 11, dev laminate sittings):
+0.015-0.029; arms only darker over the band, with its outline (dev, every table, 102 regions): mostly
+0.05-0.2, some arms of the laminate's hue 0.018-0.042 (`SHADE_PATTERN_Z` tells those)."""
+SHADE_HUE = 0.075
+"""Deviation of the channels' log ratios to the reference (blue and red less green's), at most, for one
+smooth shade: those shadows 0.029-0.062 (the deeper, the noisier); an arm of another hue beside a shadow,
+or a sleeve, 0.1-0.6."""
+SHADE_PATTERN_Z = 8.0
+"""How surely the table's faint pattern shows through, at least (its correlation with the reference's
+times the square root of the pixels it is taken over, as `KEPT_TEXTURE_Z`): those shadows 24-34; arms of
+the laminate's hue whose darkening is as even as a shadow's -2 to 2.3 (dev minotaurus laminate sitting 11
+frame 6: 0.7, an arm refused by this alone)."""
+PATTERN_PX = 5
+"""Side (mask pixels) of the window whose mean the table's faint pattern is taken against."""
+SHADE_MIN_PX = 100
+"""Fewest of a piece's pixels away from its outline that tell a smooth shade (a wrist's crossing of the
+band is some 140 pixels in all): a narrow piece is all outline, and stays an arm."""
+SHADE_PIECE_MM2 = 135.0
+"""A region's part in the band may fall into pieces (joined through the plane's changes, or at the band's
+corners): each piece from a quarter of a wrist's crossing of the band on (18 x 30 mm / 4) must be a smooth
+shade itself. A pale forearm over the band and a head's shadow beside it, joined through the plane,
+measured as one region as even (0.049) and as surely patterned (22.8) as a shadow (dev asterion laminate
+sitting 14 frame 15): the arm's pieces alone, 0.4 and fewer than `SHADE_MIN_PX`."""
+
+
+def smooth_shades(
+    frame: numpy.typing.NDArray[numpy.uint8],
+    reference: Floats,
+    labels: numpy.typing.NDArray[numpy.int32],
+    count: int,
+    in_band: Mask,
+    piece_px: float,
+) -> Mask:
+    """Per region (`labels`, `count` of them, 0 none), whether its part in the band (`in_band`) is
+    `reference` (the band's, float levels) under one smooth shade in `frame` (the band now, at the masks'
+    size): every piece of it of `piece_px` pixels or more, away from the region's outline, over
+    `SHADE_MIN_PX` pixels at least, its log darkening even (`SHADE_EVEN`), of one hue (`SHADE_HUE`) and
+    showing the table's pattern (`SHADE_PATTERN_Z`). Asked only of regions the sharp-outline test finds
+    (rare): computed over the whole band."""
+    part = numpy.asarray((labels > 0) & in_band, numpy.uint8)
+    found, labelled = cv2.connectedComponents(part, connectivity=8)
+    pieces = numpy.asarray(labelled, numpy.int32)
+    region = numpy.zeros(found, numpy.int64)
+    region[pieces.ravel()] = labels.ravel()
+    inset = numpy.ones((2 * SHADE_INSET_PX + 1, 2 * SHADE_INSET_PX + 1), numpy.uint8)
+    # Away from the region's outline (the regions are apart, so eroding them together erodes each; a region
+    # goes on into the plane, so its part in the band keeps the rows along the plane's edge).
+    inner = (cv2.erode((labels > 0).astype(numpy.uint8), inset) > 0) & in_band
+    pixels, uneven, hue, agreement = shade_measures(frame, reference, pieces, inner)
+    shade = (pixels >= SHADE_MIN_PX) & (uneven <= SHADE_EVEN) & (hue <= SHADE_HUE)
+    shade &= agreement >= SHADE_PATTERN_Z
+    counted = numpy.bincount(pieces.ravel(), minlength=found) >= piece_px
+    counted[0] = False  # no piece: the rest of the band, and the plane
+    # A region is a shade where a piece of it counted is one and none is not.
+    shaded, arm = numpy.zeros(count, bool), numpy.zeros(count, bool)
+    shaded[region[counted & shade]] = True
+    arm[region[counted & ~shade]] = True
+    shaded[0] = False
+    return numpy.asarray(shaded & ~arm, bool)
+
+
+def shade_measures(
+    frame: numpy.typing.NDArray[numpy.uint8],
+    reference: Floats,
+    pieces: numpy.typing.NDArray[numpy.int32],
+    inner: Mask,
+) -> tuple[numpy.typing.NDArray[numpy.float64], ...]:
+    """Per piece (`pieces`, numbered from 0 on), `smooth_shades`'s measures over its `inner` pixels: how
+    many, the deviation of its log darkening from the window's mean, that of its hue over the reference's,
+    and how surely the table's pattern shows through."""
+    count = int(pieces.max()) + 1
+    now = cv2.blur(numpy.asarray(frame, numpy.float32), (3, 3))
+    then = cv2.blur(reference, (3, 3))
+    offset = numpy.float32(SHADE_OFFSET)
+    log = numpy.asarray(cv2.log(cv2.divide(now + offset, then + offset)), numpy.float32)
+    darkening = sum3(log) * numpy.float32(1.0 / 3.0)
+    uneven = darkening - cv2.blur(darkening, (SHADE_SMOOTH_PX, SHADE_SMOOTH_PX))
+    flat = pieces[inner]
+    pixels = numpy.bincount(flat, minlength=count).astype(numpy.float64)
+    used = numpy.maximum(pixels, 1.0)
+
+    def mean(values: numpy.typing.NDArray[numpy.float64]) -> numpy.typing.NDArray[numpy.float64]:
+        return numpy.asarray(numpy.bincount(flat, values, minlength=count) / used, numpy.float64)
+
+    def spread(values: Floats) -> numpy.typing.NDArray[numpy.float64]:
+        picked = values[inner].astype(numpy.float64)
+        centre = mean(picked)
+        return numpy.asarray(numpy.sqrt(numpy.maximum(mean(picked * picked) - centre**2, 0.0)), numpy.float64)
+
+    hue = numpy.hypot(spread(log[..., 2] - log[..., 1]), spread(log[..., 0] - log[..., 1]))
+    # The table's faint pattern (each grey level less its neighbourhood's), unsmoothed: a shadow scales
+    # it, so it correlates with the reference's whatever the gain; an arm shows its own.
+    window = (PATTERN_PX, PATTERN_PX)
+    grey_now, grey_then = sum3(numpy.asarray(frame, numpy.float32)), sum3(reference)
+    now_pattern = (grey_now - cv2.blur(grey_now, window))[inner].astype(numpy.float64)
+    then_pattern = (grey_then - cv2.blur(grey_then, window))[inner].astype(numpy.float64)
+    now_mean, then_mean = mean(now_pattern), mean(then_pattern)
+    cross = mean(now_pattern * then_pattern) - now_mean * then_mean
+    energies = (mean(now_pattern**2) - now_mean**2) * (mean(then_pattern**2) - then_mean**2)
+    agreement = cross / numpy.sqrt(numpy.maximum(energies, 1e-12)) * numpy.sqrt(pixels)
+    return pixels, spread(uneven), hue, agreement
