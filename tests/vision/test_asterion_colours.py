@@ -101,7 +101,7 @@ def test_a_tile_whose_corners_show_its_colour_least_is_read_in_the_colour_its_de
 
 def test_the_corners_palettes_lookup_tables_are_built_with_the_templates_not_in_a_frame() -> None:
     from companion.vision.recognisers import _lab
-    from companion.vision.recognisers.asterion import _Prepared
+    from companion.vision.recognisers._asterion_profile import _Prepared
 
     _lab._cached_palette.cache_clear()
     prepared = _Prepared.of(AsterionRecogniser().default_profile())

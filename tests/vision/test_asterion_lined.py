@@ -8,8 +8,9 @@ import pytest
 
 from companion.games.asterion.tiles import DESIGN_INDEX
 from companion.vision.recognisers import _asterion_match, _asterion_shape
+from companion.vision.recognisers._asterion_filters import lined_share, padded_cell
 from companion.vision.recognisers._asterion_match import Templates, built_in_drawings
-from companion.vision.recognisers._asterion_pairs import lined_share, padded_cell, things_on_path
+from companion.vision.recognisers._asterion_pairs import things_on_path
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX, turned
 from companion.vision.recognisers.asterion import AsterionRecogniser
 

@@ -12,13 +12,8 @@ from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.asterion import draw_cell
 from companion.vision.recognisers._asterion_grid import cell_windows
 from companion.vision.recognisers._asterion_labels import tile_label
-from companion.vision.recognisers.asterion import (
-    FRAME_LABELS,
-    TILE_MM,
-    AsterionRecogniser,
-    _path_like,
-    asterion_layout,
-)
+from companion.vision.recognisers._asterion_profile import FRAME_LABELS, _path_like
+from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
 from companion.vision.reference import NEUTRAL_BGR
 
 LAYOUT = asterion_layout(1, 1)

@@ -6,13 +6,8 @@ import numpy
 import pytest
 
 from companion.games.asterion.tiles import DESIGN_INDEX
-from companion.vision.recognisers._asterion_pairs import (
-    FAINT_SHARE,
-    _inverse_cholesky,
-    _pair_window,
-    _sloping,
-    _winning_share,
-)
+from companion.vision.recognisers._asterion_filters import _inverse_cholesky, _sloping
+from companion.vision.recognisers._asterion_pairs import FAINT_SHARE, _pair_window, _winning_share
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX
 
 

@@ -11,7 +11,8 @@ import pytest
 from companion.games.asterion.tiles import DESIGN_INDEX
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.asterion import draw_cell
-from companion.vision.recognisers.asterion import LEAST_LIKENESS, TILE_MM, AsterionRecogniser, asterion_layout
+from companion.vision.recognisers._asterion_cell import LEAST_LIKENESS
+from companion.vision.recognisers.asterion import TILE_MM, AsterionRecogniser, asterion_layout
 from companion.vision.reference import NEUTRAL_BGR
 
 LAYOUT = asterion_layout(3, 1)

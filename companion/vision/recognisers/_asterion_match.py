@@ -10,59 +10,30 @@ sloping across) so that glare or shadow on one tile does not decide. A close cal
 without the pixels the reference took for the table (its neutral grey inside the tile).
 
 The looks, as shipped and taught, are in _asterion_looks, a cell's window and lining up in
-_asterion_window, the pair tests' filters in _asterion_pairs, a wing's shape in lightness in
-_asterion_shape (names used elsewhere are re-exported here).
+_asterion_window, the pair tests built and kept per pair of looks in _asterion_pair_tests (where two
+looks differ in _asterion_pairs, the filters' numerics in _asterion_filters), a wing's shape in
+lightness in _asterion_shape (names used elsewhere are re-exported here).
 """
 
 from __future__ import annotations
 
 import math
 
-import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import Frame, Profile
+from companion.vision.base import Profile
 from companion.vision.recognisers import _asterion_shape
+from companion.vision.recognisers._asterion_filters import LINED_CLOSE, lined_share, padded_cell
 from companion.vision.recognisers._asterion_labels import tile_label
 from companion.vision.recognisers._asterion_looks import TILES_FILE as TILES_FILE
 from companion.vision.recognisers._asterion_looks import built_in_drawings as built_in_drawings
 from companion.vision.recognisers._asterion_looks import built_in_shapes as built_in_shapes
 from companion.vision.recognisers._asterion_looks import built_in_templates as built_in_templates
 from companion.vision.recognisers._asterion_looks import looks_of
-from companion.vision.recognisers._asterion_pairs import (
-    _NO_TEST,
-    DIFFERENT,
-    LINED_CLOSE,
-    PAIR_GROW_PX,
-    PLAIN_SPREAD,
-    LinedTest,
-    _difference_test,
-    _pair_chests,
-    _pair_spreads,
-    _sloping,
-    _softened,
-    blur_of,
-    build_pairs,
-    lined_share,
-    padded_cell,
-    things_on_path,
-)
-from companion.vision.recognisers._asterion_pairs import _pair_window as _pair_window
-from companion.vision.recognisers._asterion_pairs import _winning_share as _winning_share
-from companion.vision.recognisers._asterion_pairs import differ as differ
-from companion.vision.recognisers._asterion_pairs import in_light_of as in_light_of
-from companion.vision.recognisers._asterion_pairs import local_lead as local_lead
-from companion.vision.recognisers._asterion_window import (
-    _WEIGHTS,
-    Missing,
-    Window,
-    _features,
-    _scores,
-    _Shifts,
-    channels,
-    turned,
-)
+from companion.vision.recognisers._asterion_pair_tests import PairTests
+from companion.vision.recognisers._asterion_pairs import PLAIN_SPREAD, _pair_spreads, differ, things_on_path
+from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX as TEMPLATE_PX
@@ -96,24 +67,17 @@ def _plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
     return theirs < PLAIN_SPREAD <= mine
 
 
-LIKELY_PAIR = 0.6
-"""Two looks of a colour whose pictures correlate this well or more are told apart often enough for
-their pair test to be built with the templates (`Templates._build_likely_pair_tests`). 0.7 built 3,152
-(163 MB peak); with the blur explained away (`_asterion_pairs.BLUR_EXTRA_PX`) a pair test built inside
-a frame costs a third more, and the ~500 a dev run of 28 sessions still built so cost 0.2 ms a frame:
-0.6 builds 6,492 (+0.4 s and +31 MB once) and the frames cost what they did before the blur."""
-
 UNSURE = 0.2
 """A cell read by a lead under this (less than fully sure, as the recogniser counts) is looked at for
 pixels the table covers, and read again without them (most cells are not: 20 us each)."""
 PARTIAL_SHARE = 10
-PARTIAL_LEAST_PX = 12
 """Two looks are told apart without the pixels the table covers when those are at least a
-PARTIAL_SHARE-th of where they are compared, on what is left when at least PARTIAL_LEAST_PX are."""
+PARTIAL_SHARE-th of where they are compared (on what is left: `PairTests._partial_test`)."""
 
 
-class Templates:
-    """Per frame colour: every design at every rotation, as Lab pictures and as feature vectors."""
+class Templates(PairTests):
+    """Per frame colour: every design at every rotation, as Lab pictures and as feature vectors, their
+    pair tests (`PairTests`), and the matching of a cell against them."""
 
     def __init__(
         self,
@@ -121,11 +85,7 @@ class Templates:
         sources: dict[str, list[str]] | None = None,
     ) -> None:
         """`sources`: per colour, what each picture was made from ("" drawn, "taught" from shots)."""
-        self.by_colour = {
-            colour: (numpy.stack([_features(p) for p in pictures]), pictures, looks)
-            for colour, (pictures, looks) in by_colour.items()
-        }
-        self._sources = sources or {}
+        super().__init__(by_colour, sources)
         self._labels = {
             colour: [tile_label(colour, *look) for look in looks] for colour, (_, looks) in by_colour.items()
         }
@@ -136,32 +96,8 @@ class Templates:
             for colour, (pictures, _) in by_colour.items()
         }
         self._shifts = {colour: _Shifts(mean) for colour, mean in self._mean.items()}
-        # Two looks are told apart on the drawings where the built-in edition's are known: learned
-        # pictures differ a little all over (the light and grain of the frames each was learned from),
-        # and that, not a faint wing, decided between a corridor and a winged one.
-        drawings = built_in_drawings()
-        self._softened = {
-            colour: [
-                channels(_softened(self._drawing(drawings, colour, i) if self._drawn(colour, i) == i else p))
-                for i, p in enumerate(pictures)
-            ]
-            for colour, (pictures, _) in by_colour.items()
-        }
-        # What a little more blur changes in each (`_asterion_pairs.blur_of`): once per look, not per pair.
-        self._blurs = {colour: [blur_of(p) for p in pictures] for colour, pictures in self._softened.items()}
-        # Where each two looks differ and the light there, from the drawings: built now, not inside
-        # timed frames (once per process: the same looks in every colour and edition).
-        for _, looks in by_colour.values():
-            build_pairs(looks)
         self._alikes: dict[tuple[str, int], list[int]] = {}
         self._by_channel: dict[str, tuple[FloatArray, FloatArray]] = {}
-        self._colour_tests: dict[tuple[str, int, str, int], FloatArray] = {}
-        self._build_colour_tests()
-        self._tests: dict[
-            tuple[str, int, int], tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float, float]
-        ] = {}
-        self._lined_tests: dict[tuple[str, int, int], LinedTest | None] = {}
-        self._build_lined_tests()
         # Per colour and look: the looks that lack a thing on a path it shows (a wing, horns), and nothing
         # else (its plain twins).
         self._twins = {
@@ -178,108 +114,6 @@ class Templates:
             for colour in self.by_colour
         }
 
-    def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
-        """The built-in drawing of a look (a built-in picture), turned as the look is."""
-        pictures = self.by_colour[colour][1]
-        sources = self._sources.get(colour)
-        design, rotation = self.by_colour[colour][2][look]
-        drawing = drawings.get(f"{colour}:{design}")
-        if drawing is None or (sources and sources[look]):
-            return pictures[look]
-        return turned(drawing.astype(numpy.float32), rotation)
-
-    def _drawn(self, colour: str, look: int) -> int:
-        """The drawn picture of a look: two looks are told apart on drawings, whose difference is
-        the designs' alone (a taught picture of one shot is off by a pixel or a turn somewhere)."""
-        sources = self._sources.get(colour)
-        if not sources or not sources[look]:
-            return look
-        looks = self.by_colour[colour][2]
-        return next(
-            (i for i, other in enumerate(looks) if other == looks[look] and not sources[i]),
-            look,
-        )
-
-    def _pair_test(
-        self, colour: str, champion: int, challenger: int
-    ) -> tuple[numpy.typing.NDArray[numpy.intp], FloatArray, float, float]:
-        """Where to look, the filter giving the share of the challenger seen there (times the sign
-        given last), and the share that wins.
-
-        Around the pixels where two looks differ (`_pair_window`), the cell is modelled per
-        channel as the mean of both looks' pictures under some light (a gain and an offset
-        sloping across, fitted there, so glare or shadow on this tile alone does not matter;
-        without the slope, light falling off across a tile put a chest on the wrong side) plus
-        some of the difference from the champion to the challenger, as much for all channels:
-        from minus a half (the champion) to a half (the challenger). Least squares gives that
-        amount as one dot product with the cell's pixels: with the difference less what the
-        light explains (the Frisch-Waugh-Lovell theorem), normalised. The same sum with the
-        looks swapped changes sign, so no look is favoured by being the champion: one filter serves
-        both ways round, its product negated (exactly: rounding is symmetric), not a negated copy
-        (half the memory of the tests built with the templates, 30 MB).
-        """
-        key = (colour, champion, challenger)
-        if key in self._tests:
-            return self._tests[key]
-        _, _, looks = self.by_colour[colour]
-        mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
-        window, sloping = _pair_window(*looks[mine], *looks[theirs])
-        if len(window) < 3:  # alike (a look taught and drawn): nothing to tell them apart by
-            self._tests[key] = self._tests[(colour, challenger, champion)] = (window, _NO_TEST, 0.0, 1.0)
-            return self._tests[key]
-        softened = self._softened[colour]
-        # Told apart beyond the cell's blur (`BLUR_EXTRA_PX`), but a wing or horns from a plain path: a
-        # small pale thing is much of what blurring the looks' mean changes there (dev and burnt planes
-        # read more wings wrong so, 11 more; blurring the plain look alone, 2).
-        blur = None if things_on_path(*looks[mine], *looks[theirs]) else self._blur(colour, mine, theirs)
-        test = _difference_test(softened[mine], softened[theirs], window, sloping, blur)
-        # The filter gives the share less a half (the mean of both looks is explained already).
-        share = _winning_share(*looks[mine], *looks[theirs]) - 0.5
-        self._tests[key] = (window, test, share, 1.0)
-        self._tests[(colour, challenger, champion)] = (window, test, -share, -1.0)  # turned round
-        return self._tests[key]
-
-    def _blur(self, colour: str, look: int, other: int) -> FloatArray:
-        """What a little more blur changes in the mean of two looks (`_asterion_pairs.blur_of`)."""
-        blurs = self._blurs[colour]
-        return numpy.asarray((blurs[look] + blurs[other]) / 2, numpy.float32)
-
-    def _lined_test(self, colour: str, champion: int, challenger: int) -> LinedTest | None:
-        """`_pair_test` as `lined_share` asks it (built with the templates for drawn looks; a taught look's
-        is its drawn look's, as its pair test is); None when the looks differ by more than things on a
-        path (`things_on_path`)."""
-        key = (colour, champion, challenger)
-        if key not in self._lined_tests:
-            _, _, looks = self.by_colour[colour]
-            mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
-            drawn = (colour, mine, theirs)
-            if drawn != key and drawn in self._lined_tests:
-                self._lined_tests[key] = self._lined_tests[drawn]
-                return self._lined_tests[key]
-            window, test, _, sign = self._pair_test(colour, champion, challenger)
-            test = test if sign > 0 else -test
-            if not things_on_path(*looks[mine], *looks[theirs]):
-                self._lined_tests[key] = self._lined_tests[(colour, challenger, champion)] = None
-                return None
-            _, sloping = _pair_window(*looks[mine], *looks[theirs])
-            softened = self._softened[colour]
-            lined = LinedTest(window, sloping, softened[mine], softened[theirs], test)
-            self._lined_tests[key] = lined
-            self._lined_tests[(colour, challenger, champion)] = lined.turned_round()
-        return self._lined_tests[key]
-
-    def _build_lined_tests(self) -> None:
-        """Every pair of drawn looks differing by things on a path (a wing, horns: a dozen a colour)
-        as `lined_share` asks it, built with the templates, not inside a timed frame."""
-        for colour, (_, _, looks) in self.by_colour.items():
-            drawn = [i for i in range(len(looks)) if self._drawn(colour, i) == i]
-            for k, look in enumerate(drawn):
-                for other in drawn[k + 1 :]:
-                    if things_on_path(*looks[look], *looks[other]) and len(
-                        differ(*looks[look], *looks[other])
-                    ):
-                        self._lined_test(colour, look, other)
-
     def _channel_wise(self, colour: str) -> tuple[FloatArray, FloatArray]:
         """A colour's looks' features as (looks x 3, pixels), channel after channel, and their squares."""
         if colour not in self._by_channel:
@@ -289,31 +123,6 @@ class Templates:
             )
             self._by_channel[colour] = (looks, looks * looks)
         return self._by_channel[colour]
-
-    def _partial_test(
-        self,
-        colour: str,
-        champion: int,
-        challenger: int,
-        window: numpy.typing.NDArray[numpy.intp],
-        kept: numpy.typing.NDArray[numpy.bool_],
-    ) -> FloatArray | None:
-        """`_pair_test`'s filter over the kept pixels of its window alone; None when under
-        PARTIAL_LEAST_PX are kept or they lie on a line (no slope of light to fit)."""
-        _, _, looks = self.by_colour[colour]
-        mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
-        if int(kept.sum()) < PARTIAL_LEAST_PX:
-            return None
-        chests = _pair_chests(*looks[mine], *looks[theirs])
-        chests = None if chests is None or not chests[kept].any() else chests[kept]
-        try:
-            sloping = _sloping(window[kept], chests)
-        except numpy.linalg.LinAlgError:
-            return None
-        softened = self._softened[colour]
-        return _difference_test(
-            softened[mine], softened[theirs], window[kept], sloping, self._blur(colour, mine, theirs)
-        )
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
         """The cell lined up with its colour's looks: the Lab view and its shift (`aligned`)."""
@@ -583,51 +392,6 @@ class Templates:
         if key not in self._colour_tests:
             self._colour_tests[key] = self._colour_test(colour, best, other, twin)
         return -float(numpy.ascontiguousarray(view, dtype=numpy.float32).ravel() @ self._colour_tests[key])
-
-    def _colour_test(self, colour: str, look: int, other: str, twin: int) -> FloatArray:
-        """`colour_lead`'s filter: where a look in one colour and its twin in another differ (frame,
-        prisoner), grown as two looks' windows are."""
-        mine, theirs = self._softened[colour][look], self._softened[other][twin]
-        picture = numpy.zeros(TEMPLATE_PX * TEMPLATE_PX, numpy.uint8)
-        picture[(((mine - theirs) * _WEIGHTS[:, None]) ** 2).sum(axis=0) > DIFFERENT**2] = 1
-        grow = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * PAIR_GROW_PX + 1, 2 * PAIR_GROW_PX + 1))
-        window = numpy.flatnonzero(cv2.dilate(picture.reshape(TEMPLATE_PX, TEMPLATE_PX), grow).ravel())
-        return _difference_test(mine, theirs, window)
-
-    def _build_colour_tests(self) -> None:
-        """Every drawn look's `colour_lead` filter against its twin in each other colour (four colours:
-        672, 0.1 s and 13 MB), built with the templates: built as cells asked, 143 of them cost 0.16 ms a
-        frame over a 136-frame dev run."""
-        for colour, (_, _, looks) in self.by_colour.items():
-            for best in range(len(looks)):
-                if self._drawn(colour, best) != best:
-                    continue
-                for other, (_, _, other_looks) in self.by_colour.items():
-                    if other == colour:
-                        continue
-                    sources = self._sources.get(other)
-                    twin = next(
-                        (
-                            i
-                            for i, look in enumerate(other_looks)
-                            if look == looks[best] and not (sources and sources[i])
-                        ),
-                        None,
-                    )
-                    if twin is not None:
-                        self._colour_tests[(colour, best, other, twin)] = self._colour_test(
-                            colour, best, other, twin
-                        )
-
-    def _build_likely_pair_tests(self) -> None:
-        """The pair tests (`_pair_test`) of every two looks of a colour whose pictures correlate
-        LIKELY_PAIR or more, built with the templates: built as cells asked, those of a dev run of
-        five sessions cost 1.4 ms a frame (on seeds 5-34, 5 x 8 frames, 78 % of the pairs asked
-        for correlated so; the rest are still built when asked)."""
-        for colour, (features, _, _) in self.by_colour.items():
-            likeness = numpy.triu(features @ features.T, 1)
-            for champion, challenger in numpy.argwhere(likeness >= LIKELY_PAIR).tolist():
-                self._pair_test(colour, champion, challenger)
 
     def _build_alikes(self) -> None:
         """Every look's `_alike` and every colour's `_channel_wise`, built with the templates: built as

@@ -1,6 +1,6 @@
 """Asterion: a wing told from its plain path by its shape in lightness, where the pair test is close.
 
-The pair test (`_asterion_match.Templates._pair_test`) fits the light and weighs all three channels
+The pair test (`_asterion_pair_tests.PairTests._pair_test`) fits the light and weighs all three channels
 where a winged look and its plain twin differ. A wing is a small white ellipse with a grey outline on a
 pale path: some prints and cameras put colour blotches on a plain path that shift it blue as a wing
 does (the travel print: plain corridors led by +0.02..+0.13 for the wing) while its lightness shows no

@@ -3,7 +3,7 @@
 A cell is cut with SHIFT_PX pixels to spare each side from one shrunk copy of the plane; a template's
 lightness is lined up with it at every shift by one product (`_Shifts`). Cells and templates are compared
 as Lab pictures, each channel centred and scaled (`_features`, `_scores`). Matching a cell against the
-templates is in _asterion_match, telling two looks apart in _asterion_pairs.
+templates is in _asterion_match, telling two looks apart in _asterion_pair_tests.
 """
 
 from __future__ import annotations

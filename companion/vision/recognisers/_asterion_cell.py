@@ -1,0 +1,155 @@
+"""Asterion: one cell read from its corners' colours and its inside (`read_cell`).
+
+The recogniser gathers, for a ring of cells at once, what needs no template: the spread of grey inside
+each, and how many of its corner pixels show each frame colour and surface. Here a cell is decided: a
+tile or the table, the tile's frame colour (its corners' vote, or when they are washed out or split, the
+colour whose designs the inside is likelier to be), and its design and rotation (`Templates.match`).
+"""
+
+from __future__ import annotations
+
+import numpy
+import numpy.typing
+
+from companion.vision.base import Frame, ItemRegion
+from companion.vision.recognisers._asterion_grid import SmallPlane
+from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
+from companion.vision.recognisers._asterion_match import SHIFT_PX, Templates
+from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
+from companion.vision.recognisers._asterion_window import Window
+
+TILE_CONTRAST = 10.0
+"""Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
+TILE_VOTE = 0.4
+"""A cell holds a tile when this share of its corner pixels shows one tile colour."""
+
+TILE_LIKENESS = 0.5
+"""Otherwise it holds a tile when its inside, lined up, correlates this well with a design: on hard
+generated frames of seeds 1, 7 and 11 the bare table under glare or shadow stayed below 0.41 (16,000
+cells), tiles scored 0.64 and more."""
+
+LEAST_LIKENESS = 0.2
+"""Even with corners clearly of a tile's colour, a cell whose inside correlates less than this with every
+design is empty: on hard generated frames of seeds 5-9, 11 of 25 table cells read as tiles (felt, checked
+cloth kept by the reference) scored under it, and one tile (read wrong anyway)."""
+
+HALF_FRAMED = 0.6
+HALF_FRAMED_LIKENESS = 0.45
+"""A cell whose corners show its frame colour at most about half (two of four: under HALF_FRAMED) holds a
+tile only when its inside correlates at least HALF_FRAMED_LIKENESS with a design: a tile shows its frame
+at all four corners, the table kept by the reference beside a tile (light wood as yellow, a checked
+cloth as blue or red) at two. On dev planes (seeds 5, 8, 13, 21, 34; 5 x 8 frames) 16 such table cells
+were read as tiles (0.20-0.41) and no tile read right scored under 0.5 with so few corners; 0.42-0.48
+all gave the same."""
+
+FAR_LIKELIER = 0.1
+"""How much better a cell must correlate with the designs of its corners' second nearest frame colour
+to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47)."""
+
+RIVAL_SHARE = 0.1
+RIVAL_LEAD = 0.3
+"""A cell whose corners show a runner-up frame colour at least RIVAL_SHARE as often as the most shown
+is read in the runner-up's colour when its frame and prisoner show that colour's by more than
+RIVAL_LEAD (`Templates.colour_lead`): a second print's green, its corners washed towards yellow under a
+lamp or beside a light wood, read as yellow (burnt 20261133, dev 13). On dev planes (seeds 5, 13, 21,
+55; 13's sessions 6-7 alone) tiles' corners voting their own colour first and a runner-up at a tenth
+of it or more never showed the runner-up's frame by 0.3 (green against yellow led by 0.32-0.37 only
+with a runner-up under 0.08 of the votes); those voting a wrong colour first led the truth's by
+0.38-0.96. Not when the colour voted was taught: the corners then show the edition's own colour, and
+`colour_lead` compares the built-in drawings' frames (a second print taught on light wood, its yellow
+tiles on dark wood showed green's frame by 0.3 and more: 11 of 6,237 taught cells read green)."""
+
+
+def read_cell(
+    window: Window,
+    contrast: float,
+    corner_pixels: Frame,
+    counts: numpy.typing.NDArray[numpy.intp],
+    voted: tuple[int, float, int, float],
+    palettes: _CellPalettes,
+    templates: Templates,
+    frames_here: numpy.typing.NDArray[numpy.bool_],
+    placed: tuple[SmallPlane, ItemRegion, tuple[int, int]],
+) -> tuple[str, float, tuple[int, int] | None]:
+    """A cell's label and confidence, and where its tile lay (shift from its window's centre,
+    template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
+    spread of grey inside it, its corners' pixels (BGR), how many of them show each label (by
+    index in FRAME_LABELS then OTHER_LABELS), and the frame colour (index) most of them show among
+    those the cell can, with its share, then the runner-up's and its share. `palettes`: of every
+    surface, of the frame colours, and the frame colour nearest to the path's; `placed`: the shrunk
+    plane, the cell and its offset (to move its window)."""
+    labels = (*FRAME_LABELS, *OTHER_LABELS)
+    colour_index, share, rival, rival_share = voted
+    doubtful = share < TILE_VOTE
+    windows = [window]
+    if doubtful:
+        # Corners not clearly of a tile's colour: a yellow frame under glare reads as a
+        # path, a red one in shadow as a wall or the table. A tile when its inside is like
+        # one of the designs. Its colour: of the two frame colours nearest its corners
+        # (corners that look like the path count for the frame colour nearest the path's:
+        # glare washes a yellow frame to sand), the one whose designs are far likelier (a
+        # red frame in shadow is about as near to the Minotaur's purple), else the one
+        # whose frame and prisoner the cell shows (yellow's and green's designs are alike).
+        likeness = 0.0
+        if contrast >= TILE_CONTRAST:
+            nearest = numpy.bincount(
+                palettes.frames_map[palettes.frames.classify_bgr(corner_pixels)],
+                minlength=len(FRAME_LABELS),
+            )
+            nearest[palettes.path_like] += int(counts[labels.index("path")])
+            # A frame colour this cell cannot show ranks below all it can, even unseen ones.
+            ranked = numpy.where(frames_here, nearest, -1)
+            first, second, *rest = (int(i) for i in numpy.argsort(ranked, kind="stable")[::-1])
+            nearest = numpy.maximum(ranked, 0)
+            colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
+            other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
+            if other > likeness + FAR_LIKELIER or (
+                other >= TILE_LIKENESS
+                and templates.colour_lead(FRAME_LABELS[first], FRAME_LABELS[second], windows) < 0
+            ):
+                colour_index, likeness = second, other
+            # A frame colour nearest fewer corners still, when its designs are far likelier: a second
+            # print's blue beside a light wood showed the table at most corners and green and the
+            # path's yellow at more than blue (burnt 20261133).
+            for third in rest:
+                if nearest[third] and (other := templates.likeness(FRAME_LABELS[third], windows)) > (
+                    likeness + FAR_LIKELIER
+                ):
+                    colour_index, likeness = third, other
+        if contrast < TILE_CONTRAST or likeness < TILE_LIKENESS:
+            return EMPTY, 1.0 - share / TILE_VOTE * 0.7, None
+        share = TILE_VOTE
+    elif (
+        rival_share >= RIVAL_SHARE * share
+        and FRAME_LABELS[colour_index] not in palettes.taught
+        and contrast >= TILE_CONTRAST
+        and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
+    ):
+        # Corners split between two frame colours, and the tile's frame and prisoner (fitted to the
+        # light there) far likelier the runner-up's: a green frame of another print, its corners
+        # washed towards olive or yellow by a lamp or a light wood beside it, voted yellow.
+        colour_index = rival
+    colour = FRAME_LABELS[colour_index]
+    if contrast < TILE_CONTRAST:
+        # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
+        return EMPTY, 0.5, None
+    found = templates.lined_up(colour, windows)[1]
+    if max(abs(found[0]), abs(found[1])) >= SHIFT_PX:
+        # Lined up at the edge of the search: the tile may lie further off (a sixth of the tiles on
+        # hard generated frames, seeds 6-8), and matched short of it a chest or a wing falls outside
+        # where two looks are compared. Matched in a window where it was found.
+        small, region, offset = placed
+        windows = [small.window(region, (offset[0] + found[0], offset[1] + found[1]))]
+    else:
+        found = (0, 0)
+    # Lined up and scored once per window and colour (kept in the window): not again here.
+    design, rotation, margin, shift, likeness = templates.match(colour, windows)
+    if likeness < LEAST_LIKENESS or (
+        not doubtful and share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS
+    ):
+        # Corners of a tile's colour and walls and paths, but like no design: the table itself
+        # where the reference kept it (a felt as green as a frame, a checked cloth).
+        return EMPTY, 0.5, None
+    shift = (found[0] + shift[0], found[1] + shift[1])
+    sure = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))
+    return tile_label(colour, design, rotation), sure, None if doubtful else shift
