@@ -5,7 +5,11 @@ _surround_texture.py cannot speak), a shadow still scales what lies under it, ea
 factor: the ratio of the band to its reference is even inside the shadow's outline, of one hue, and the
 table's faint pattern (and the marker sheet's edge) shows through it. An arm of the table's hue replaces
 the table: its facets and sides step inside the region, its hue turns from the lamp's to the daylight's
-across the limb, and the table's pattern is gone under it."""
+across the limb, and the table's pattern is gone under it.
+
+Figures below: regions the outline test found on 7 dev hard sets (asterion 2 and 5, hornochsen, minoa,
+minos, minotaurus and toss 2; 7 sessions x 8 frames), 28 laminate sittings of five games (seeds 11-17, 16
+frames) and burnt 20261140 Asterion (14 x 12), measured as whole regions."""
 
 from __future__ import annotations
 
@@ -27,9 +31,10 @@ shadow's edge, and the window (`SHADE_SMOOTH_PX`) and the 3-pixel smoothing befo
 the edge's step."""
 SHADE_EVEN = 0.045
 """Deviation of the log darkening from its window's mean, at most, for one smooth shade. Players' sharp
-shadows at rest over laminate (burnt 20261140 Asterion session 09 frame 11, dev laminate sittings):
-0.015-0.029; arms only darker over the band, with its outline (dev, every table, 102 regions): mostly
-0.05-0.2, some arms of the laminate's hue 0.018-0.042 (`SHADE_PATTERN_Z` tells those)."""
+shadows at rest over laminate (burnt 20261140 Asterion session 09 frame 11; asterion 12 frame 13 and
+minotaurus 12 frame 3 of the laminate sittings): 0.017-0.029; arms only darker over the band, with its
+outline (every table): mostly 0.05-0.2, some arms of the laminate's hue 0.018-0.042 (`SHADE_PATTERN_Z`
+tells those)."""
 SHADE_HUE = 0.075
 """Deviation of the channels' log ratios to the reference (blue and red less green's), at most, for one
 smooth shade: those shadows 0.029-0.062 (the deeper, the noisier); an arm of another hue beside a shadow,
@@ -37,8 +42,8 @@ or a sleeve, 0.1-0.6."""
 SHADE_PATTERN_Z = 8.0
 """How surely the table's faint pattern shows through, at least (its correlation with the reference's
 times the square root of the pixels it is taken over, as `KEPT_TEXTURE_Z`): those shadows 24-34; arms of
-the laminate's hue whose darkening is as even as a shadow's -2 to 2.3 (dev minotaurus laminate sitting 11
-frame 6: 0.7, an arm refused by this alone)."""
+the laminate's hue whose darkening is as even as a shadow's -2 to 2.3 (minotaurus laminate sitting 11
+frame 6: 0.7, a hand frame refused by this alone)."""
 PATTERN_PX = 5
 """Side (mask pixels) of the window whose mean the table's faint pattern is taken against."""
 SHADE_MIN_PX = 100
@@ -48,8 +53,9 @@ SHADE_PIECE_MM2 = 135.0
 """A region's part in the band may fall into pieces (joined through the plane's changes, or at the band's
 corners): each piece from a quarter of a wrist's crossing of the band on (18 x 30 mm / 4) must be a smooth
 shade itself. A pale forearm over the band and a head's shadow beside it, joined through the plane,
-measured as one region as even (0.049) and as surely patterned (22.8) as a shadow (dev asterion laminate
-sitting 14 frame 15): the arm's pieces alone, 0.4 and fewer than `SHADE_MIN_PX`."""
+measured as one region as even (0.049) and as surely patterned (22.8) as a shadow (asterion laminate
+sitting 14 frame 15, a hand frame): the arm's pieces alone show no pattern (0.4) or are too narrow
+(`SHADE_MIN_PX`)."""
 
 
 def smooth_shades(
