@@ -13,7 +13,7 @@ import pytest
 
 from companion.vision.base import ItemRegion, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import _hornochsen_digits, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_digits, _hornochsen_faces, _hornochsen_tiles, hornochsen
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
 TABLE_BGR = (200, 215, 225)
@@ -65,12 +65,12 @@ def test_a_number_is_read_where_its_outline_lies_off_the_tile(
         (cx, cy), size, _ = window.rect
         return window._replace(rect=((cx - 16.0, cy - 18.0), size, -27.0))
 
-    monkeypatch.setattr(hornochsen, "tile_window", astray)
+    monkeypatch.setattr(_hornochsen_faces, "tile_window", astray)
     assert (
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
         == labels[item_id]
     )
-    monkeypatch.setattr(hornochsen, "ink_tile", lambda *_: None)
+    monkeypatch.setattr(_hornochsen_faces, "ink_tile", lambda *_: None)
     monkeypatch.setattr(_hornochsen_tiles, "_near", lambda *_: False)
     assert (
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
@@ -113,7 +113,7 @@ def test_a_face_across_a_shadows_edge_is_read(monkeypatch: pytest.MonkeyPatch) -
     assert (
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id] == "42"
     )
-    monkeypatch.setattr(hornochsen, "evened", lambda window: window)
+    monkeypatch.setattr(_hornochsen_faces, "evened", lambda window: window)
     assert (
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id]
         == "empty"
@@ -142,16 +142,16 @@ def test_two_digits_of_another_typeface_run_together_read_on_a_light_face(
     print left there to be cut in two) a half correlating 0.84 with the built-in digits still counts
     (burnt 20261135: 29 and 66 on gingham read empty at JOINED_SCORE)."""
     seen, region = _script_tile("38")
-    face = hornochsen._look_normalised(seen, region)
-    assert isinstance(face, hornochsen._Face) and not face.dim
+    face = _hornochsen_faces.look_normalised(seen, region)
+    assert isinstance(face, _hornochsen_faces.Face) and not face.dim
     assert all(glyph.joined for glyph in face.glyphs)
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser._profile(None), True)
     scored = templates.all_scores(face.glyphs, raw=True)
     assert min(float(correlations.max()) for correlations, _ in scored) < _hornochsen_digits.JOINED_SCORE
-    assert hornochsen._read_face(seen, face, scored, templates)[0] == "38"
-    monkeypatch.setattr(hornochsen, "FACE_JOINED_SCORE", _hornochsen_digits.JOINED_SCORE)
-    assert hornochsen._read_face(seen, face, scored, templates)[0] == "empty"
+    assert _hornochsen_faces.read_face(seen, face, scored, templates)[0] == "38"
+    monkeypatch.setattr(_hornochsen_faces, "FACE_JOINED_SCORE", _hornochsen_digits.JOINED_SCORE)
+    assert _hornochsen_faces.read_face(seen, face, scored, templates)[0] == "empty"
 
 
 TURNED = {
@@ -180,10 +180,10 @@ def test_an_outline_turned_off_an_upright_tile_is_doubted(monkeypatch: pytest.Mo
         assert window.rect is not None
         return window._replace(rect=(window.rect[0], window.rect[1], 20.0))
 
-    monkeypatch.setattr(hornochsen, "tile_window", turned)
+    monkeypatch.setattr(_hornochsen_faces, "tile_window", turned)
     reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
     assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED
-    monkeypatch.setattr(hornochsen, "TURN_DOUBT", 90.0)
+    monkeypatch.setattr(_hornochsen_faces, "TURN_DOUBT", 90.0)
     reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
     assert reading.items["row:0:square:0"] == "60"
 
@@ -219,8 +219,10 @@ def test_a_lone_blurred_digit_most_like_a_0_reads_its_likeliest_of_1_to_9() -> N
     )
     scored = templates.all_scores([blob])
     assert int(scored[0][1].argmax()) == 0
-    assert _hornochsen_digits.number_of([blob], scored, hornochsen.FACE_GLYPH_SCORE)[0] is None
-    read = _hornochsen_digits.number_of([blob], scored, hornochsen.FACE_GLYPH_SCORE, lone_zero_is_print=False)
+    assert _hornochsen_digits.number_of([blob], scored, _hornochsen_faces.FACE_GLYPH_SCORE)[0] is None
+    read = _hornochsen_digits.number_of(
+        [blob], scored, _hornochsen_faces.FACE_GLYPH_SCORE, lone_zero_is_print=False
+    )
     assert read[0] == 8
 
 
@@ -232,16 +234,16 @@ def test_of_one_digit_read_in_both_windows_the_surer_is_kept() -> None:
     labels = dict.fromkeys(layout.items, "empty") | {"row:0:square:0": "1", "row:0:square:1": "23"}
     plane, table = _normalised(layout, labels)
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    face = hornochsen._look_normalised(seen, layout.items["row:0:square:0"])
-    assert isinstance(face, hornochsen._Face)
+    face = _hornochsen_faces.look_normalised(seen, layout.items["row:0:square:0"])
+    assert isinstance(face, _hornochsen_faces.Face)
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser._profile(None), True)
     one, three = (templates.glyphs[templates.owners == digit].mean(axis=0) for digit in (1, 3))
     blend = _hornochsen_digits.normalised(numpy.asarray(0.4 * one + 0.6 * three, numpy.float32))
     cut = _hornochsen_digits.Glyph(blend, 0.6, False)
     scored = templates.all_scores([cut])
-    assert _hornochsen_digits.number_of([cut], scored, hornochsen.FACE_GLYPH_SCORE)[0] == 3
-    assert hornochsen._read_face(seen, face._replace(glyphs=[cut]), scored, templates)[0] == "1"
+    assert _hornochsen_digits.number_of([cut], scored, _hornochsen_faces.FACE_GLYPH_SCORE)[0] == 3
+    assert _hornochsen_faces.read_face(seen, face._replace(glyphs=[cut]), scored, templates)[0] == "1"
 
 
 def test_a_faint_number_centres_an_oversize_outlines_window(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -15,7 +15,7 @@ import numpy
 import pytest
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
 
 DATA = Path(__file__).parent / "data" / "hornochsen_back"
 
@@ -24,17 +24,17 @@ def _read() -> str:
     plane = numpy.asarray(cv2.imread(str(DATA / "lit_back_plane.png"), cv2.IMREAD_COLOR), numpy.uint8)
     table = numpy.asarray(cv2.imread(str(DATA / "lit_back_table.png"), cv2.IMREAD_GRAYSCALE), numpy.uint8)
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    face = hornochsen._look_normalised(seen, ItemRegion((30.15, 30.0), (36.0, 36.0)))
-    assert isinstance(face, hornochsen._Face)
+    face = _hornochsen_faces.look_normalised(seen, ItemRegion((30.15, 30.0), (36.0, 36.0)))
+    assert isinstance(face, _hornochsen_faces.Face)
     assert not face.dim
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser._profile(None), True)
     scored = templates.all_scores(face.glyphs, raw=True)
-    return hornochsen._read_face(seen, face, scored, templates)[0]
+    return _hornochsen_faces.read_face(seen, face, scored, templates)[0]
 
 
 def test_a_lit_back_read_as_one_digit_is_down(monkeypatch: pytest.MonkeyPatch) -> None:
     assert _read() == "down"
     # Without its mark it reads the one digit the ring gave (so the mark, not the digits, decides).
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 0.0)
     assert _read() == "7"

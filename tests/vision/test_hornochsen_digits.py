@@ -15,7 +15,7 @@ from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
 from companion.vision.recognisers import _hornochsen_digits as digits
-from companion.vision.recognisers import _hornochsen_glyphs, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_glyphs, _hornochsen_mend, _hornochsen_tiles, hornochsen
 from companion.vision.recognisers._lab import FloatArray, palette_for
 
 CROPS = Path(__file__).parent / "data" / "crops"
@@ -270,12 +270,12 @@ def test_a_row_read_out_of_order_takes_the_less_sure_tiles_next_likeliest_number
         "row:0:square:2": [],
         "played:seat0": [],
     }
-    hornochsen._ascending_rows(items, confidence, others)
+    _hornochsen_mend.ascending_rows(items, confidence, others)
     assert items["row:0:square:0"] == "19" and confidence["row:0:square:0"] == 0.0
     assert items["row:0:square:1"] == "37", "the surer neighbour keeps its number"
-    unlikely = {**others, "row:0:square:0": [(19, hornochsen.SWAP_SHORTFALL + 0.01)]}
+    unlikely = {**others, "row:0:square:0": [(19, _hornochsen_mend.SWAP_SHORTFALL + 0.01)]}
     items["row:0:square:0"] = "39"
-    hornochsen._ascending_rows(items, confidence, unlikely)
+    _hornochsen_mend.ascending_rows(items, confidence, unlikely)
     assert items["row:0:square:0"] == "39", "a much less likely number is not taken for the order's sake"
 
 

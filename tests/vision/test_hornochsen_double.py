@@ -17,7 +17,7 @@ from companion.vision import observe
 from companion.vision.base import recogniser_for
 from companion.vision.generate import generate_frame, renderer_for
 from companion.vision.pipeline import PlaneReader
-from companion.vision.recognisers.hornochsen import played_slot
+from companion.vision.recognisers._hornochsen_layout import played_slot
 
 GAME = get_game("hornochsen")
 DOUBLE_ROW = next(row.index for row in BOARD.rows if row.double_squares)

@@ -3,7 +3,7 @@ number where its square lies (_hornochsen_tiles.normalised_tile with on_ink).
 
 A cloth's blotches the reference left in view may join half a face into an outline of a tile's size whose
 centre lies beside the tile's (burnt 20261139 gingham: a 73 read 7, the window on the outline cutting the
-3 off its side). hornochsen._read_face then asks for the window centred on the ink.
+3 off its side). _hornochsen_faces.read_face then asks for the window centred on the ink.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from companion.vision.base import PLANE_PX_PER_MM, ItemRegion, Layout, ReadsNorm
 from companion.vision.generate import generate_session
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.pipeline import PlaneReader
-from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
 from companion.vision.recording import load_recording
 from companion.vision.reference import normalised_plane
 
@@ -70,12 +70,12 @@ def test_backs_are_told_from_faces_by_their_mark(monkeypatch: pytest.MonkeyPatch
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "travel", 1)
     plane = normalised_plane([empty], _plane(layout, labels, "travel", 2), layout)
-    monkeypatch.setattr(hornochsen, "BACK_LEVEL", 0.0)
-    monkeypatch.setattr(hornochsen, "BACK_SHARE", 0.0)
-    monkeypatch.setattr(hornochsen, "FACE_LEAST", 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "BACK_LEVEL", 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "BACK_SHARE", 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "FACE_LEAST", 0.0)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert all(reading.items[item] == "down" for item, label in labels.items() if label == "down")
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 0.0)
     reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
     assert all(reading.items[item] != "down" for item, label in labels.items() if label == "down")
 
@@ -137,7 +137,7 @@ def test_a_dim_face_showing_two_digits_is_no_back(monkeypatch: pytest.MonkeyPatc
         "58",
         "down",
     ]
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 0.0)
     assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:2:square:0"] != "down"
 
 
@@ -166,8 +166,8 @@ def test_a_plain_dark_patch_the_reference_left_is_no_back(monkeypatch: pytest.Mo
     plane[y0:y1, x0:x1] = (70, 125, 80)  # the board's green, shaded
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert (reading.items["row:1:square:0"], reading.items["row:2:square:0"]) == ("empty", "down")
-    monkeypatch.setattr(hornochsen, "PLAIN_SHARE", 99.0)
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 1.0)
+    monkeypatch.setattr(_hornochsen_faces, "PLAIN_SHARE", 99.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 1.0)
     assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:1:square:0"] == "down"
 
 
@@ -195,7 +195,7 @@ def test_the_boards_print_the_reference_left_is_no_back(monkeypatch: pytest.Monk
     assert {item_id: reading.items[item_id] for item_id in board + downs} == dict.fromkeys(board, "empty") | (
         dict.fromkeys(downs, "down")
     )
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 1.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 1.0)
     reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
     assert any(reading.items[item_id] == "down" for item_id in board)
 
@@ -216,12 +216,17 @@ def test_a_face_in_deep_shadow_is_read_and_an_overexposed_back_is_a_back(
         lit = numpy.clip(box.astype(numpy.float32) * gain + offset, 0, 255).astype(numpy.uint8)
         box[~empty_area] = lit[~empty_area]
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    assert _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:1"])[1][0] < hornochsen.FACE_LEAST
+    assert (
+        _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:1"])[1][0]
+        < _hornochsen_faces.FACE_LEAST
+    )
     median, light, _ = _hornochsen_tiles.square_levels(seen, layout.items["row:2:square:0"])[1]
-    assert median >= max(hornochsen.BACK_LEVEL, hornochsen.BACK_SHARE * light), "the back should look lit"
+    assert median >= max(_hornochsen_faces.BACK_LEVEL, _hornochsen_faces.BACK_SHARE * light), (
+        "the back should look lit"
+    )
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert (reading.items["row:0:square:1"], reading.items["row:2:square:0"]) == ("23", "down")
-    monkeypatch.setattr(hornochsen, "back_mark", lambda *_: 0.0)
+    monkeypatch.setattr(_hornochsen_faces, "back_mark", lambda *_: 0.0)
     assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:2:square:0"] != "down"
 
 
@@ -290,19 +295,22 @@ def test_a_single_digit_as_dark_as_the_frames_faces_is_read(
     labels = _labels(layout)
     plane, table = _normalised_with_table(layout, labels)
     faces = [item_id for item_id, label in labels.items() if label.isdigit()]
-    assert len(faces) >= hornochsen.FRAME_FACES
+    assert len(faces) >= _hornochsen_faces.FRAME_FACES
     for item_id in faces if every_face else ["row:0:square:0"]:
         x0, y0, x1, y1 = layout.items[item_id].box_px()
         box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
         dim = (box.astype(numpy.float32) * 0.4).astype(numpy.uint8)
         box[~empty_area] = dim[~empty_area]
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    assert _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:0"])[1][0] < hornochsen.FACE_LEAST
+    assert (
+        _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:0"])[1][0]
+        < _hornochsen_faces.FACE_LEAST
+    )
     reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
     assert reading.items["row:0:square:0"] == ("7" if every_face else "empty")
     if every_face:
         assert {item_id: reading.items[item_id] for item_id in faces} == {i: labels[i] for i in faces}
-        monkeypatch.setattr(hornochsen, "FRAME_FACES", len(faces) + 1)
+        monkeypatch.setattr(_hornochsen_faces, "FRAME_FACES", len(faces) + 1)
         assert hornochsen.HornochsenRecogniser().read(plane, layout, None).items["row:0:square:0"] == "empty"
 
 
@@ -322,10 +330,10 @@ def test_a_faint_back_on_a_plane_stretched_a_tenth_is_face_down(monkeypatch: pyt
     plane = numpy.asarray(cv2.cvtColor(light, cv2.COLOR_GRAY2BGR), numpy.uint8)
     seen = _hornochsen_tiles.Seen(plane, numpy.zeros_like(light), light)
     square = ItemRegion((30.0, 30.0), (26.0, 26.0))
-    assert hornochsen._look_normalised(seen, square)[0] == hornochsen.DOWN
+    assert _hornochsen_faces.look_normalised(seen, square)[0] == hornochsen.DOWN
     monkeypatch.setattr(
         _hornochsen_tiles,
         "_BACK_TEMPLATES",
         [_hornochsen_tiles._back_template(scale) for scale in (1.0, 1.2)],
     )
-    assert _hornochsen_tiles.back_mark(seen, square) < hornochsen.BACK_MARK
+    assert _hornochsen_tiles.back_mark(seen, square) < _hornochsen_faces.BACK_MARK

@@ -14,39 +14,40 @@ import numpy
 import pytest
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
 
 DATA = Path(__file__).parent / "data" / "hornochsen_pale"
 
 
 def _face(
     name: str, size_mm: float, centre_mm: tuple[float, float] = (30.6, 30.5)
-) -> tuple[_hornochsen_tiles.Seen, hornochsen._Face]:
+) -> tuple[_hornochsen_tiles.Seen, _hornochsen_faces.Face]:
     plane = numpy.asarray(cv2.imread(str(DATA / f"{name}_plane.png"), cv2.IMREAD_COLOR), numpy.uint8)
     table = numpy.asarray(cv2.imread(str(DATA / f"{name}_table.png"), cv2.IMREAD_GRAYSCALE), numpy.uint8)
     seen = _hornochsen_tiles.Seen.of(plane, table)
-    face = hornochsen._look_normalised(seen, ItemRegion(centre_mm, (size_mm, size_mm)))
-    assert isinstance(face, hornochsen._Face)
+    face = _hornochsen_faces.look_normalised(seen, ItemRegion(centre_mm, (size_mm, size_mm)))
+    assert isinstance(face, _hornochsen_faces.Face)
     return seen, face
 
 
-def _read(seen: _hornochsen_tiles.Seen, face: hornochsen._Face, face_least: float) -> str:
+def _read(seen: _hornochsen_tiles.Seen, face: _hornochsen_faces.Face, face_least: float) -> str:
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser._profile(None), True)
     scored = templates.all_scores(face.glyphs, raw=True)
-    return hornochsen._read_face(seen, face, scored, templates, face_least)[0]
+    return _hornochsen_faces.read_face(seen, face, scored, templates, face_least)[0]
 
 
 def test_a_whole_light_face_reads_its_two_digits_though_one_is_pale(monkeypatch: pytest.MonkeyPatch) -> None:
     """A played 30 whose 0 correlates 0.57 with the built-in digits (under FACE_GLYPH_SCORE): a whole light
     face shows a number, and read empty it would be wrong for sure."""
     seen, face = _face("pale_30", 36.0)
-    assert not face.dim and face.tile >= hornochsen.WHOLE_FACE
-    assert _read(seen, face, hornochsen.FACE_LEAST) == "30"
-    monkeypatch.setattr(hornochsen, "PALE_GLYPH_SCORE", hornochsen.FACE_GLYPH_SCORE)
-    assert _read(seen, face, hornochsen.FACE_LEAST) == "empty"
+    assert not face.dim and face.tile >= _hornochsen_faces.WHOLE_FACE
+    assert _read(seen, face, _hornochsen_faces.FACE_LEAST) == "30"
+    monkeypatch.setattr(_hornochsen_faces, "PALE_GLYPH_SCORE", _hornochsen_faces.FACE_GLYPH_SCORE)
+    assert _read(seen, face, _hornochsen_faces.FACE_LEAST) == "empty"
     monkeypatch.undo()
-    assert _read(seen, face._replace(tile=0.9), hornochsen.FACE_LEAST) == "empty"  # a face partly in view
+    partly = face._replace(tile=0.9)  # a face partly in view
+    assert _read(seen, partly, _hornochsen_faces.FACE_LEAST) == "empty"
 
 
 def test_a_dim_face_as_light_as_the_frames_faces_reads_as_a_light_face() -> None:
@@ -56,7 +57,7 @@ def test_a_dim_face_as_light_as_the_frames_faces_reads_as_a_light_face() -> None
     seen, face = _face("dim_98", 30.0)
     assert face.dim
     assert _read(seen, face, 88.4) == "98"
-    assert _read(seen, face, hornochsen.FACE_LEAST) == "empty"
+    assert _read(seen, face, _hornochsen_faces.FACE_LEAST) == "empty"
     assert _read(seen, face._replace(median=80.0), 88.4) == "empty"  # darker than the frame's faces
 
 
@@ -66,7 +67,7 @@ def test_a_dim_patch_covering_little_of_the_square_shows_no_lone_digit(
     """A printed cloth's blot the reference left in view (burnt 20261138: 0.28 of a board square's middle,
     139 median among light faces) has a stroke like a 6; a tile shows its two digits there, not one."""
     seen, face = _face("print_6", 30.0, (30.555, 30.182))
-    assert face.dim and face.tile < hornochsen.DIM_PART
-    assert _read(seen, face, hornochsen.FACE_LEAST) == "empty"
-    monkeypatch.setattr(hornochsen, "DIM_PART", 0.0)
-    assert _read(seen, face, hornochsen.FACE_LEAST) == "6"
+    assert face.dim and face.tile < _hornochsen_faces.DIM_PART
+    assert _read(seen, face, _hornochsen_faces.FACE_LEAST) == "empty"
+    monkeypatch.setattr(_hornochsen_faces, "DIM_PART", 0.0)
+    assert _read(seen, face, _hornochsen_faces.FACE_LEAST) == "6"
