@@ -13,7 +13,14 @@ import pytest
 
 from companion.vision.base import ItemRegion, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import _hornochsen_digits, _hornochsen_faces, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import (
+    _hornochsen_digits,
+    _hornochsen_faces,
+    _hornochsen_ink,
+    _hornochsen_seen,
+    _hornochsen_tiles,
+    hornochsen,
+)
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
 TABLE_BGR = (200, 215, 225)
@@ -31,7 +38,7 @@ def _normalised(
         return numpy.asarray(cv2.GaussianBlur(plane, (0, 0), 0.8), numpy.uint8)
 
     plane = normalised_plane([drawn(dict.fromkeys(layout.items, "empty"), 1)], drawn(labels, 2), layout)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
     return plane, table
 
@@ -57,9 +64,7 @@ def test_a_number_is_read_where_its_outline_lies_off_the_tile(
     plane, table = _normalised(layout, labels)
     found = _hornochsen_tiles.tile_window
 
-    def astray(
-        seen: _hornochsen_tiles.Seen, region: ItemRegion, level: float
-    ) -> _hornochsen_tiles.TileWindow:
+    def astray(seen: _hornochsen_seen.Seen, region: ItemRegion, level: float) -> _hornochsen_tiles.TileWindow:
         window = found(seen, region, level)
         assert window.rect is not None
         (cx, cy), size, _ = window.rect
@@ -84,7 +89,7 @@ def test_two_digits_blurred_into_one_shape_centre_the_window() -> None:
     light = numpy.full((110, 110), 220, numpy.uint8)
     cv2.rectangle(light, (40, 44), (75, 66), 50, -1)  # 36 x 23 px: two digits run together
     window = _hornochsen_tiles.TileWindow(light, (55.0, 55.0), None)
-    assert _hornochsen_tiles._ink_number(light, 220.0, (55.0, 55.0)) is None
+    assert _hornochsen_ink.ink_number(light, 220.0, (55.0, 55.0)) is None
     tile = _hornochsen_tiles.ink_tile(window, 220.0)
     assert tile is not None
     dark = numpy.argwhere(tile < 135)
@@ -109,7 +114,7 @@ def test_a_face_across_a_shadows_edge_is_read(monkeypatch: pytest.MonkeyPatch) -
     assert reading.items[item_id] == "42"
     assert {i: reading.items[i] for i in LABELS} == LABELS
     # (Its ink centres the window too where it is fainter than INK_LEVEL: see _faint_ink_centre, left out.)
-    monkeypatch.setattr(_hornochsen_tiles, "_faint_ink_centre", lambda *_: None)
+    monkeypatch.setattr(_hornochsen_tiles, "faint_ink_centre", lambda *_: None)
     assert (
         hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None).items[item_id] == "42"
     )
@@ -120,19 +125,19 @@ def test_a_face_across_a_shadows_edge_is_read(monkeypatch: pytest.MonkeyPatch) -
     )
 
 
-def _script_tile(text: str) -> tuple[_hornochsen_tiles.Seen, ItemRegion]:
+def _script_tile(text: str) -> tuple[_hornochsen_seen.Seen, ItemRegion]:
     """A light tile on a normalised plane with its number in a typeface unlike the built-in one, blurred
     so that its two digits run into one shape."""
     plane = numpy.full((200, 200, 3), NEUTRAL_BGR, numpy.uint8)
     cv2.rectangle(plane, (74, 74), (125, 125), (225, 225, 225), -1)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
     font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX
     (width, height), _ = cv2.getTextSize(text, font, 1.2, 3)
     cv2.putText(plane, text, (100 - width // 2, 100 + height // 2), font, 1.2, (50, 50, 50), 3, cv2.LINE_AA)
     plane[70:130, 70:130] = cv2.GaussianBlur(plane[70:130, 70:130], (0, 0), 2.5)
     plane[table > 0] = NEUTRAL_BGR
-    return _hornochsen_tiles.Seen.of(plane, table), ItemRegion((50.0, 50.0), (30.0, 30.0))
+    return _hornochsen_seen.Seen.of(plane, table), ItemRegion((50.0, 50.0), (30.0, 30.0))
 
 
 def test_two_digits_of_another_typeface_run_together_read_on_a_light_face(
@@ -173,9 +178,7 @@ def test_an_outline_turned_off_an_upright_tile_is_doubted(monkeypatch: pytest.Mo
     plane, table = _normalised(layout, dict.fromkeys(layout.items, "empty") | TURNED)
     found = _hornochsen_tiles.tile_window
 
-    def turned(
-        seen: _hornochsen_tiles.Seen, region: ItemRegion, level: float
-    ) -> _hornochsen_tiles.TileWindow:
+    def turned(seen: _hornochsen_seen.Seen, region: ItemRegion, level: float) -> _hornochsen_tiles.TileWindow:
         window = found(seen, region, level)
         assert window.rect is not None
         return window._replace(rect=(window.rect[0], window.rect[1], 20.0))
@@ -201,7 +204,7 @@ def test_a_tile_turned_on_the_table_still_reads_turned() -> None:
         box[:] = cv2.warpAffine(
             box, turn, box.shape[1::-1], flags=cv2.INTER_NEAREST, borderMode=cv2.BORDER_REPLICATE
         )
-    turned_table = _hornochsen_tiles.table_mask(plane)
+    turned_table = _hornochsen_seen.table_mask(plane)
     assert turned_table is not None
     reading = hornochsen.HornochsenRecogniser().read_normalised(plane, turned_table, layout, None)
     assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED
@@ -233,7 +236,7 @@ def test_of_one_digit_read_in_both_windows_the_surer_is_kept() -> None:
     layout = recogniser_for("hornochsen").layout({"players": 4})
     labels = dict.fromkeys(layout.items, "empty") | {"row:0:square:0": "1", "row:0:square:1": "23"}
     plane, table = _normalised(layout, labels)
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     face = _hornochsen_faces.look_normalised(seen, layout.items["row:0:square:0"])
     assert isinstance(face, _hornochsen_faces.Face)
     recogniser = hornochsen.HornochsenRecogniser()
@@ -256,12 +259,12 @@ def test_a_faint_number_centres_an_oversize_outlines_window(monkeypatch: pytest.
     (width, height), _ = cv2.getTextSize("63", font, 0.9, 3)
     cv2.putText(light, "63", (55 - width // 2, 55 + height // 2), font, 0.9, 170, 3, cv2.LINE_AA)
     light = numpy.asarray(cv2.GaussianBlur(light, (0, 0), 1.0), numpy.uint8)
-    assert _hornochsen_tiles._ink_number(light, 244.0, (55.0, 55.0)) is None  # fainter than INK_LEVEL
+    assert _hornochsen_ink.ink_number(light, 244.0, (55.0, 55.0)) is None  # fainter than INK_LEVEL
     window = _hornochsen_tiles.TileWindow(light, (55.0, 55.0), ((72.0, 55.0), (73.0, 53.0), 90.0))
     plane = numpy.full((110, 110, 3), NEUTRAL_BGR, numpy.uint8)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     region = ItemRegion((27.5, 27.5), (30.0, 30.0))
 
     def ink_off_centre() -> float:
@@ -271,5 +274,5 @@ def test_a_faint_number_centres_an_oversize_outlines_window(monkeypatch: pytest.
         return float(abs(float(ink[:, 1].mean()) - (tile.shape[1] - 1) / 2))
 
     assert ink_off_centre() <= 2.0
-    monkeypatch.setattr(_hornochsen_tiles, "_faint_ink_centre", lambda *_: None)
+    monkeypatch.setattr(_hornochsen_tiles, "faint_ink_centre", lambda *_: None)
     assert ink_off_centre() >= 10.0

@@ -15,7 +15,7 @@ import numpy
 import pytest
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_faces, _hornochsen_seen, hornochsen
 
 DATA = Path(__file__).parent / "data" / "hornochsen_back"
 
@@ -23,7 +23,7 @@ DATA = Path(__file__).parent / "data" / "hornochsen_back"
 def _read() -> str:
     plane = numpy.asarray(cv2.imread(str(DATA / "lit_back_plane.png"), cv2.IMREAD_COLOR), numpy.uint8)
     table = numpy.asarray(cv2.imread(str(DATA / "lit_back_table.png"), cv2.IMREAD_GRAYSCALE), numpy.uint8)
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     face = _hornochsen_faces.look_normalised(seen, ItemRegion((30.15, 30.0), (36.0, 36.0)))
     assert isinstance(face, _hornochsen_faces.Face)
     assert not face.dim

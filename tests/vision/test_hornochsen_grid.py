@@ -17,7 +17,7 @@ import pytest
 from companion.vision.base import PLANE_PX_PER_MM, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.recognisers import _hornochsen_grid, hornochsen
-from companion.vision.recognisers._hornochsen_tiles import table_mask
+from companion.vision.recognisers._hornochsen_seen import table_mask
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
 TABLE_BGR = (200, 215, 225)

@@ -12,26 +12,26 @@ import cv2
 import numpy
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_tiles
+from companion.vision.recognisers import _hornochsen_seen, _hornochsen_tiles
 from companion.vision.reference import NEUTRAL_BGR
 
 FACE = 230
 INK = 40
 
 
-def _seen(face_left: int) -> _hornochsen_tiles.Seen:
+def _seen(face_left: int) -> _hornochsen_seen.Seen:
     """A normalised plane with a bright 52 px face from `face_left`, and a number's two digits about the
     square's centre (100, 100): the first on the face's right edge, the second beyond it."""
     plane = numpy.full((260, 260, 3), NEUTRAL_BGR, numpy.uint8)
     plane[74:126, face_left : face_left + 52] = FACE
     cv2.rectangle(plane, (88, 89), (99, 111), (INK, INK, INK), -1)
     cv2.rectangle(plane, (104, 89), (115, 111), (INK, INK, INK), -1)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
-    return _hornochsen_tiles.Seen.of(plane, table)
+    return _hornochsen_seen.Seen.of(plane, table)
 
 
-def _ink_window(seen: _hornochsen_tiles.Seen) -> numpy.typing.NDArray[numpy.float32] | None:
+def _ink_window(seen: _hornochsen_seen.Seen) -> numpy.typing.NDArray[numpy.float32] | None:
     region = ItemRegion((50.0, 50.0), (26.0, 26.0))
     window = _hornochsen_tiles.tile_window(seen, region, float(FACE))
     assert window.rect is not None
@@ -68,9 +68,9 @@ def _oversize_window(faint: int) -> numpy.typing.NDArray[numpy.float32]:
     plane[74:126, 60:136] = FACE
     cv2.rectangle(plane, (86, 89), (97, 111), (110, 110, 110), -1)
     cv2.rectangle(plane, (102, 89), (113, 111), (faint, faint, faint), -1)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     straight = _hornochsen_tiles.normalised_tile(seen, ItemRegion((50.0, 50.0), (26.0, 26.0)), float(FACE))
     assert straight is not None
     return straight

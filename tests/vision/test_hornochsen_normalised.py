@@ -16,7 +16,14 @@ from companion.vision.base import PLANE_PX_PER_MM, ItemRegion, Layout, ReadsNorm
 from companion.vision.generate import generate_session
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.pipeline import PlaneReader
-from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import (
+    _hornochsen_back,
+    _hornochsen_faces,
+    _hornochsen_ink,
+    _hornochsen_seen,
+    _hornochsen_tiles,
+    hornochsen,
+)
 from companion.vision.recording import load_recording
 from companion.vision.reference import normalised_plane
 
@@ -58,7 +65,7 @@ def test_an_untaught_edition_reads_on_a_normalised_plane(edition: str) -> None:
     labels = _labels(layout)
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), edition, 1)
     plane = normalised_plane([empty], _plane(layout, labels, edition, 2), layout)
-    assert _hornochsen_tiles.table_mask(plane) is not None, "the plane should be taken for a normalised one"
+    assert _hornochsen_seen.table_mask(plane) is not None, "the plane should be taken for a normalised one"
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
 
@@ -105,7 +112,7 @@ def test_a_tile_laid_off_its_square_is_found_beyond_it(monkeypatch: pytest.Monke
 def test_a_raw_plane_is_not_taken_for_a_normalised_one() -> None:
     layout = _layout()
     plane = _plane(layout, _labels(layout), "default", 2)
-    assert _hornochsen_tiles.table_mask(plane) is None
+    assert _hornochsen_seen.table_mask(plane) is None
 
 
 def _normalised_with_table(
@@ -114,7 +121,7 @@ def _normalised_with_table(
     """The default edition's board with `labels` normalised against its empty board, and its table mask."""
     empty = _plane(layout, dict.fromkeys(layout.items, "empty"), "default", 1)
     plane = normalised_plane([empty], _plane(layout, labels, "default", 2), layout)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
     return plane, table
 
@@ -151,7 +158,7 @@ def test_the_number_is_found_by_its_ink_beside_a_frame_line() -> None:
     cv2.rectangle(light, (48, 42), (60, 52), 40, -1)  # ...across its waist
     cv2.rectangle(light, (75, 26), (81, 56), 40, -1)  # a frame line's piece, 6 mm off
     cv2.rectangle(light, (12, 36), (19, 47), 40, -1)  # a piece of a neighbour's digit, shorter, further off
-    centre = _hornochsen_tiles._ink_centre(light, 230.0, (50.0, 40.0))
+    centre = _hornochsen_ink.ink_centre(light, 230.0, (50.0, 40.0))
     assert centre is not None and abs(centre[0] - 45.5) <= 1 and abs(centre[1] - 41.5) <= 1
 
 
@@ -215,12 +222,12 @@ def test_a_face_in_deep_shadow_is_read_and_an_overexposed_back_is_a_back(
         box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
         lit = numpy.clip(box.astype(numpy.float32) * gain + offset, 0, 255).astype(numpy.uint8)
         box[~empty_area] = lit[~empty_area]
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     assert (
-        _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:1"])[1][0]
+        _hornochsen_seen.square_levels(seen, layout.items["row:0:square:1"])[1][0]
         < _hornochsen_faces.FACE_LEAST
     )
-    median, light, _ = _hornochsen_tiles.square_levels(seen, layout.items["row:2:square:0"])[1]
+    median, light, _ = _hornochsen_seen.square_levels(seen, layout.items["row:2:square:0"])[1]
     assert median >= max(_hornochsen_faces.BACK_LEVEL, _hornochsen_faces.BACK_SHARE * light), (
         "the back should look lit"
     )
@@ -240,7 +247,7 @@ def test_the_table_handed_over_is_the_one_read() -> None:
     plane = normalised_plane([empty], _plane(layout, labels, "travel", 2), layout)
     recogniser = hornochsen.HornochsenRecogniser()
     assert isinstance(recogniser, ReadsNormalised)
-    table = _hornochsen_tiles.table_mask(plane)
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None, "the plane should be taken for a normalised one"
     read = recogniser.read(plane, layout, None).items
     assert recogniser.read_normalised(plane, table, layout, None).items == read
@@ -301,9 +308,9 @@ def test_a_single_digit_as_dark_as_the_frames_faces_is_read(
         box, empty_area = plane[y0:y1, x0:x1], table[y0:y1, x0:x1] > 0
         dim = (box.astype(numpy.float32) * 0.4).astype(numpy.uint8)
         box[~empty_area] = dim[~empty_area]
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     assert (
-        _hornochsen_tiles.square_levels(seen, layout.items["row:0:square:0"])[1][0]
+        _hornochsen_seen.square_levels(seen, layout.items["row:0:square:0"])[1][0]
         < _hornochsen_faces.FACE_LEAST
     )
     reading = hornochsen.HornochsenRecogniser().read(plane, layout, None)
@@ -320,20 +327,20 @@ def test_a_faint_back_on_a_plane_stretched_a_tenth_is_face_down(monkeypatch: pyt
     1.0 and 1.2 alone it scores under BACK_MARK."""
     rng = numpy.random.default_rng(3)
     grey = numpy.full((120, 120), 70, numpy.float32)
-    ring, stroke = (round(v * PLANE_PX_PER_MM * 1.1) for v in _hornochsen_tiles.BACK_RING_MM)
+    ring, stroke = (round(v * PLANE_PX_PER_MM * 1.1) for v in _hornochsen_back.BACK_RING_MM)
     cv2.circle(grey, (60, 60), ring, 110, stroke, cv2.LINE_AA)
     cv2.circle(
-        grey, (60, 60), round(_hornochsen_tiles.BACK_DISC_MM * PLANE_PX_PER_MM * 1.1), 110, -1, cv2.LINE_AA
+        grey, (60, 60), round(_hornochsen_back.BACK_DISC_MM * PLANE_PX_PER_MM * 1.1), 110, -1, cv2.LINE_AA
     )
     shot = cv2.GaussianBlur(grey, (0, 0), 1.5) + rng.normal(0, 22, grey.shape)
     light = numpy.clip(shot, 0, 255).astype(numpy.uint8)
     plane = numpy.asarray(cv2.cvtColor(light, cv2.COLOR_GRAY2BGR), numpy.uint8)
-    seen = _hornochsen_tiles.Seen(plane, numpy.zeros_like(light), light)
+    seen = _hornochsen_seen.Seen(plane, numpy.zeros_like(light), light)
     square = ItemRegion((30.0, 30.0), (26.0, 26.0))
     assert _hornochsen_faces.look_normalised(seen, square)[0] == hornochsen.DOWN
     monkeypatch.setattr(
-        _hornochsen_tiles,
+        _hornochsen_back,
         "_BACK_TEMPLATES",
-        [_hornochsen_tiles._back_template(scale) for scale in (1.0, 1.2)],
+        [_hornochsen_back._back_template(scale) for scale in (1.0, 1.2)],
     )
-    assert _hornochsen_tiles.back_mark(seen, square) < _hornochsen_faces.BACK_MARK
+    assert _hornochsen_back.back_mark(seen, square) < _hornochsen_faces.BACK_MARK

@@ -14,23 +14,23 @@ import numpy
 import pytest
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_faces, _hornochsen_tiles, hornochsen
+from companion.vision.recognisers import _hornochsen_faces, _hornochsen_seen, hornochsen
 
 DATA = Path(__file__).parent / "data" / "hornochsen_pale"
 
 
 def _face(
     name: str, size_mm: float, centre_mm: tuple[float, float] = (30.6, 30.5)
-) -> tuple[_hornochsen_tiles.Seen, _hornochsen_faces.Face]:
+) -> tuple[_hornochsen_seen.Seen, _hornochsen_faces.Face]:
     plane = numpy.asarray(cv2.imread(str(DATA / f"{name}_plane.png"), cv2.IMREAD_COLOR), numpy.uint8)
     table = numpy.asarray(cv2.imread(str(DATA / f"{name}_table.png"), cv2.IMREAD_GRAYSCALE), numpy.uint8)
-    seen = _hornochsen_tiles.Seen.of(plane, table)
+    seen = _hornochsen_seen.Seen.of(plane, table)
     face = _hornochsen_faces.look_normalised(seen, ItemRegion(centre_mm, (size_mm, size_mm)))
     assert isinstance(face, _hornochsen_faces.Face)
     return seen, face
 
 
-def _read(seen: _hornochsen_tiles.Seen, face: _hornochsen_faces.Face, face_least: float) -> str:
+def _read(seen: _hornochsen_seen.Seen, face: _hornochsen_faces.Face, face_least: float) -> str:
     recogniser = hornochsen.HornochsenRecogniser()
     templates = recogniser._templates(recogniser._profile(None), True)
     scored = templates.all_scores(face.glyphs, raw=True)

@@ -10,7 +10,7 @@ import cv2
 import numpy
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_grid, _hornochsen_tiles
+from companion.vision.recognisers import _hornochsen_grid, _hornochsen_seen, _hornochsen_tiles
 
 
 def _random_tile_crop(rng: numpy.random.Generator) -> tuple[numpy.typing.NDArray[numpy.uint8], ...]:
@@ -40,7 +40,7 @@ def test_one_morphology_outlines_the_face_at_every_brightness_share() -> None:
     """The face's lightness closed and opened once, thresholded at a share, is that share's bright face
     pixels closed and opened (what the outline is found in)."""
     rng = numpy.random.default_rng(12)
-    disc = _hornochsen_tiles._DISC
+    disc = _hornochsen_seen._DISC
     for _ in range(40):
         light, faces = _random_tile_crop(rng)
         shaped = _hornochsen_tiles._shaped(light, faces)
@@ -62,16 +62,16 @@ def test_a_squares_levels_are_its_tiles_order_statistics() -> None:
             numpy.where(rng.random((120, 160)) < rng.uniform(0.0, 0.7), 255, 0), numpy.uint8
         )
         plane[table > 0] = 255  # the empty area as light as a face can be: only the mask tells them apart
-        seen = _hornochsen_tiles.Seen.of(plane, table)
+        seen = _hornochsen_seen.Seen.of(plane, table)
         region = ItemRegion((float(rng.uniform(10, 70)), float(rng.uniform(10, 50))), (30.0, 30.0))
-        tile, (median, light, dark) = _hornochsen_tiles.square_levels(seen, region)
+        tile, (median, light, dark) = _hornochsen_seen.square_levels(seen, region)
         x0, y0, x1, y1 = region.box_px()
         x0, y0, x1, y1 = max(0, x0), max(0, y0), min(160, x1), min(120, y1)
         dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
         middle = (slice(y0 + dy, y1 - dy), slice(x0 + dx, x1 - dx))
         pixels = numpy.sort(seen.grey[middle][table[middle] == 0])
         assert tile == 1.0 - (table[middle] > 0).sum() / table[middle].size
-        if tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE:
+        if tile >= _hornochsen_seen.NORMALISED_TILE_SHARE:
             size = len(pixels)
             assert (dark, median, light) == tuple(
                 float(pixels[k]) for k in (size // 10, size // 2, size * 9 // 10)
@@ -121,7 +121,7 @@ def test_a_windows_lightness_and_outline_from_the_frames_shaped_plane() -> None:
         cv2.fillConvexPoly(table, box, 0)
         table[numpy.asarray(rng.random(grey.shape) < 0.02) & (table == 0)] = 255  # specks taken for empty
         plane = numpy.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), numpy.uint8)
-        seen = _hornochsen_tiles.Seen(plane, table, grey)
+        seen = _hornochsen_seen.Seen(plane, table, grey)
         level = float(rng.integers(170, 250))
         region = ItemRegion(
             (x / 2 + float(rng.uniform(-3, 3)), y / 2 + float(rng.uniform(-3, 3))), (30.0, 30.0)
@@ -148,19 +148,19 @@ def test_squares_levels_at_once_are_each_squares_own() -> None:
             numpy.where(rng.random((240, 320)) < rng.uniform(0.0, 0.9), 255, 0), numpy.uint8
         )
         plane[table > 0] = 255
-        seen = _hornochsen_tiles.Seen.of(plane, table)
+        seen = _hornochsen_seen.Seen.of(plane, table)
         regions = [
             ItemRegion((float(rng.uniform(-5, 165)), float(rng.uniform(-5, 125))), (side, side))
             for side in rng.choice([30.0, 36.0], 12)
         ]
-        together = _hornochsen_tiles.squares_levels(seen, regions)
-        alone = [_hornochsen_tiles.square_levels(seen, region) for region in regions]
+        together = _hornochsen_seen.squares_levels(seen, regions)
+        alone = [_hornochsen_seen.square_levels(seen, region) for region in regions]
         assert together == alone
         # ...and so from the middles the shares were counted in, whose shares are square_levels' own.
         shares, middles = seen.middles(regions)
-        assert _hornochsen_tiles.squares_levels(seen, regions, middles) == alone
+        assert _hornochsen_seen.squares_levels(seen, regions, middles) == alone
         assert shares.tolist() == [tile for tile, _ in alone]
-        held += sum(tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE for tile, _ in together)
+        held += sum(tile >= _hornochsen_seen.NORMALISED_TILE_SHARE for tile, _ in together)
     assert held > 50, "many squares hold a tile"
 
 
@@ -175,8 +175,8 @@ def test_the_shaped_plane_within_a_box_is_the_whole_planes_there() -> None:
         )
         table = numpy.asarray(numpy.where(rng.random((200, 300)) < 0.3, 255, 0), numpy.uint8)
         plane = numpy.asarray(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), numpy.uint8)
-        whole = _hornochsen_tiles.Seen(plane, table, grey)
-        part = _hornochsen_tiles.Seen(plane, table, grey)
+        whole = _hornochsen_seen.Seen(plane, table, grey)
+        part = _hornochsen_seen.Seen(plane, table, grey)
         x0, y0 = int(rng.integers(-10, 150)), int(rng.integers(-10, 100))
         box = (x0, y0, x0 + int(rng.integers(20, 200)), y0 + int(rng.integers(20, 150)))
         part.shape_within(box)

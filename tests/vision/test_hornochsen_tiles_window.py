@@ -11,7 +11,7 @@ import cv2
 import numpy
 
 from companion.vision.base import ItemRegion
-from companion.vision.recognisers import _hornochsen_tiles
+from companion.vision.recognisers import _hornochsen_ink, _hornochsen_seen, _hornochsen_tiles
 from companion.vision.recognisers._lab import FloatArray
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -27,15 +27,15 @@ def _plane(face: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[nump
     return plane
 
 
-def _finish(plane: numpy.typing.NDArray[numpy.uint8]) -> _hornochsen_tiles.Seen:
-    table = _hornochsen_tiles.table_mask(plane)
+def _finish(plane: numpy.typing.NDArray[numpy.uint8]) -> _hornochsen_seen.Seen:
+    table = _hornochsen_seen.table_mask(plane)
     assert table is not None
-    return _hornochsen_tiles.Seen.of(plane, table)
+    return _hornochsen_seen.Seen.of(plane, table)
 
 
-def _window(seen: _hornochsen_tiles.Seen, region: ItemRegion) -> FloatArray:
-    tile, (_, light, _) = _hornochsen_tiles.square_levels(seen, region)
-    assert tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE
+def _window(seen: _hornochsen_seen.Seen, region: ItemRegion) -> FloatArray:
+    tile, (_, light, _) = _hornochsen_seen.square_levels(seen, region)
+    assert tile >= _hornochsen_seen.NORMALISED_TILE_SHARE
     straight = _hornochsen_tiles.normalised_tile(seen, region, light)
     assert straight is not None
     return straight
@@ -116,11 +116,11 @@ def test_a_faint_number_on_a_face_taken_for_the_table_is_looked_at_where_it_lies
     cv2.rectangle(plane, (102, 89), (115, 111), (faint, faint, faint), -1)
     seen = _finish(plane)
     region = ItemRegion((50.0, 50.0), (26.0, 26.0))
-    tile, (_, light, _) = _hornochsen_tiles.square_levels(seen, region)
-    assert tile >= _hornochsen_tiles.NORMALISED_TILE_SHARE
+    tile, (_, light, _) = _hornochsen_seen.square_levels(seen, region)
+    assert tile >= _hornochsen_seen.NORMALISED_TILE_SHARE
     window = _hornochsen_tiles.tile_window(seen, region, light)
     assert window.rect is None
-    assert _hornochsen_tiles._ink_centre(window.light, light, window.here) is None
+    assert _hornochsen_ink.ink_centre(window.light, light, window.here) is None
     straight = _hornochsen_tiles.normalised_tile(seen, region, light, window=window)
     assert straight is not None
     columns = numpy.flatnonzero((straight < (FACE + faint) / 2).any(axis=0))
@@ -136,7 +136,7 @@ def test_a_frame_lines_piece_beside_a_digit_is_not_the_numbers_other_digit() -> 
     light[44:60, 31:34] = INK  # the frame line's piece (1.5 mm wide)
     light[46:64, 36:53] = INK  # the 4's box
     light[47:65, 59:73] = INK  # the 7's box
-    found = _hornochsen_tiles._ink_number(light, 221.0, (54.0, 54.0))
+    found = _hornochsen_ink.ink_number(light, 221.0, (54.0, 54.0))
     assert found is not None
     (x, _), digits = found
     assert digits == 2 and abs(x - (36 + 73) / 2) <= 1.0
@@ -150,7 +150,7 @@ def test_a_frame_lines_piece_off_the_middle_is_no_number_and_faint_digits_are_lo
     light[38:59, 22:27] = 60  # the line's piece: thin, dark, 15 mm off the middle
     light[45:63, 38:52] = 185  # the 5, faint
     light[45:63, 56:70] = 185  # the 8, faint
-    assert _hornochsen_tiles._ink_centre(light, 251.0, (54.0, 54.0)) is None
+    assert _hornochsen_ink.ink_centre(light, 251.0, (54.0, 54.0)) is None
     window = _hornochsen_tiles.TileWindow(light, (54.0, 54.0), None)
     straight = _hornochsen_tiles.normalised_tile(None, None, 251.0, window=window)  # type: ignore[arg-type]
     assert straight is not None

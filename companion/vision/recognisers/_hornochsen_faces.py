@@ -12,6 +12,7 @@ import statistics
 from typing import NamedTuple
 
 from companion.vision.base import PLANE_PX_PER_MM, ItemRegion
+from companion.vision.recognisers._hornochsen_back import back_mark
 from companion.vision.recognisers._hornochsen_digits import (
     JOINED_SCORE,
     MIN_GLYPH_SCORE,
@@ -22,19 +23,15 @@ from companion.vision.recognisers._hornochsen_digits import (
 )
 from companion.vision.recognisers._hornochsen_glyphs import Glyph, tile_glyphs
 from companion.vision.recognisers._hornochsen_layout import SLOT_PITCH_MM, SQUARE_PITCH_MM
+from companion.vision.recognisers._hornochsen_seen import NORMALISED_TILE_SHARE, Levels, Seen, square_levels
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
-    NORMALISED_TILE_SHARE,
     WIDE_MM,
-    Levels,
-    Seen,
     TileWindow,
-    back_mark,
     evened,
     ink_tile,
     normalised_tile,
     outline_turn,
-    square_levels,
     tile_window,
 )
 from companion.vision.recognisers._lab import FloatArray

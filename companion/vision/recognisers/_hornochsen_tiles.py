@@ -1,17 +1,15 @@
 """Tanz der Hornochsen: finding a tile on a plane and the window its number is read in.
 
-On a normalised plane (reference.py: the empty play area replaced by a neutral grey) a tile is whatever is
-no empty area; its face's outline (a minimum-area rectangle of its bright pixels) straightens it, and where
-the outline ran into a neighbour or lost a strip to the empty area, the number's own ink centres the
-window instead. On a raw plane (no reference) the recogniser finds the face by its colours and
-straightens it the same way. hornochsen.py reads what these find.
+On a normalised plane (reference.py: the empty play area replaced by a neutral grey; _hornochsen_seen.py
+measures it) a tile is whatever is no empty area; its face's outline (a minimum-area rectangle of its bright
+pixels) straightens it, and where the outline ran into a neighbour or lost a strip to the empty area, the
+number's own ink (_hornochsen_ink.py) centres the window instead. On a raw plane (no reference) the
+recogniser finds the face by its colours and straightens it the same way. hornochsen.py and
+_hornochsen_faces.py read what these find.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import math
 from typing import Any, NamedTuple
 
 import cv2
@@ -19,32 +17,26 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion
-from companion.vision.recognisers._hornochsen_glyphs import INK_CONTRAST, TILE_MM
+from companion.vision.recognisers._hornochsen_glyphs import TILE_MM
+from companion.vision.recognisers._hornochsen_ink import (
+    NEAR_MM,
+    faint_ink_centre,
+    faint_ink_number,
+    ink_number,
+)
+from companion.vision.recognisers._hornochsen_seen import (
+    NORMALISED_TILE_SHARE,
+    Seen,
+    shaped_tiles,
+    square_levels,
+)
+
+# (Re-exported: the training module finds a lesson's tiles on the same normalised planes.)
+from companion.vision.recognisers._hornochsen_seen import table_mask as table_mask
 from companion.vision.recognisers._lab import FloatArray
-from companion.vision.reference import NEUTRAL_BGR
 
 STRAIGHT_MARGIN_MM = 3.0
 """The straightened tile's margin round its face."""
-_DISC = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-
-
-NORMALISED_SHARE = 0.2
-"""A plane this much of which is exactly the neutral background is a normalised one (reference.py): an
-unnormalised camera plane has noise, so hardly any pixel of it is exactly that grey."""
-NORMALISED_TILE_SHARE = 0.25
-"""On a normalised plane a square holds a tile when this share of its middle is no empty area: only pieces
-are (the table's shadows are table), and a tile laid in a slot's corner on a plane a few mm off covers
-little more than a third of the middle)."""
-_NEUTRAL = numpy.array(NEUTRAL_BGR, numpy.uint8)
-
-
-def table_mask(plane: Frame) -> numpy.typing.NDArray[numpy.uint8] | None:
-    """Where a normalised plane shows the empty play area (255; board and table alike, replaced by the
-    neutral background); None for a plane that was not normalised against a reference."""
-    mask = numpy.asarray(cv2.inRange(plane, _NEUTRAL, _NEUTRAL), numpy.uint8)
-    if cv2.countNonZero(mask) < NORMALISED_SHARE * mask.size:
-        return None
-    return mask
 
 
 WIDE_MM = 9.0
@@ -57,223 +49,6 @@ def _wide_box(region: ItemRegion, shape: tuple[int, ...]) -> tuple[int, int, int
     x0, y0, x1, y1 = region.box_px()
     wide = round(WIDE_MM * PLANE_PX_PER_MM)
     return max(0, x0 - wide), max(0, y0 - wide), min(shape[1], x1 + wide), min(shape[0], y1 + wide)
-
-
-@dataclasses.dataclass(frozen=True)
-class Seen:
-    """A normalised plane as its squares are read: made grey once a frame (a grey crop for each square cost
-    more). Each square's empty area is counted in its box (cv2.countNonZero): a summed-area table of the
-    whole plane's empty area cost 1.0 ms of one core a frame (1048x600), the counts of a frame's 70-odd
-    squares 0.2 ms."""
-
-    plane: Frame
-    table: numpy.typing.NDArray[numpy.uint8]
-    """The empty play area (255), see table_mask."""
-    grey: numpy.typing.NDArray[numpy.uint8]
-
-    @classmethod
-    def of(cls, plane: Frame, table: numpy.typing.NDArray[numpy.uint8]) -> Seen:
-        grey = numpy.asarray(cv2.cvtColor(plane, cv2.COLOR_BGR2GRAY), numpy.uint8)
-        return cls(plane, table, grey)
-
-    @functools.cached_property
-    def tiles(self) -> numpy.typing.NDArray[numpy.uint8]:
-        """The grey where no empty area is, 0 where it is (made once a frame, when a square holds a face:
-        each face's window is a slice of it)."""
-        # The table is 0 or 255: grey less it, saturated at 0, is that in one pass and one array (the
-        # inverted mask and its AND took two and a fresh plane's pages each frame).
-        return numpy.asarray(cv2.subtract(self.grey, self.table), numpy.uint8)
-
-    def shaped_at(self, x0: int, y0: int, x1: int, y1: int) -> numpy.typing.NDArray[numpy.uint8]:
-        """_shaped of the plane, once a frame, in a face's window (x0..x1, y0..y1): a slice of the part made
-        by shape_within when it holds the window, else of the whole plane's. (Closed and opened in each
-        face's window, the morphology cost 40 us a face, 0.9 ms a frame of 24 faces, where the whole
-        plane's 1048x600 cost 0.6 ms; the windows overlap, tiles in a row touching.)"""
-        box = self.__dict__.get("_shaped_box")
-        if box is None or not (box[0] <= x0 and box[1] <= y0 and x1 <= box[2] and y1 <= box[3]):
-            height, width = self.grey.shape[:2]
-            self.shape_within((0, 0, width, height))
-        shaped: numpy.typing.NDArray[numpy.uint8] = self.__dict__["_shaped"]
-        box = self.__dict__["_shaped_box"]
-        return shaped[y0 - box[1] : y1 - box[1], x0 - box[0] : x1 - box[0]]
-
-    def shape_within(self, box: tuple[int, int, int, int]) -> None:
-        """_shaped of the plane made within `box` (x0, y0, x1, y1) only, for shaped_at: closed and opened over
-        the box and SHAPED_REACH beyond it, all that a pixel of the box depends on, so the same bytes there
-        as over the whole plane (the board's faces' windows cover about two thirds of it)."""
-        height, width = self.grey.shape[:2]
-        x0, y0, x1, y1 = max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3])
-        cx0, cy0 = max(0, x0 - SHAPED_REACH), max(0, y0 - SHAPED_REACH)
-        cx1, cy1 = min(width, x1 + SHAPED_REACH), min(height, y1 + SHAPED_REACH)
-        # Only the box is kept (shaped_at slices it by the box's corner): a plane of zeros round it was
-        # never read.
-        shaped = numpy.zeros((max(0, y1 - y0), max(0, x1 - x0)), numpy.uint8)
-        if x1 > x0 and y1 > y0:
-            around = _shaped_tiles(numpy.ascontiguousarray(self.tiles[cy0:cy1, cx0:cx1]))
-            shaped = around[y0 - cy0 : y1 - cy0, x0 - cx0 : x1 - cx0]
-        self.__dict__["_shaped"] = shaped
-        self.__dict__["_shaped_box"] = (x0, y0, x1, y1)
-
-    def tile_shares(self, regions: list[ItemRegion]) -> FloatArray:
-        """square_levels' share for each of the squares at once (most are empty: only those that hold a
-        tile are looked at one by one)."""
-        return self.middles(regions)[0]
-
-    def middles(self, regions: list[ItemRegion]) -> tuple[FloatArray, list[Middle]]:
-        """tile_shares, and each square's middle (as square_levels cuts it: the same roundings) with its
-        count of empty pixels."""
-        height, width = self.table.shape[:2]
-        at = numpy.array([r.centre_mm + r.size_mm for r in regions], numpy.float64) * PLANE_PX_PER_MM
-        x0 = numpy.maximum(0, numpy.rint(at[:, 0] - at[:, 2] / 2))
-        y0 = numpy.maximum(0, numpy.rint(at[:, 1] - at[:, 3] / 2))
-        x1 = numpy.minimum(width, numpy.rint(at[:, 0] + at[:, 2] / 2))
-        y1 = numpy.minimum(height, numpy.rint(at[:, 1] + at[:, 3] / 2))
-        dy, dx = numpy.rint((y1 - y0) * 0.2), numpy.rint((x1 - x0) * 0.2)
-        y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
-        area = numpy.maximum(0, y1 - y0) * numpy.maximum(0, x1 - x0)
-        # (numpy.clip's two halves: its dispatch costs more than its work on a frame's squares.)
-        tops, bottoms = (
-            numpy.minimum(numpy.maximum(v, 0), height).astype(numpy.intp).tolist() for v in (y0, y1)
-        )
-        lefts, rights = (
-            numpy.minimum(numpy.maximum(v, 0), width).astype(numpy.intp).tolist() for v in (x0, x1)
-        )
-        table = self.table
-        empty = numpy.array(
-            [
-                cv2.countNonZero(table[top:bottom, left:right]) if bottom > top and right > left else 0
-                for top, bottom, left, right in zip(tops, bottoms, lefts, rights, strict=True)
-            ],
-            numpy.float64,
-        )
-        shares = numpy.where(area > 0, 1.0 - empty / numpy.maximum(area, 1), 0.0)
-        counts = empty.astype(numpy.intp).tolist()
-        return shares, list(zip(tops, bottoms, lefts, rights, counts, strict=True))
-
-
-def square_levels(seen: Seen, region: ItemRegion) -> tuple[float, tuple[float, float, float]]:
-    """The share of a square's middle that is no empty play area, and that part's median and brightest
-    tenth of lightness (zeros when it is too little for a tile)."""
-    x0, y0, x1, y1 = region.box_px()
-    height, width = seen.table.shape[:2]
-    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-    # The middle 0.6 of the square (middle_of's rounding), its empty area counted.
-    dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
-    y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
-    if y1 <= y0 or x1 <= x0:
-        return 0.0, (0.0, 0.0, 0.0)
-    empty = cv2.countNonZero(seen.table[y0:y1, x0:x1])
-    tile = 1.0 - empty / ((y1 - y0) * (x1 - x0))
-    if tile < NORMALISED_TILE_SHARE:
-        return tile, (0.0, 0.0, 0.0)
-    # The order statistics from the tile's histogram (exact for bytes; fewer calls than a partition): the
-    # empty area's pixels made 255 (or'd with its mask) and that many taken off the last bin (half the
-    # time of a histogram under a mask of the tile's part, which cost a pass of its own to make).
-    shown = cv2.bitwise_or(seen.grey[y0:y1, x0:x1], seen.table[y0:y1, x0:x1])
-    histogram = numpy.bincount(shown.ravel(), minlength=256)
-    histogram[255] -= empty
-    counts = histogram.cumsum()  # (the array's methods: numpy's functions cost a dispatch more)
-    size = int(counts[-1])
-    dark, median, light = counts.searchsorted((size // 10, size // 2, size * 9 // 10), side="right")
-    return tile, (float(median), float(light), float(dark))
-
-
-Levels = tuple[float, tuple[float, float, float]]
-"""square_levels' answer: the share of tile, and its median, brightest tenth and darkest tenth."""
-
-
-Middle = tuple[int, int, int, int, int]
-"""A square's middle (top, bottom, left, right: pixels) and how many of its pixels are empty area."""
-
-
-def squares_levels(
-    seen: Seen, regions: list[ItemRegion], middles: list[Middle] | None = None
-) -> list[Levels]:
-    """square_levels of each square, the order statistics of every square of a size at once: their middles
-    stacked, the empty area made 255 (or'ed with its mask) and each row sorted, the ranks among each
-    square's own tile pixels (the first that many of its sorted row: 255 is the largest level) looked up
-    at once (a histogram, its sums and its search a square cost 15 us a face in calls). `middles`: the
-    squares' middles as Seen.middles found them, when found already."""
-    height, width = seen.table.shape[:2]
-    found: list[Levels] = [(0.0, (0.0, 0.0, 0.0))] * len(regions)
-    sizes: dict[tuple[int, int], list[tuple[int, int, int, int, int, int, float]]] = {}
-    for place, region in enumerate(regions):
-        if middles is not None:
-            y0, y1, x0, x1, empty = middles[place]
-        else:
-            x0, y0, x1, y1 = region.box_px()
-            x0, y0, x1, y1 = max(0, x0), max(0, y0), min(width, x1), min(height, y1)
-            dy, dx = round((y1 - y0) * 0.2), round((x1 - x0) * 0.2)
-            y0, y1, x0, x1 = y0 + dy, y1 - dy, x0 + dx, x1 - dx
-            empty = cv2.countNonZero(seen.table[y0:y1, x0:x1]) if y1 > y0 and x1 > x0 else 0
-        if y1 <= y0 or x1 <= x0:
-            continue
-        tile = 1.0 - empty / ((y1 - y0) * (x1 - x0))
-        if tile < NORMALISED_TILE_SHARE:
-            found[place] = (tile, (0.0, 0.0, 0.0))
-            continue
-        sizes.setdefault((y1 - y0, x1 - x0), []).append((place, y0, y1, x0, x1, empty, tile))
-    for (rows, columns), squares in sizes.items():
-        greys = numpy.stack([seen.grey[y0:y1, x0:x1] for _, y0, y1, x0, x1, _, _ in squares])
-        tables = numpy.stack([seen.table[y0:y1, x0:x1] for _, y0, y1, x0, x1, _, _ in squares])
-        shown = numpy.bitwise_or(greys, tables).reshape(len(squares), rows * columns)
-        shown.sort(axis=1, kind="stable")  # (a radix sort of bytes)
-        size = rows * columns - numpy.array([square[5] for square in squares], numpy.intp)
-        ranks = numpy.stack([size // 10, size // 2, size * 9 // 10], axis=1)
-        levels = numpy.take_along_axis(shown, ranks, axis=1).tolist()
-        for (place, *_, tile), (dark, median, light) in zip(squares, levels, strict=True):
-            found[place] = (tile, (float(median), float(light), float(dark)))
-    return found
-
-
-BACK_RING_MM = (8.0, 1.5)
-"""A tile's back shows a light mark: a ring of this radius and stroke (mm) round a disc..."""
-BACK_DISC_MM = 3.0
-"""...of this radius, in the back's middle (every edition prints it; only its colours differ)."""
-BACK_REACH_MM = 8.0
-"""The mark is looked for this far about the square's centre (a tile laid off centre)."""
-
-
-BACK_SCALES = (1.0, 1.2, 1.1)
-"""The mark is looked for at these sizes: markers laid by their cut edge stretch the plane by up to a fifth
-(dark wood, seed 8: a back's ring 1.25 times its size). Between them too, last (a back decided at one of
-the first two is not looked at again): a travel back's faint mark on a plane stretched 1.1 scored 0.48 and
-0.51 at 1.0 and 1.2, 0.53 at 1.1 (burnt 20261137, printed cloth: read empty); faces score 0.45 at most at
-all three (dev seeds 8, 21, 34, 55 and that burnt seed, 7000 squares)."""
-
-
-def _back_template(scale: float) -> FloatArray:
-    """The back's mark as the camera shows it, lightly blurred, on a dark ground."""
-    ring, stroke = (round(v * PLANE_PX_PER_MM * scale) for v in BACK_RING_MM)
-    side = 2 * (ring + stroke) + 1
-    template = numpy.zeros((side, side), numpy.float32)
-    middle = (side // 2, side // 2)
-    cv2.circle(template, middle, ring, 1.0, stroke, cv2.LINE_AA)
-    cv2.circle(template, middle, round(BACK_DISC_MM * PLANE_PX_PER_MM * scale), 1.0, -1, cv2.LINE_AA)
-    return numpy.asarray(cv2.GaussianBlur(template, (0, 0), PLANE_PX_PER_MM / 2), numpy.float32)
-
-
-_BACK_TEMPLATES = [_back_template(scale) for scale in BACK_SCALES]
-_BACK_HALF = max(template.shape[0] for template in _BACK_TEMPLATES) // 2
-"""Half the largest template's side: the mark is looked for this far and BACK_REACH_MM beyond."""
-
-
-def back_mark(seen: Seen, region: ItemRegion, enough: float | None = None) -> float:
-    """How much a square shows a tile's back: the best correlation of its lightness with the back's mark
-    (a ring round a disc) about its centre. Backs score 0.57 and more on dev seeds 5, 8, 13, 21 and 34,
-    faces and the board's print or a shadow the reference left in view 0.41 and less. `enough`: a score
-    that decides, returned as soon as one size scores it (the other sizes are not looked at)."""
-    cx, cy = round(region.centre_px()[0]), round(region.centre_px()[1])
-    reach = _BACK_HALF + round(BACK_REACH_MM * PLANE_PX_PER_MM)
-    x0, y0 = max(0, cx - reach), max(0, cy - reach)
-    grey = numpy.asarray(seen.grey[y0 : cy + reach + 1, x0 : cx + reach + 1], numpy.float32)
-    best = 0.0
-    for template in _BACK_TEMPLATES:
-        if min(grey.shape[:2]) >= template.shape[0]:
-            best = max(best, float(cv2.minMaxLoc(cv2.matchTemplate(grey, template, cv2.TM_CCOEFF_NORMED))[1]))
-            if enough is not None and best >= enough:
-                break
-    return best
 
 
 def face_up_tile(
@@ -324,7 +99,7 @@ def normalised_tile(
     (the middle's brightest tenth). `on_ink`: the window centred on the number's ink instead of the tile's
     outline (None where that is no better).
     `window`: tile_window's look at the square with this face_level, when taken already. `level`: the
-    window left upright, whatever the outline's turn (see hornochsen._read_face)."""
+    window left upright, whatever the outline's turn (see _hornochsen_faces.read_face)."""
     light, here, rect = window if window is not None else tile_window(seen, region, face_level)
     if rect is not None and max(rect[1]) <= OVERSIZE * TILE_MM * PLANE_PX_PER_MM:
         angle = 0.0 if level else outline_turn(rect)
@@ -336,7 +111,7 @@ def normalised_tile(
             return _upright(light, rect[0], angle)
         # The number is printed in the tile's middle: its ink centres the window better than an outline
         # whose side ran into a neighbour or lost a strip to the empty area (where a digit falls off).
-        found = _ink_number(light, face_level, rect[0])
+        found = ink_number(light, face_level, rect[0])
         # (Unless the ink window is asked for, only a number's two digits move it: one may be half of it.)
         inked = None if found is None or (not on_ink and found[1] < 2) else found[0]
         # A narrow outline's centre is off by up to half the strip it lost, so its ink may lie further.
@@ -356,15 +131,15 @@ def normalised_tile(
     # the window is centred on it; the outline, when there is one, still tells how the tile is turned
     # when it is turned a little. Turned further, it is the shape of the tile and what it ran into (dev
     # seed 13: 79, 13 and 56 read wrong in windows turned 16-30 degrees off upright tiles).
-    found = _ink_number(light, face_level, here)
+    found = ink_number(light, face_level, here)
     inked = None if found is None else found[0]
     if found is None:
-        inked = _faint_ink_centre(light, face_level, here)
+        inked = faint_ink_centre(light, face_level, here)
     elif found[1] < 2:
         # One digit at INK_LEVEL may be the darker of two printed faint: where the faint level finds two,
         # they are the number (burnt 20261138 laminate, travel edition: an 85 on a 237 face, the 8's ink
         # 148 at its darkest, broken into specks at 142, the 5 above it; centred on the 8, read 8).
-        faint = _faint_ink_number(light, face_level, here)
+        faint = faint_ink_number(light, face_level, here)
         if faint is not None and faint[1] == 2:
             inked = faint[0]
     angle = outline_turn(rect) if rect is not None and not level else 0.0
@@ -398,7 +173,7 @@ def ink_tile(window: TileWindow, face_level: float) -> FloatArray | None:
     outlines lay 20-25 pixels off the tile and 30 degrees askew, so 79, 84 and 98 fell off their windows),
     and normalised_tile's ink is looked for about that outline's centre only."""
     light, here, rect = window
-    found = _ink_number(light, face_level, here, PAIR_WIDE_MM)
+    found = ink_number(light, face_level, here, PAIR_WIDE_MM)
     if found is None:
         return None
     inked = found[0]
@@ -445,152 +220,6 @@ OVERSIZE_TURN = 10.0
 RECENTRE_PX = 10.0 * PLANE_PX_PER_MM
 """A number's ink lies this close to its tile outline's centre at most (a found outline off by a strip of a
 few millimetres); ink further off belongs to a neighbour."""
-INK_LEVEL = 0.6
-"""Ink is darker than this share of the face's lightness."""
-DIGIT_REACH_MM = 14.0
-"""A number's digits stand this close together at most (about 10 mm between their centres; a neighbour
-tile's nearest digit is 20 mm away)."""
-DIGIT_GAP_MM = 4.0
-"""...and their ink this close side by side (1.5 to 3 mm apart as found; a tile's frame line or edge is
-5 mm and more from them)..."""
-ALIKE_HEIGHT = 0.7
-"""...of a height alike (printed the same, blurred alike: a speck or a piece of a neighbour's digit is
-shorter)..."""
-STROKE_SHARE = 0.3
-"""...so ink further off and narrower than this share of its height is a line, no digit (a frame line's
-piece is a quarter as wide as tall, a digit two thirds; a thin 1 a fifth)."""
-
-
-def _ink_centre(light: Frame, face_level: float, centre: tuple[float, float]) -> tuple[float, float] | None:
-    """The middle of the digit-sized ink shapes nearest the square's centre and those beside them."""
-    found = _ink_number(light, face_level, centre)
-    return None if found is None else found[0]
-
-
-def _ink_number(
-    light: Frame,
-    face_level: float,
-    centre: tuple[float, float],
-    widest_mm: float = 14.0,
-    level: float | None = None,
-) -> tuple[tuple[float, float], int] | None:
-    """_ink_centre's middle, and how many digits it was found from (1 or 2). `widest_mm`: the widest ink
-    shape taken for a digit (see PAIR_WIDE_MM). `level`: ink is darker than this (by default INK_LEVEL of
-    the face's lightness)."""
-    # light < level, as cv2's threshold on bytes (not above the whole level below it).
-    below = math.ceil(INK_LEVEL * face_level if level is None else level) - 1
-    ink = numpy.asarray(cv2.threshold(light, below, 1, cv2.THRESH_BINARY_INV)[1], numpy.uint8)
-    count, _, stats, _ = cv2.connectedComponentsWithStatsWithAlgorithm(ink, 8, cv2.CV_32S, cv2.CCL_BBDT)
-    # (A dozen shapes: looked at in plain Python, where numpy's calls on arrays this small cost more.)
-    parts = [
-        [x, y, x + w, y + h]
-        for x, y, w, h in stats[1:count, :4].tolist()
-        if h >= PART_MM * PLANE_PX_PER_MM and w <= widest_mm * PLANE_PX_PER_MM
-    ]
-    tall = [
-        box
-        for box in _stacked(parts)
-        if 0.5 * 11.0 * PLANE_PX_PER_MM <= box[3] - box[1] <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
-        and box[2] - box[0] <= widest_mm * PLANE_PX_PER_MM
-    ]
-    if not tall:
-        return None
-    middles = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in tall]
-    offsets = numpy.array(middles, numpy.float64) - numpy.asarray(centre, numpy.float64)
-    distances = numpy.hypot(offsets[:, 0], offsets[:, 1]).tolist()
-    # A thin upright stroke off the square's middle is a tile's frame line or edge, no digit: the number is
-    # the ink nearest the middle of the rest.
-    candidates = [
-        (distance, place)
-        for place, (distance, (x0, y0, x1, y1)) in enumerate(zip(distances, tall, strict=True))
-        if not (x1 - x0 < STROKE_SHARE * (y1 - y0) and distance > NEAR_MM * PLANE_PX_PER_MM)
-    ]
-    if not candidates:
-        return None
-    nearest = min(candidates)[1]
-    if distances[nearest] > NEAR_MM * 2 * PLANE_PX_PER_MM:
-        return None
-    # A thin upright stroke further off is a tile's frame line or edge, not a digit (a thin 1 stands close).
-    near_x0, _, near_x1, _ = tall[nearest]
-    near_height = tall[nearest][3] - tall[nearest][1]
-    beside = []  # (thin, gap, place) of the shapes beside the nearest
-    for place, ((x0, y0, x1, y1), (mx, my)) in enumerate(zip(tall, middles, strict=True)):
-        gap = max(x0 - near_x1, near_x0 - x1)
-        thin = x1 - x0 < STROKE_SHARE * (y1 - y0)
-        if (
-            place != nearest
-            and abs(mx - middles[nearest][0]) <= DIGIT_REACH_MM * PLANE_PX_PER_MM
-            and abs(my - middles[nearest][1]) <= 4.0 * PLANE_PX_PER_MM
-            and y1 - y0 >= ALIKE_HEIGHT * near_height
-            and not (thin and gap > DIGIT_GAP_MM * PLANE_PX_PER_MM)
-        ):
-            beside.append((thin, gap, place))
-    number = [tall[nearest]]
-    if beside:
-        # A number has two digits at most: the other is the one standing closest (the first of ties), a
-        # digit's width before a stroke's: a piece of a frame line printed a millimetre from one digit is
-        # no closer a digit than the other digit 3 mm off (linen, burnt 20261137: 47 read 4, the window
-        # centred on the 4 and the line, the 7 off its side; dev seed 55: 59 read 5).
-        number.append(tall[min(beside)[2]])
-    x0, y0 = min(box[0] for box in number), min(box[1] for box in number)
-    x1, y1 = max(box[2] for box in number), max(box[3] for box in number)
-    return ((x0 + x1) / 2, (y0 + y1) / 2), len(number)
-
-
-FAINT_INK_SHARE = 0.5
-"""Faint ink (see _faint_ink_centre) is darker than this share of the way from the face to the darkest ink."""
-
-
-def _faint_ink_centre(
-    light: Frame, face_level: float, centre: tuple[float, float]
-) -> tuple[float, float] | None:
-    """_ink_centre of a number printed fainter than INK_LEVEL of its face: ink darker than halfway from the
-    face to the darkest fiftieth of a tile-sized box round the square's centre, where that stands
-    INK_CONTRAST (the digit reader's) out of the face. An outline larger than a tile (its side ran into the
-    board) is no window for it: centred there, a light-orange 6 of 63 fell off the window's side and 63 read
-    3 (burnt 20261136, dark wood, travel edition at 0.77 mm/px: both digits at 165-185 on a face at 244,
-    INK_LEVEL's threshold 146)."""
-    found = _faint_ink_number(light, face_level, centre)
-    return None if found is None else found[0]
-
-
-def _faint_ink_number(
-    light: Frame, face_level: float, centre: tuple[float, float]
-) -> tuple[tuple[float, float], int] | None:
-    """_faint_ink_centre's middle, and how many digits it was found from (see _ink_number)."""
-    half = round(TILE_MM / 2 * PLANE_PX_PER_MM)
-    x, y = round(centre[0]), round(centre[1])
-    box = light[max(y - half, 0) : y + half, max(x - half, 0) : x + half]
-    if box.size == 0:
-        return None
-    darkest = float(numpy.partition(box.ravel(), box.size // 50)[box.size // 50])
-    if face_level - darkest < INK_CONTRAST:
-        return None
-    return _ink_number(light, face_level, centre, level=darkest + FAINT_INK_SHARE * (face_level - darkest))
-
-
-PART_MM = 2.0
-"""Ink shapes shorter than this are specks, not parts of a digit."""
-DIGIT_HIGH_MM = 16.0
-"""A digit's ink, blurred, is at most this tall (they are printed 10 to 12 mm high)."""
-
-
-def _stacked(parts: list[list[int]]) -> list[list[int]]:
-    """Ink shapes' boxes (x0, y0, x1, y1), with those just above one another in the same columns made one:
-    a blurred digit's ink may break across its waist (a 5 in two parts)."""
-    merged: list[list[int]] = []
-    for box in sorted(parts):
-        last = merged[-1] if merged else [0, 0, 0, 0]
-        top, bottom = min(last[1], box[1]), max(last[3], box[3])
-        if (
-            box[0] < last[2] - 1
-            and max(box[1], last[1]) - min(box[3], last[3]) <= 3
-            and bottom - top <= DIGIT_HIGH_MM * PLANE_PX_PER_MM
-        ):
-            merged[-1] = [last[0], top, max(last[2], box[2]), bottom]
-        else:
-            merged.append(box)
-    return merged
 
 
 def middle_of(image: numpy.typing.NDArray[Any], share: float) -> numpy.typing.NDArray[Any]:
@@ -605,8 +234,6 @@ the lightness of the crop's brightest tenth; the later ones outline a face that 
 OVERSIZE = 1.2
 """A face outline this much larger than a tile has taken in some of its surround."""
 
-NEAR_MM = 8.0
-"""A tile reaches this close to its square's centre at least (a plane a few millimetres off moves it)."""
 RotatedRect = tuple[tuple[float, float], tuple[float, float], float]
 
 
@@ -692,17 +319,7 @@ def _shaped(light: Frame, faces: numpy.typing.NDArray[numpy.uint8]) -> numpy.typ
     pixels with the ink inside the face closed (it is part of the tile) and thin bridges to look-alike
     surroundings cut. (Flat morphology commutes with a threshold: the same pixels as closing and opening
     each share's bright pixels, for the morphology's cost once a tile, not once a share.)"""
-    return _shaped_tiles(numpy.asarray(cv2.bitwise_and(light, light, mask=faces), numpy.uint8))
-
-
-SHAPED_REACH = 4 * (_DISC.shape[0] // 2)
-"""How far a pixel of _shaped_tiles' result depends on its surround: four passes of _DISC (close, open)."""
-
-
-def _shaped_tiles(face: numpy.typing.NDArray[numpy.uint8]) -> numpy.typing.NDArray[numpy.uint8]:
-    """_shaped of a face's lightness already 0 off it."""
-    closed = cv2.morphologyEx(face, cv2.MORPH_CLOSE, _DISC)
-    return numpy.asarray(cv2.morphologyEx(closed, cv2.MORPH_OPEN, _DISC), numpy.uint8)
+    return shaped_tiles(numpy.asarray(cv2.bitwise_and(light, light, mask=faces), numpy.uint8))
 
 
 def _upright(light: Frame, centre: tuple[float, float], angle: float) -> FloatArray:

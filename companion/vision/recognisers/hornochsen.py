@@ -73,16 +73,14 @@ from companion.vision.recognisers._hornochsen_layout import board_lines, hornoch
 from companion.vision.recognisers._hornochsen_layout import parse_square as parse_square
 from companion.vision.recognisers._hornochsen_layout import played_slot as played_slot
 from companion.vision.recognisers._hornochsen_mend import ascending_rows, one_of_each
-from companion.vision.recognisers._hornochsen_tiles import (
+from companion.vision.recognisers._hornochsen_seen import (
     NORMALISED_TILE_SHARE,
     Levels,
     Seen,
-    face_up_tile,
-    middle_of,
     squares_levels,
-    straighten,
     table_mask,
 )
+from companion.vision.recognisers._hornochsen_tiles import face_up_tile, middle_of, straighten
 from companion.vision.recognisers._lab import (
     FloatArray,
     Palette,
