@@ -14,8 +14,14 @@ from companion.vision.base import PLANE_PX_PER_MM, Profile, encode_template, rec
 from companion.vision.generate import render_plane
 from companion.vision.generate._sprites import SPRITE_PX_PER_MM
 from companion.vision.generate.hornochsen import draw_tile_face
+from companion.vision.recognisers import (
+    _hornochsen_classifier,
+    _hornochsen_glyphs,
+    _hornochsen_mend,
+    _hornochsen_tiles,
+    hornochsen,
+)
 from companion.vision.recognisers import _hornochsen_digits as digits
-from companion.vision.recognisers import _hornochsen_glyphs, _hornochsen_mend, _hornochsen_tiles, hornochsen
 from companion.vision.recognisers._lab import FloatArray, palette_for
 
 CROPS = Path(__file__).parent / "data" / "crops"
@@ -123,7 +129,9 @@ def test_the_camera_classifier_reads_the_built_in_tiles_only() -> None:
     built_in = recogniser._templates(recogniser.default_profile())
     classifier = built_in.classifier
     assert classifier is not None and classifier.weights.shape == (len(classifier.owners), 16 * 24 + 1)
-    assert numpy.bincount(classifier.owners).tolist() == [digits.SUBCLASSES] * 10, "each digit its clusters"
+    assert numpy.bincount(classifier.owners).tolist() == [_hornochsen_classifier.SUBCLASSES] * 10, (
+        "each digit its clusters"
+    )
     default = recogniser.default_profile()
     taught = Profile(
         game="hornochsen",
@@ -151,7 +159,7 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     for sigma in (0.8, 1.6, 2.4):
         for digit, glyphs in glyphs_at(sigma).items():
             learned[digit] += glyphs
-    classifier = digits.DigitClassifier.learn(learned)
+    classifier = _hornochsen_classifier.DigitClassifier.learn(learned)
     tested = glyphs_at(2.0)
     right = sum(
         int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
@@ -161,7 +169,7 @@ def test_the_classifier_learns_to_tell_blurred_digits_apart() -> None:
     total = sum(len(glyphs) for glyphs in tested.values())
     assert total > 150 and right / total > 0.98
     glyph = tested[8][0]
-    features = digits.DigitClassifier.features(glyph.pixels, glyph.aspect)
+    features = _hornochsen_classifier.DigitClassifier.features(glyph.pixels, glyph.aspect)
     direct = numpy.maximum.reduceat(classifier.weights @ features + classifier.bias, classifier.starts)
     assert classifier.log_likelihoods(glyph.pixels, glyph.aspect) == pytest.approx(direct, rel=1e-4, abs=1e-3)
 
@@ -177,7 +185,9 @@ def _glyphs_at(sigma: float, edition: str = "default") -> dict[int, list[_hornoc
     return found
 
 
-def _right(classifier: digits.DigitClassifier, tested: dict[int, list[_hornochsen_glyphs.Glyph]]) -> float:
+def _right(
+    classifier: _hornochsen_classifier.DigitClassifier, tested: dict[int, list[_hornochsen_glyphs.Glyph]]
+) -> float:
     right = sum(
         int(numpy.argmax(classifier.log_likelihoods(g.pixels, g.aspect))) == digit
         for digit, glyphs in tested.items()
@@ -195,7 +205,7 @@ def test_a_few_taught_digits_move_the_classifier_to_another_typeface() -> None:
     for sigma in (0.8, 1.6, 2.4):
         for digit, glyphs in _glyphs_at(sigma).items():
             learned[digit] += glyphs
-    classifier = digits.DigitClassifier.learn(learned, subclasses=1)
+    classifier = _hornochsen_classifier.DigitClassifier.learn(learned, subclasses=1)
     lessons = _glyphs_at(0.8, "travel")
     taught = classifier.taught({d: (found[0].pixels, found[0].aspect, 1) for d, found in lessons.items()})
     tested = _glyphs_at(2.8, "travel")
@@ -210,8 +220,8 @@ def test_the_classifier_keeps_what_teaching_needs_in_its_file() -> None:
     """The shipped file holds the means and the covariance's inverse, so a profile can be taught; read
     back, a taught classifier is the one taught from the original."""
     learned = _glyphs_at(1.2)
-    classifier = digits.DigitClassifier.learn(learned)
-    again = digits.DigitClassifier.from_json(json.loads(json.dumps(classifier.to_json())))
+    classifier = _hornochsen_classifier.DigitClassifier.learn(learned)
+    again = _hornochsen_classifier.DigitClassifier.from_json(json.loads(json.dumps(classifier.to_json())))
     assert again.means is not None and again.precision is not None and classifier.precision is not None
     assert numpy.allclose(
         again.precision, classifier.precision, rtol=2e-3, atol=1e-3 * abs(classifier.precision).max()
@@ -315,9 +325,9 @@ def test_each_digit_learned_as_clusters_reads_blurred_blobs_better() -> None:
         for edition in editions:
             for digit, glyphs in _glyphs_at(sigma, edition).items():
                 learned[digit] += glyphs
-    clusters = digits.DigitClassifier.learn(learned)
-    single = digits.DigitClassifier.learn(learned, subclasses=1)
-    assert len(clusters.owners) == 10 * digits.SUBCLASSES and len(single.owners) == 10
+    clusters = _hornochsen_classifier.DigitClassifier.learn(learned)
+    single = _hornochsen_classifier.DigitClassifier.learn(learned, subclasses=1)
+    assert len(clusters.owners) == 10 * _hornochsen_classifier.SUBCLASSES and len(single.owners) == 10
     tested: dict[int, list[_hornochsen_glyphs.Glyph]] = {d: [] for d in range(10)}
     for edition in editions:
         for digit, glyphs in _glyphs_at(3.6, edition).items():
@@ -329,19 +339,19 @@ def test_the_classifier_round_trips_through_json_and_reads_one_mean_a_digit() ->
     """Written and read back, the clusters read the same; a document of one mean a digit (no owners:
     written before clusters) still reads as it did."""
     learned = _glyphs_at(1.6)
-    for subclasses in (digits.SUBCLASSES, 1):
-        classifier = digits.DigitClassifier.learn(learned, subclasses)
+    for subclasses in (_hornochsen_classifier.SUBCLASSES, 1):
+        classifier = _hornochsen_classifier.DigitClassifier.learn(learned, subclasses)
         data = json.loads(json.dumps(classifier.to_json()))
         if subclasses == 1:
             del data["owners"]
-        again = digits.DigitClassifier.from_json(data)
+        again = _hornochsen_classifier.DigitClassifier.from_json(data)
         assert again.owners.tolist() == classifier.owners.tolist()
         glyph = learned[6][0]
         assert again.log_likelihoods(glyph.pixels, glyph.aspect) == pytest.approx(
             classifier.log_likelihoods(glyph.pixels, glyph.aspect), abs=1e-3
         )
     with pytest.raises(ValueError):
-        digits.DigitClassifier.from_json({**classifier.to_json(), "owners": [0] * 10})
+        _hornochsen_classifier.DigitClassifier.from_json({**classifier.to_json(), "owners": [0] * 10})
 
 
 def test_all_scores_at_once_are_each_glyphs_own() -> None:
@@ -367,13 +377,13 @@ def test_a_taught_digit_moves_its_nearest_cluster_only() -> None:
     for sigma in (0.8, 1.6, 2.4, 3.2):
         for digit, glyphs in _glyphs_at(sigma).items():
             learned[digit] += glyphs
-    classifier = digits.DigitClassifier.learn(learned)
+    classifier = _hornochsen_classifier.DigitClassifier.learn(learned)
     lesson = _glyphs_at(0.8, "travel")[3][0]
     taught = classifier.taught({3: (lesson.pixels, lesson.aspect, 4)})
     assert classifier.means is not None and taught.means is not None
     moved = numpy.flatnonzero(numpy.abs(taught.means - classifier.means).max(axis=1) > 1e-6)
     assert len(moved) == 1 and classifier.owners[moved[0]] == 3
-    shown = digits.DigitClassifier.features(lesson.pixels, lesson.aspect)
+    shown = _hornochsen_classifier.DigitClassifier.features(lesson.pixels, lesson.aspect)
     threes = numpy.flatnonzero(classifier.owners == 3)
     distances = numpy.sum((classifier.means[threes] - shown) ** 2, axis=1)
     assert moved[0] == threes[numpy.argmin(distances)]
