@@ -18,6 +18,7 @@ from companion.vision.recognisers import (
     _hornochsen_classifier,
     _hornochsen_glyphs,
     _hornochsen_mend,
+    _hornochsen_raw,
     _hornochsen_tiles,
     hornochsen,
 )
@@ -67,7 +68,7 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
     assert crop.ndim == 3, "the crop is there"
     recogniser = hornochsen.HornochsenRecogniser()
     profile = recogniser.default_profile()
-    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
+    palette = palette_for(profile.colours, _hornochsen_raw.SURFACES, washed=False)
     templates = recogniser._templates(profile)
     region = recogniser.layout({"players": 6}).items["row:9:square:3"]
     assert recogniser._read_item(crop, region, palette, templates)[0] == "empty"
@@ -87,9 +88,9 @@ def test_a_cow_pat_cut_in_two_is_not_taken_for_two_digits(monkeypatch: pytest.Mo
             (_hornochsen_tiles, "BRIGHT_SHARES", (0.65,)),
         ),
         ("hornochsen-shadow-wisp-88.png", "row:4:square:4", "88", (_hornochsen_glyphs, "DIGIT_FILL", 0.15)),
-        ("hornochsen-dark-25.png", "row:8:square:0", "25", (hornochsen, "DARK_LEVEL", 0.0)),
-        ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (hornochsen, "DARK_LEVEL", 0.0)),
-        ("hornochsen-dark-table.png", "played:seat0:2", "empty", (hornochsen, "INK_SHARE", 1.0)),
+        ("hornochsen-dark-25.png", "row:8:square:0", "25", (_hornochsen_raw, "DARK_LEVEL", 0.0)),
+        ("hornochsen-shadowed-56.png", "row:5:square:3", "56", (_hornochsen_raw, "DARK_LEVEL", 0.0)),
+        ("hornochsen-dark-table.png", "played:seat0:2", "empty", (_hornochsen_raw, "INK_SHARE", 1.0)),
     ],
 )
 def test_camera_crops_once_misread_are_read(
@@ -104,7 +105,7 @@ def test_camera_crops_once_misread_are_read(
     assert crop.ndim == 3, "the crop is there"
     recogniser = hornochsen.HornochsenRecogniser()
     profile = recogniser.default_profile()
-    palette = palette_for(profile.colours, hornochsen.SURFACES, washed=False)
+    palette = palette_for(profile.colours, _hornochsen_raw.SURFACES, washed=False)
     templates = recogniser._templates(profile)
     region = recogniser.layout({"players": 6}).items[item_id]
     assert recogniser._read_item(crop, region, palette, templates)[0] == number

@@ -16,9 +16,10 @@ digit classifier and templates and how they are learned); teaching adds the user
 the classifier to them) and colours. Each number is on one tile and a row ascends: readings that break
 either are mended from their next likeliest numbers.
 
-This module holds the colours, the recogniser (reading and teaching) and a raw plane's squares read by
-their colours; the layout is _hornochsen_layout.py's, telling a face from a back and reading a face's
-number on a normalised plane _hornochsen_faces.py's, the mending by the game's rules _hornochsen_mend.py's.
+This module holds the colours and the recogniser (reading and teaching); the layout is
+_hornochsen_layout.py's, telling a face from a back and reading a face's number on a normalised plane
+_hornochsen_faces.py's, a raw plane's squares read by their colours _hornochsen_raw.py's, the mending by the
+game's rules _hornochsen_mend.py's.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ from companion.vision.recognisers._hornochsen_digits import (
     DigitTemplates,
     built_in_templates,
     from_png,
-    read_number,
     to_png,
 )
 from companion.vision.recognisers._hornochsen_faces import (
@@ -73,6 +73,19 @@ from companion.vision.recognisers._hornochsen_layout import board_lines, hornoch
 from companion.vision.recognisers._hornochsen_layout import parse_square as parse_square
 from companion.vision.recognisers._hornochsen_layout import played_slot as played_slot
 from companion.vision.recognisers._hornochsen_mend import ascending_rows, one_of_each
+
+# (The surfaces re-exported: the training module learns their colours by these names.)
+from companion.vision.recognisers._hornochsen_raw import BACK as BACK
+from companion.vision.recognisers._hornochsen_raw import BOARD_PRINT as BOARD_PRINT
+from companion.vision.recognisers._hornochsen_raw import FACE as FACE
+from companion.vision.recognisers._hornochsen_raw import INK as INK
+from companion.vision.recognisers._hornochsen_raw import (
+    LIFTED_TRUST,
+    SURFACES,
+    find_tile,
+    lit_up,
+    read_square,
+)
 from companion.vision.recognisers._hornochsen_seen import (
     NORMALISED_TILE_SHARE,
     Levels,
@@ -80,7 +93,7 @@ from companion.vision.recognisers._hornochsen_seen import (
     squares_levels,
     table_mask,
 )
-from companion.vision.recognisers._hornochsen_tiles import face_up_tile, middle_of, straighten
+from companion.vision.recognisers._hornochsen_tiles import face_up_tile, middle_of
 from companion.vision.recognisers._lab import (
     FloatArray,
     Palette,
@@ -92,12 +105,6 @@ from companion.vision.recognisers._lab import (
 )
 from companion.vision.recognisers._shipped import shipped_colours
 from companion.vision.vocabulary import DOWN, EMPTY
-
-FACE, BACK, INK, BOARD_PRINT = "face", "back", "ink", "board"
-SURFACES = (FACE, BACK, INK, BOARD_PRINT)
-TILE_SHARE = 0.4
-"""A square holds a tile when this share of its middle shows the tile's face or back."""
-
 
 # ---------------------------------------------------------------- the recogniser
 
@@ -266,12 +273,12 @@ class HornochsenRecogniser:
         likely: their score's shortfall)."""
         if crop.size == 0:
             return EMPTY, 0.0, []
-        reading = _read_square(crop, palette, templates)
+        reading = read_square(crop, palette, templates)
         if reading[0] == EMPTY:
             # Deep shadow darkens a face to the colour of ink or print: look again, lit up.
-            lifted = _lifted(crop)
+            lifted = lit_up(crop)
             if lifted is not None:
-                again = _read_square(lifted, palette, templates)
+                again = read_square(lifted, palette, templates)
                 if again[0] != EMPTY:
                     return again[0], again[1] * LIFTED_TRUST, again[2]
         return reading
@@ -380,64 +387,8 @@ def _taught_digits(tile: FloatArray | None, label: str) -> list[tuple[int, Float
     ]
 
 
-def _read_square(
-    crop: Frame, palette: Palette, templates: DigitTemplates
-) -> tuple[str, float, list[tuple[int, float]]]:
-    """What a square (or slot) shows, as HornochsenRecogniser._read_item says."""
-    middle = palette.classify_bgr(middle_of(crop, 0.6)[::2, ::2])
-    shares = numpy.bincount(middle.ravel(), minlength=len(SURFACES)) / max(1, middle.size)
-    face, back = float(shares[0]), float(shares[1])
-    if max(face, back) < TILE_SHARE:
-        return EMPTY, float(min(1.0, 1.0 - max(face, back) / TILE_SHARE + 0.3)), []
-    if back > face:
-        return DOWN, float(min(1.0, back)), []
-    tile = find_tile(crop, palette.classify_bgr(crop))
-    if tile is None:
-        return EMPTY, 0.2, []
-    number, margin, alternatives = read_number(tile, templates)
-    if number is None:
-        return EMPTY, 0.1, []
-    return str(number), float(min(1.0, margin * 4)), alternatives
-
-
-DARK_LEVEL = 120.0
-"""A square whose middle's brightest tenth is darker than this (a tile's face is about 228 grey, the board's
-squares 140) lies in deep shadow..."""
-LIT_LEVEL = 200.0
-"""...and is looked at again scaled so that its brightest tenth is this light,"""
-INK_SHARE = 0.5
-"""...when its darkest fiftieth is at most this share of its brightest quarter's lightness: ink on a face
-(a plain table or square in shadow is more even)."""
-LIFTED_TRUST = 0.5
-"""How much of its confidence a reading of a lit-up square keeps."""
-
-
-def _lifted(crop: Frame) -> Frame | None:
-    """The square lit up to a face's lightness, when it lies in deep shadow and shows ink; else None."""
-    sample = numpy.ascontiguousarray(middle_of(crop, 0.6)[::2, ::2])
-    blue, green, red, _ = cv2.mean(sample)
-    if 0.114 * blue + 0.587 * green + 0.299 * red >= DARK_LEVEL:
-        return None  # lit well enough on average: so is its brightest tenth (a quick look for most squares)
-    middle = cv2.cvtColor(sample, cv2.COLOR_BGR2GRAY).ravel()
-    size = middle.size
-    ordered = numpy.partition(middle, (size // 50, size * 3 // 4, size * 9 // 10))
-    brightest, face, ink = (
-        float(ordered[size * 9 // 10]),
-        float(ordered[size * 3 // 4]),
-        float(ordered[size // 50]),
-    )
-    if not 0 < brightest < DARK_LEVEL or ink > INK_SHARE * face:
-        return None
-    return numpy.asarray(cv2.convertScaleAbs(crop, alpha=LIT_LEVEL / brightest), numpy.uint8)
-
-
 def _middle_pixels(lab: FloatArray, share: float) -> FloatArray:
     return numpy.asarray(middle_of(lab, share).reshape(-1, 3), dtype=numpy.float32)
-
-
-def find_tile(crop: Frame, owners: numpy.typing.NDArray[numpy.intp]) -> FloatArray | None:
-    """The tile in a square, straightened (see straighten), from its pixels' surfaces (SURFACES' indices)."""
-    return straighten(crop, owners == SURFACES.index(FACE))
 
 
 register_recogniser(GAME, HornochsenRecogniser)
