@@ -1,6 +1,6 @@
 """Tanz der Hornochsen: reading a tile's number from its digits.
 
-A straightened tile (see hornochsen.py, which finds it in its square) has its
+A straightened tile (see _hornochsen_tiles.py, which finds it in its square) has its
 ink split into digits (_hornochsen_glyphs.py: tile_glyphs; two blurred into
 one shape are cut apart), and each digit is scored by a linear discriminant
 learned from generated camera frames (DigitClassifier, _hornochsen_classifier.py) or, for a profile taught
