@@ -179,9 +179,11 @@ def test_a_cell_showing_its_frame_at_half_its_corners_must_look_more_like_a_desi
     # The table the reference kept beside a tile (light wood as yellow, a checked cloth as blue) shows
     # a frame colour at two corners and correlates 0.2-0.4 with some design: read as treasuries and
     # bends. A tile shows its frame at all four corners; so little like a design (0.32), it is read
-    # as one only then. (The grain spoils a quarter of the corners' pixels; one corner more of table
-    # leaves half of them of the frame.)
+    # as one only then. The grain spoils a quarter of the corners' pixels (0.75 of them of the frame,
+    # under MOSTLY_FRAMED: on real frames, the table at three corners more often than a tile); one
+    # corner more of table leaves half of them of the frame. (A tile framed at every corner so little
+    # like a design, and half-framed cells a little likelier: test_asterion_framed.)
     recogniser = AsterionRecogniser()
     layout = asterion_layout(3, 1)
-    assert recogniser.read(_grained(0), layout, None).items["cell:1,0"].startswith("yellow:")
+    assert recogniser.read(_grained(0), layout, None).items["cell:1,0"] == "empty"
     assert recogniser.read(_grained(1), layout, None).items["cell:1,0"] == "empty"

@@ -42,6 +42,14 @@ cloth as blue or red) at two. On dev planes (seeds 5, 8, 13, 21, 34; 5 x 8 frame
 were read as tiles (0.20-0.41) and no tile read right scored under 0.5 with so few corners; 0.42-0.48
 all gave the same."""
 
+MOSTLY_FRAMED = 0.8
+MOSTLY_FRAMED_LIKENESS = 0.35
+"""Nor does a cell whose corners show its frame colour under MOSTLY_FRAMED (three of four) unless its
+inside correlates at least MOSTLY_FRAMED_LIKENESS with a design: the table at the corners of a light
+wood or a felt, taken for yellow or green beside a tile's frame, voted 0.60-0.75 and correlated
+0.24-0.34 (dev 2, 5, 7 planes); of 2,406 tiles voting under 0.8 (dev 2, 5, 7, 9, 13, 21, 34, burnt
+20261140), 2 correlated under 0.35, one of them read wrong anyway, and none 0.34-0.37."""
+
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
 to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47)."""
@@ -145,7 +153,11 @@ def read_cell(
     # Lined up and scored once per window and colour (kept in the window): not again here.
     design, rotation, margin, shift, likeness = templates.match(colour, windows)
     if likeness < LEAST_LIKENESS or (
-        not doubtful and share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS
+        not doubtful
+        and (
+            (share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS)
+            or (share < MOSTLY_FRAMED and likeness < MOSTLY_FRAMED_LIKENESS)
+        )
     ):
         # Corners of a tile's colour and walls and paths, but like no design: the table itself
         # where the reference kept it (a felt as green as a frame, a checked cloth).

@@ -1,0 +1,57 @@
+"""Asterion: a cell whose corners show a frame colour at only three of four corners and whose inside is
+like no design is the table (`_asterion_cell.MOSTLY_FRAMED`)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy
+
+from companion.vision.recognisers._asterion_cell import read_cell
+from companion.vision.recognisers._asterion_labels import EMPTY
+
+
+class _Designs:
+    """Templates as read_cell asks them: the cell lined up where it lies, its best design at `likeness`."""
+
+    def __init__(self, likeness: float) -> None:
+        self.likeness = likeness
+
+    def lined_up(self, colour: str, windows: list[Any]) -> tuple[None, tuple[int, int]]:
+        return None, (0, 0)
+
+    def match(self, colour: str, windows: list[Any]) -> tuple[int, int, float, tuple[int, int], float]:
+        return 0, 0, 0.2, (0, 0), self.likeness
+
+
+def _read(share: float, likeness: float) -> str:
+    counts = numpy.zeros(8, numpy.intp)
+    counts[0] = round(share * 100)
+    label, _, _ = read_cell(
+        cast(Any, None),
+        20.0,
+        numpy.zeros((100, 3), numpy.uint8),
+        counts,
+        (0, share, 1, 0.0),
+        cast(Any, None),
+        cast(Any, _Designs(likeness)),
+        numpy.ones(4, bool),
+        cast(Any, None),
+    )
+    return label
+
+
+def test_the_table_at_three_corners_like_no_design_is_empty() -> None:
+    # A light wood taken for yellow beside a tile's frame: 0.60-0.75 of the corners, correlating 0.21-0.34.
+    assert _read(0.65, 0.3) == EMPTY
+    assert _read(0.75, 0.24) == EMPTY
+
+
+def test_a_tile_framed_at_three_corners_or_like_a_design_is_read() -> None:
+    assert _read(0.65, 0.4) != EMPTY
+    assert _read(0.85, 0.3) != EMPTY
+
+
+def test_a_cell_framed_at_two_corners_must_look_more_like_a_design() -> None:
+    assert _read(0.5, 0.4) == EMPTY
+    assert _read(0.5, 0.5) != EMPTY
