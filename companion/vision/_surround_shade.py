@@ -49,6 +49,12 @@ PATTERN_PX = 5
 SHADE_MIN_PX = 100
 """Fewest of a piece's pixels away from its outline that tell a smooth shade (a wrist's crossing of the
 band is some 140 pixels in all): a narrow piece is all outline, and stays an arm."""
+SHADE_GAP_PX = 3
+"""Side of the window (mask pixels) that closes a region's gaps before it is cut into pieces and eroded
+(`smooth_shades`): a player's soft shadow over light wood seen straight down darkens the grain's pale
+streaks by less than the band's level, so a crossing of the band 8-15 pixels deep came apart into strips
+along the grain, each all outline once eroded, and the shadow stayed an arm (dev minotaurus 7 light wood
+session 00 frame 5: a piece of 945 pixels kept 9 away from its outline; closed, one of 2241 kept 769)."""
 SHADE_PIECE_MM2 = 135.0
 """A region's part in the band may fall into pieces (joined through the plane's changes, or at the band's
 corners): each piece from a quarter of a wrist's crossing of the band on (18 x 30 mm / 4) must be a smooth
@@ -72,15 +78,20 @@ def smooth_shades(
     `SHADE_MIN_PX` pixels at least, its log darkening even (`SHADE_EVEN`), of one hue (`SHADE_HUE`) and
     showing the table's pattern (`SHADE_PATTERN_Z`). Asked only of regions the sharp-outline test finds
     (rare): computed over the whole band."""
-    part = numpy.asarray((labels > 0) & in_band, numpy.uint8)
+    inside = labels > 0
+    whole = cv2.morphologyEx(
+        inside.view(numpy.uint8), cv2.MORPH_CLOSE, numpy.ones((SHADE_GAP_PX,) * 2, numpy.uint8)
+    )
+    part = numpy.asarray((whole > 0) & in_band, numpy.uint8)
     found, labelled = cv2.connectedComponents(part, connectivity=8)
     pieces = numpy.asarray(labelled, numpy.int32)
     region = numpy.zeros(found, numpy.int64)
-    region[pieces.ravel()] = labels.ravel()
+    # A piece's region from its own pixels (those the closing added are no region's).
+    region[pieces[inside]] = labels[inside]
     inset = numpy.ones((2 * SHADE_INSET_PX + 1, 2 * SHADE_INSET_PX + 1), numpy.uint8)
     # Away from the region's outline (the regions are apart, so eroding them together erodes each; a region
     # goes on into the plane, so its part in the band keeps the rows along the plane's edge).
-    inner = (cv2.erode((labels > 0).astype(numpy.uint8), inset) > 0) & in_band
+    inner = (cv2.erode(whole, inset) > 0) & in_band
     pixels, uneven, hue, agreement = shade_measures(frame, reference, pieces, inner)
     shade = (pixels >= SHADE_MIN_PX) & (uneven <= SHADE_EVEN) & (hue <= SHADE_HUE)
     shade &= agreement >= SHADE_PATTERN_Z

@@ -145,3 +145,19 @@ def test_smooth_shades_leaves_the_background_and_narrow_regions_out() -> None:
     labels[0:55, 130:136] = 2  # a strip too narrow to have pixels away from its outline
     shades = smooth_shades(frame, numpy.asarray(laminate(band, 3), numpy.float32), labels, 3, labels >= 0, 30)
     assert list(shades) == [False, True, False]
+
+
+def test_a_shade_torn_into_strips_along_the_grain_is_one_piece(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A soft shadow over light wood seen straight down: the grain's pale streaks, darkened by less than the
+    # band's level, cut its crossing of the band into strips along the band, each all outline once eroded.
+    band = learned()
+    frame = head_shadow(band, 5)
+    labels = numpy.zeros((band.size[1], band.size[0]), numpy.int32)
+    labels[BOX] = 1
+    labels[5, 40:110] = labels[10, 40:110] = 0  # one-pixel streaks across the shade, along the band
+    in_band = numpy.asarray(band._depth < band.margin, bool)
+    reference = numpy.asarray(band._image, numpy.float32)
+    assert smooth_shades(frame, reference, labels, 2, in_band, 30)[1]
+    # Not closed, the strips (pieces as large as a quarter of a wrist's crossing) are arms.
+    monkeypatch.setattr(shade_module, "SHADE_GAP_PX", 1)
+    assert not smooth_shades(frame, reference, labels, 2, in_band, 30)[1]
