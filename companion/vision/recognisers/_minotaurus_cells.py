@@ -116,6 +116,8 @@ class Cells:
     lit: FloatArray | None = None
     """On a normalised plane, per cell, the share of its middle's piece pixels lighter than the neutral grey
     by more than LIT_LEVEL (None on other planes; see DARK_WHITE_LIT)."""
+    grey: GreyImage | None = None
+    """The small plane in grey (what the back is matched in)."""
 
 
 def cell_centres(
@@ -194,12 +196,22 @@ def cell_colours(
         # in a cell read empty for its bare middle, nor where the marks' polarity already tells a back
         # (a face's may yet show no horn: a back whose dark body the reference took for a dark table).
         matched = (covered >= EMPTY_COVER) & (polarity < BACK_POLARITY)
-    backs = _back_likeness(small, cx, cy, back, matched)
+    small_grey = numpy.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), numpy.uint8)
+    backs = _back_likeness(small_grey, cx, cy, back, matched)
     features = numpy.concatenate([body, body - table, texture, backs, marks], axis=1) * numpy.array(
         FEATURE_WEIGHTS, numpy.float32
     )
     return Cells(
-        ids, features.astype(numpy.float32), small, tables, centres, covered, polarity, variation, lit
+        ids,
+        features.astype(numpy.float32),
+        small,
+        tables,
+        centres,
+        covered,
+        polarity,
+        variation,
+        lit,
+        small_grey,
     )
 
 
@@ -239,8 +251,8 @@ def _back_likeness(
 ) -> FloatArray:
     """Per cell, how well the middle matches a piece's back (normalised cross-correlation, best within a few
     mm): a pattern's likeness survives glare and shadow, which wash out its colours. Cells not `matched`
-    score 0, as a bare table does."""
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    score 0, as a bare table does. `small`: the small plane, in colour or grey."""
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
     reach = back.shape[0] // 2 + round(BACK_SLACK_MM * COARSE_PX_PER_MM)
     padded = cv2.copyMakeBorder(grey, reach, reach, reach, reach, cv2.BORDER_REPLICATE)
     scores = numpy.empty((len(cx), 1), numpy.float32)

@@ -34,7 +34,8 @@ the look that fits a piece best gives its value. Taught on a normalised plane, a
 other tables.
 
 The cells' features are read in _minotaurus_cells; the rules that look again at the prototypes' reading,
-and the reading of face-up pieces' glyphs, are in _minotaurus_checks.
+and the reading of face-up pieces' glyphs, are in _minotaurus_checks (a cell whose polarity told a back but
+that shows no emblem's thin light line: _minotaurus_emblem).
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ from companion.vision.recognisers._minotaurus_checks import (
     read_glyphs,
     table_left_empty,
 )
+from companion.vision.recognisers._minotaurus_emblem import emblemless_downs
 from companion.vision.recognisers._minotaurus_glyphs import (
     HORN_BOX_MM,
     glyph_crop,
@@ -311,7 +313,14 @@ class MinotaurusRecogniser:
                 confidences[n] = float(min(1.0, 1.0 - cells.covered[n]))
         # Which way the piece's marks lie from it tells a back from a face better than its colour does
         # (a dark blue back, a dark blue face); only where that is unclear do the prototypes decide. A cell
-        # that plainly shows the back's pattern is a back whatever its polarity (BACK_CLEAR).
+        # that plainly shows the back's pattern is a back whatever its polarity (BACK_CLEAR). (A face taken
+        # mostly for the table keeps its ink and a rim of face: their polarity tells nothing.)
+        classes = [
+            "down"
+            if label not in ("empty", "down") and polarity >= BACK_POLARITY and n not in taken
+            else label
+            for n, (label, polarity) in enumerate(zip(classes, cells.polarity.tolist(), strict=True))
+        ]
         backs = features[:, 7] / FEATURE_WEIGHTS[7]
         faces = [
             n
@@ -324,17 +333,11 @@ class MinotaurusRecogniser:
         if empty is not None:
             faces += clear_horns(plane, cells, classes, empty, glyphs)
             faces += [n for n in taken if classes[n] == "down" and n not in faces]
+            faces += emblemless_downs(plane, cells, classes, confidences, back, glyphs)
         if faces:
             pieces, sure = prototypes.classify(features[faces], barred=("empty", "down"))
             for n, label, certainty in zip(faces, pieces, sure, strict=True):
                 classes[n], confidences[n] = label, certainty
-        # (A face taken mostly for the table keeps its ink and a rim of face: their polarity tells nothing.)
-        classes = [
-            "down"
-            if label not in ("empty", "down") and polarity >= BACK_POLARITY and n not in taken
-            else label
-            for n, (label, polarity) in enumerate(zip(classes, cells.polarity.tolist(), strict=True))
-        ]
         up = [n for n, label in enumerate(classes) if label not in ("empty", "down")]
         if up:
             # A face's colour is its hue: its pattern (how dark its ink, how much of its middle) and its
