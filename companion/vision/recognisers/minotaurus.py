@@ -52,11 +52,9 @@ import numpy.typing
 from companion.vision.base import (
     PLANE_PX_PER_MM,
     Frame,
-    ItemRegion,
     Layout,
     Profile,
     Reading,
-    VisionError,
     decode_template,
     encode_template,
     register_recogniser,
@@ -103,6 +101,12 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     upright_face,
 )
 from companion.vision.recognisers._minotaurus_glyphs import Glyphs as Glyphs
+from companion.vision.recognisers._minotaurus_layout import MARGIN_MM as MARGIN_MM
+from companion.vision.recognisers._minotaurus_layout import MinotaurusVisionError as MinotaurusVisionError
+from companion.vision.recognisers._minotaurus_layout import matrix_layout as matrix_layout
+from companion.vision.recognisers._minotaurus_layout import parse_piece as parse_piece
+from companion.vision.recognisers._minotaurus_layout import piece_label as piece_label
+from companion.vision.recognisers._minotaurus_layout import setup_for as setup_for
 from companion.vision.recognisers._minotaurus_light import neutral_pixels, under_made_up_light
 from companion.vision.recognisers._minotaurus_prototypes import (
     COLOUR_FEATURES,
@@ -118,8 +122,6 @@ from companion.vision.recognisers._shipped import (
     shipped_path,
 )
 
-MARGIN_MM = 36.0
-"""Border of bare table around the matrix: room for the corner markers (30 mm) and then some."""
 BACK_CLEAR = 0.45
 """Likeness to the piece's back (the built-in one or a taught one) that only a back shows: a cell read down
 that shows it stays down whatever its marks' polarity says. (Generated hard sessions, dev seeds 2 5 13 21
@@ -133,46 +135,6 @@ TEACH_LIGHTS = 8
 """Made-up lights each taught shot is also seen under."""
 TEACH_PROTOTYPES = 6
 """Prototypes one taught shot adds per label."""
-
-
-class MinotaurusVisionError(VisionError):
-    """Options or labels the Minotaurus recogniser cannot use."""
-
-
-def piece_label(colour: str, value: int, horn: str) -> str:
-    return f"{colour}-{value}-{horn}"
-
-
-def parse_piece(label: str) -> tuple[str, int, str]:
-    """("blue", 3, "left") from "blue-3-left"."""
-    colour, _, rest = label.partition("-")
-    value, _, horn = rest.partition("-")
-    if not colour or not value.isdigit() or horn not in HORNS:
-        raise MinotaurusVisionError(f"{label!r} is not a face-up piece label like 'blue-3-left'")
-    return colour, int(value), horn
-
-
-def setup_for(cells: int) -> dict[str, Any]:
-    """The setup (values in play, rows, columns) whose matrix has this many cells."""
-    for setup in SETUPS.values():
-        if setup["rows"] * setup["columns"] == cells:
-            return setup
-    raise MinotaurusVisionError(f"no Minotaurus setup has a matrix of {cells} cells")
-
-
-def matrix_layout(options: Mapping[str, Any]) -> Layout:
-    players = options.get("players", max(SETUPS))
-    if players not in SETUPS:
-        raise MinotaurusVisionError(f"players must be one of {sorted(SETUPS)}, not {players!r}")
-    rows, columns = SETUPS[players]["rows"], SETUPS[players]["columns"]
-    items = {
-        f"cell:{row * columns + column}": ItemRegion(
-            (MARGIN_MM + (column + 0.5) * PITCH_MM, MARGIN_MM + (row + 0.5) * PITCH_MM), (TILE_MM, TILE_MM)
-        )
-        for row in range(rows)
-        for column in range(columns)
-    }
-    return Layout((2 * MARGIN_MM + columns * PITCH_MM, 2 * MARGIN_MM + rows * PITCH_MM), items)
 
 
 # ---------------------------------------------------------------- colour of each cell (_minotaurus_cells)
