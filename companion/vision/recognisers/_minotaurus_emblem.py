@@ -59,6 +59,18 @@ GLARE_LIT = 0.15
 emblem to be looked at as a face: a face's ink is darker than it, and only a glare, which lights it past
 the table, shows lighter marks on it (the travel blue face: 0.46). A shadow's edge is no lighter than the
 table (0.0 for the six); a wood's patch is (0.41), and shows no horn (as DARK_WHITE_LIT)."""
+DIM_LINE_RATIO = 0.8
+"""Least ratio of the light tail of a cell's top-hat (DIM_LINE_TAIL) to its middle's median grey for a
+cell with too few lines over EMBLEM_LINE to show its emblem all the same: a shade darkens the emblem's line
+with the back, so in a deep one (a back's middle at grey 11) it stands only 12-16 levels over its
+surroundings, yet still as far over them as the back's grey itself. Generated hard sets (H3's 22 and burnt
+20261141, cells this rule reads): the two backs so dark 1.09 (burnt 20261139 dark wood, read empty by
+table_left_empty anyway) and 1.39 (burnt 20261141 linen, read empty by LINE_SHARE before this); the 19
+that were none 0.52 at most (one flat dark wood's patch, 0.82, varies 3.0: read empty by flat_cells_empty
+whatever this reads)."""
+DIM_LINE_TAIL = 97.5
+"""Percentile of a cell's top-hat over its middle taken as its lines' level (a ring's, a diamond's stroke
+covers some tenth of the middle; the table's noise, a shadow's broad edge, hardly a pixel in forty)."""
 HORN_SEEN = 0.3
 """Least likeness of the horn for such a lit cell to be a face (as _minotaurus_checks.HORN_SEEN; the glared
 blue face 0.58, the wood's patch 0.18)."""
@@ -89,7 +101,7 @@ def emblemless_downs(
     shares = emblem_shares(cells, downs)
     faces: list[int] = []
     for n, share in zip(downs, shares.tolist(), strict=True):
-        if share >= LINE_SHARE:
+        if share >= LINE_SHARE or dim_emblem(cells, n):
             continue
         x, y = (numpy.array([round(float(v))], numpy.intp) for v in cells.centres[n])
         small = cells.small if cells.grey is None else cells.grey
@@ -127,6 +139,21 @@ def emblem_shares(cells: Cells, cells_at: list[int]) -> FloatArray:
     (left, top), (right, bottom) = (low - (x0, y0)).T, (high - (x0, y0)).T
     count = lines[bottom, right] - lines[top, right] - lines[bottom, left] + lines[top, left]
     return numpy.asarray(count / numpy.maximum((right - left) * (bottom - top), 1), numpy.float32)
+
+
+def dim_emblem(cells: Cells, n: int) -> bool:
+    """Whether cell n's middle shows light lines that stand over their surroundings by DIM_LINE_RATIO of its
+    own median grey (a back's emblem in a deep shade, see DIM_LINE_RATIO)."""
+    grey = cv2.cvtColor(cells.small, cv2.COLOR_BGR2GRAY) if cells.grey is None else cells.grey
+    half, reach = round(MIDDLE_MM / 2 * COARSE_PX_PER_MM), LINE_KERNEL.shape[0]
+    height, width = grey.shape
+    x, y = (round(float(v)) for v in cells.centres[n])
+    if x - half - reach < 0 or y - half - reach < 0 or x + half + reach > width or y + half + reach > height:
+        return False
+    around = grey[y - half - reach : y + half + reach, x - half - reach : x + half + reach]
+    hat = cv2.morphologyEx(around, cv2.MORPH_TOPHAT, LINE_KERNEL)[reach:-reach, reach:-reach]
+    level = max(float(numpy.median(around[reach:-reach, reach:-reach])), 1.0)
+    return float(numpy.percentile(hat, DIM_LINE_TAIL)) >= DIM_LINE_RATIO * level
 
 
 def _horn(plane: Frame, cells: Cells, n: int, glyphs: Glyphs) -> float:
