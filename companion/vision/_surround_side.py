@@ -92,6 +92,28 @@ class Side:
     """`relative` with its own level taken out: the grey level less its neighbourhood's, relative to it."""
     steep_step: Floats
     """The step of the darkening that is steep (`SHARP_STEP`, or beyond `STEP_NOISE`)."""
+    clipped: Floats
+    """Per channel, 1.0 where the reference is clipped over most of the shadow's window (`clipped_ratio`),
+    else 0.0."""
+
+
+def clipped_ratio(ratio: Floats, clipped: Floats) -> Floats:
+    """The band's ratio to its reference with each channel the reference clipped (`Side.clipped`: 1.0 there)
+    brought down to the unclipped channels' highest, where it stood above: the table there was brighter
+    than the camera could tell, so the true ratio is no more than the one measured, and a shadow scaling
+    every channel alike may lie anywhere below it. Burnt 20261141 Hornochsen gingham session 04 frame 13:
+    the white checks at (180, 254, 254) in a player's shadow went to 0.62 in blue and seemed 0.74 and 0.83
+    in green and red, a hue no shadow has (a foreign region across the band)."""
+    height = ratio.shape[0]
+    if not cv2.countNonZero(clipped.reshape(height, -1)):
+        return ratio
+    # OpenCV's per-element operations and max3: numpy's where and reductions over three channels cost
+    # 2.5 ms a side. A ratio is above zero: a highest of zero is every channel clipped, which nothing
+    # bounds (left as measured).
+    top = max3(floats(cv2.subtract(ratio, cv2.multiply(ratio, clipped))))
+    top[top <= 0.0] = numpy.inf
+    lowered = cv2.subtract(cv2.min(ratio, cv2.merge([top, top, top])), ratio)
+    return floats(cv2.add(ratio, cv2.multiply(lowered, clipped)))
 
 
 def typed(values: numpy.typing.NDArray[Any]) -> numpy.typing.NDArray[Any]:

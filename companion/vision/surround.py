@@ -30,6 +30,7 @@ from companion.vision._surround_side import (
     GAIN_SAMPLE,
     LOG_OFFSET,
     Side,
+    clipped_ratio,
     glare,
     overall_gain,
     shifted,
@@ -219,6 +220,9 @@ class Surround(BandCrossing):
             "relative": numpy.where(deviation > TEXTURED, grey / (mean + 2.0) - 1.0, 0.0),
             "centred": numpy.where(deviation > TEXTURED, (grey - mean) / (mean + 2.0), 0.0),
             "steep_step": steep_step(numpy.asarray(cv2.blur(image, window) + 2.0, numpy.float32)),
+            "clipped": numpy.asarray(
+                cv2.blur(numpy.asarray(image >= SATURATED, numpy.float32), window) > 0.5, numpy.float32
+            ),
         }
         gathered = {name: self._gather(numpy.asarray(values)) for name, values in reference.items()}
         self._sides = tuple(
@@ -400,7 +404,8 @@ class Surround(BandCrossing):
         # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
         # Where the plane is shaded and the band is not, the plane's light carried outward is too dim
         # there: the band is brighter than its reference by as much, alike in every channel.
-        hue = cv2.subtract(max3(ratio), min3(ratio)) <= side.shadow_hue * numpy.maximum(darkening, 1.0)
+        scaled = clipped_ratio(ratio, side.clipped)
+        hue = cv2.subtract(max3(scaled), min3(scaled)) <= side.shadow_hue * numpy.maximum(darkening, 1.0)
         shadow = (darkening >= shadow_min) & (darkening <= SHADE_LIFT) & hue
         excess = numpy.where(shadow, numpy.float32(0.0), distance)
         changed = (cv2.blur(excess, (blur, blur)) > level) | lost
