@@ -20,6 +20,10 @@ runs from the outer edge to the plane; pieces standing at the plane's edge step 
 BRIDGED_ARM_MM2 = 2500.0
 """An arm that crosses the plane's edge only over a marker covers at least this much of the plane beyond."""
 
+RIM_MM = 6.0
+"""The band's innermost this many millimetres may be the plane's board reaching out past the plane (the
+toss's collar plate): an arm of its hue there is only darker than it (`BandCrossing.through_rim`)."""
+
 REACH_MM = 70.0
 """How far into the plane an arm of its very colour may come unseen before its hand shows (a forearm
 over the toss's collar plate, 40-55 mm)."""
@@ -49,6 +53,7 @@ class BandCrossing:
         """Per pixel, how far in from the band's outer edge (mask pixels)."""
         self._band_pixels = numpy.flatnonzero(self._depth < self.margin)
         """The band's pixels' indices in an image of its size, raveled."""
+        self._rim_px = max(1, round(RIM_MM * px_per_mm))
 
     def crossing(
         self,
@@ -104,6 +109,20 @@ class BandCrossing:
         if shades is not None and numpy.any(wide):
             wide &= ~shades(labels, count)
         return bool(numpy.any(wide))
+
+    def through_rim(self, foreign: Mask, darker: Mask) -> Mask:
+        """`foreign` (the band's changes beyond light and shadow) carried straight on across the band's
+        innermost `RIM_MM` to the plane's edge where it is only `darker` there: a board reaching out past
+        the plane under the arm, of its hue. Straight on from where it stops, not along the rim: a strip
+        of shade along the plane's edge would join it to any change of the plane's."""
+        m, k = self.margin, self._rim_px
+        out = foreign.copy()
+        a, b = m - k, m  # the rim's depths
+        out[a:b, m:-m] |= darker[a:b, m:-m] & foreign[a - 1, m:-m][None, :]
+        out[-b:-a, m:-m] |= darker[-b:-a, m:-m] & foreign[-a, m:-m][None, :]
+        out[m:-m, a:b] |= darker[m:-m, a:b] & foreign[m:-m, a - 1][:, None]
+        out[m:-m, -b:-a] |= darker[m:-m, -b:-a] & foreign[m:-m, -a][:, None]
+        return out
 
     def _outlined(self, labels: numpy.typing.NDArray[numpy.int32], count: int, outline: Mask) -> Mask:
         """Per region, whether an outline crosses the band along it (`outline`: `Surround.changed`'s):

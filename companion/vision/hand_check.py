@@ -214,8 +214,12 @@ class HandCheck:
         # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
         # player's shadow lying over the band by a marker is joined to its square too.
         markers, width = self.markers, self.settings.hand_min_edge_mm
+        # A board reaching out past the plane under the band's inner edge, of a skin's hue (the toss's
+        # pale collar plate), is only darker under the arm there: the arm's foreign part stops short of
+        # the plane (burnt 20261141 Toss printed session 12 frame 6, 6 mm short, read with a hand).
+        foreign = self.surround.through_rim(band, darker)
         crossed = self.surround.crossing(
-            band, joined, width, None, markers, texture
+            foreign, joined, width, None, markers, texture
         ) or self.surround.crossing(darker, joined, width, outline, markers, texture, shades)
         # An arm of the plane's colour over it (a skin tone as the board's): foreign where it crosses
         # the band, unseen over the plane until its hand.
