@@ -33,10 +33,11 @@ EDGE_RIM_PX = 2
 (`joined_changes`)."""
 HAND_DEPTH_MM = 10.0
 """An arm is still wide this far inside the plane's edge."""
-BAND_SHADOW_MIN = 0.2
+BAND_SHADOW_MIN = 0.1
 """Around the plane a shadow may be deeper than the plane's `shadow_min` allows: a head shades the table
 nearer the player more, and more steeply than the band's light follows within a cell (a player out of
-view under a low lamp leaves dark wood a quarter lit)."""
+view under a low lamp leaves dark wood a quarter lit, linen 0.17 lit in burnt 20261141: at 0.2 that
+shadow was foreign across the band). Deeper than this a shadow's hue is the camera's noise."""
 BAND_LEVEL = 0.5
 """Around the plane no piece lies: a change averaged over `HAND_BLUR_MM` counts there from this share of
 `hand_level` on (a pale arm on linen differs from it by little)."""
