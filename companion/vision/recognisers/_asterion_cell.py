@@ -63,9 +63,14 @@ lamp or beside a light wood, read as yellow (burnt 20261133, dev 13). On dev pla
 55; 13's sessions 6-7 alone) tiles' corners voting their own colour first and a runner-up at a tenth
 of it or more never showed the runner-up's frame by 0.3 (green against yellow led by 0.32-0.37 only
 with a runner-up under 0.08 of the votes); those voting a wrong colour first led the truth's by
-0.38-0.96. Not when the colour voted was taught: the corners then show the edition's own colour, and
-`colour_lead` compares the built-in drawings' frames (a second print taught on light wood, its yellow
-tiles on dark wood showed green's frame by 0.3 and more: 11 of 6,237 taught cells read green)."""
+0.38-0.96. Taught colours too: a second print taught on dark wood (burnt 20261141) read its green tiles
+on light wood and gingham yellow, its taught yellow voted first (their frames, lit by the wood, lie
+at Lab a 118-131 where the print's green is 90) and the rule, left out for taught colours, did not
+right them (2,725 of 2,772 cells, 2,752 untaught; 2,747 with it). It was left out when a second print
+taught on light wood read 11 yellow tiles on dark wood green: taught colours were then every corner
+pixel's median, half the table's and the outline's (_asterion_teach.FRAME_PART). Taught from that
+sitting on light wood instead, 2,566 of 2,583 read right (2,567 before and untaught: felt's yellow
+tiles are read green by this rule, untaught too)."""
 
 
 def read_cell(
@@ -129,7 +134,6 @@ def read_cell(
         share = TILE_VOTE
     elif (
         rival_share >= RIVAL_SHARE * share
-        and FRAME_LABELS[colour_index] not in palettes.taught
         and contrast >= TILE_CONTRAST
         and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
     ):

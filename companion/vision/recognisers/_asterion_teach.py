@@ -47,6 +47,25 @@ sittings of dev seeds 5, 13, 21 and 34 clipped at most 2 % of any lesson. (The l
 the drawing's did not tell them apart: a travel tile on light wood shows 0.58-0.89 of it.)"""
 
 
+FRAME_PART = 0.3
+"""A taught tile's frame colour is learned from this most colourful share of its corners' pixels. The
+corners see the frame and, beside it, the table, the outline, a wall or a path: their median is none of
+them. A second print taught on dark wood (burnt 20261141) took its yellow as dim ochres (Lab 113-185,
+126-142, 156-180; printed 195, 128, 189) and its green as (160, 113, 148) (printed 162, 90, 162); on
+light wood and gingham green tiles then read yellow, blue ones green (2,725 of 2,772 cells right, 2,752
+untaught). The frame is the most colourful of these surfaces (the table kept by the reference is grey,
+walls and outline dark and dull, the path pale): its colourful third gave 180-241, 115-142, 176-195 for
+the yellow, 164, 100, 150 for the green."""
+
+
+def _frame_part(corners: FloatArray) -> FloatArray:
+    """The most colourful FRAME_PART of a taught tile's corner pixels (Lab, pixels x 3)."""
+    pixels = corners.reshape(-1, 3)
+    chroma = numpy.hypot(pixels[:, 1] - 128.0, pixels[:, 2] - 128.0)
+    kept: FloatArray = pixels[chroma >= numpy.quantile(chroma, 1.0 - FRAME_PART)]
+    return kept
+
+
 def _in_clear_light(view: FloatArray, drawing: FloatArray) -> bool:
     """Whether a taught tile (Lab, lined up) shows its walls and paths as far apart as drawn.
 
@@ -104,7 +123,7 @@ def learned_profile(
         turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
         view = lined_up(windows, turned(built_in, turns[0]))
         if _in_clear_light(view, built_in):
-            samples.setdefault(colour, []).append(corners)
+            samples.setdefault(colour, []).append(_frame_part(corners))
         if float((view[..., 0] >= CLIPPED_L).mean()) >= CLIPPED_LOOK:
             # Walls, chests and wings washed into the paths: such a look (and the looks
             # transferred from it) drew other tiles to it on every other table. Left to a
