@@ -59,16 +59,13 @@ class _CellPalettes:
         colours: Mapping[str, list[list[float]]],
         frames: tuple[str, ...],
         path_like: int,
-        taught: frozenset[str] = frozenset(),
     ) -> None:
-        """`taught`: the labels whose colours were taught (the edition's own, not the built-in ones)."""
         every = (*FRAME_LABELS, *OTHER_LABELS)
         self.every = palette_for(colours, (*frames, *OTHER_LABELS))
         self.every_map = numpy.array([every.index(label) for label in self.every.labels], numpy.intp)
         self.frames = palette_for(colours, frames)
         self.frames_map = numpy.array([FRAME_LABELS.index(label) for label in self.frames.labels], numpy.intp)
         self.path_like = path_like
-        self.taught = taught
 
 
 @functools.lru_cache(maxsize=4)
@@ -96,7 +93,6 @@ class _Prepared:
                 profile.colours,
                 tuple(FRAME_LABELS[i] for i in numpy.flatnonzero(here)),
                 path_like,
-                frozenset(profile.params.get("taught_colours", [])),
             )
             for at_origin, here in ((True, _AT_ORIGIN), (False, _ELSEWHERE))
         }
