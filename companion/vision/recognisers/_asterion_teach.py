@@ -31,7 +31,7 @@ from companion.vision.recognisers._asterion_looks import built_in_drawings
 from companion.vision.recognisers._asterion_pairs import differ
 from companion.vision.recognisers._asterion_profile import TABLE
 from companion.vision.recognisers._asterion_window import GAME, channels, lined_up, turned
-from companion.vision.recognisers._lab import FloatArray, learn_colour, to_lab
+from companion.vision.recognisers._lab import FloatArray, learn_colours, to_lab
 
 CLEAR_SPREAD = 0.6
 """A taught tile's frame colour is learned when the spread of lightness over the tile is at least this
@@ -146,10 +146,7 @@ def learned_profile(
             look = (previous * seen + look) / (seen + 1)
         templates[name] = encode_template(numpy.clip(numpy.round(look), 0, 255).astype(numpy.uint8))
         counts[name] = seen + 1
-    colours = base.colours
-    taught = list(base.params.get("taught_colours", []))
-    for label, groups in samples.items():
-        colours, taught = learn_colour(colours, taught, label, groups)
+    colours, taught = learn_colours(base, samples)
     return Profile(
         game=GAME,
         edition=profile.edition,

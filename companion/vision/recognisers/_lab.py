@@ -16,7 +16,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.base import Frame
+from companion.vision.base import Frame, Profile
 
 FloatArray = numpy.typing.NDArray[numpy.float32]
 IntArray = numpy.typing.NDArray[numpy.intp]
@@ -192,3 +192,15 @@ def learn_colour(
         return updated, list(taught)
     updated[label] = kept
     return updated, sorted({*taught, label})
+
+
+def learn_colours(
+    base: Profile, groups: Mapping[str, Sequence[FloatArray]]
+) -> tuple[dict[str, list[list[float]]], list[str]]:
+    """The base profile's colours with every label's groups of Lab pixels taught (learn_colour), and the
+    labels taught so far (the profile's "taught_colours" param)."""
+    colours: Mapping[str, list[list[float]]] = base.colours
+    taught = list(base.params.get("taught_colours", []))
+    for label, group in groups.items():
+        colours, taught = learn_colour(colours, taught, label, group)
+    return dict(colours), taught

@@ -49,7 +49,7 @@ from companion.vision.recognisers._lab import (
     FloatArray,
     Palette,
     balanced,
-    learn_colour,
+    learn_colours,
     neutral_gains,
     palette_for,
     to_lab,
@@ -355,10 +355,7 @@ class MinoaRecogniser:
                 groups.setdefault(BOARD_PRINT, []).append(strip[away].reshape(-1, 3))
                 continue
             groups.setdefault(label, []).append(strip[middle[:, None] & seen].reshape(-1, 3))
-        colours = base.colours
-        taught = list(base.params.get("taught_colours", []))
-        for label, group in groups.items():
-            colours, taught = learn_colour(colours, taught, label, group)
+        colours, taught = learn_colours(base, groups)
         return Profile(
             game=GAME,
             edition=profile.edition,
