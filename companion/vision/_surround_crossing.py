@@ -166,6 +166,8 @@ class BandCrossing:
         edge_count = numpy.bincount(ring(labels, half), minlength=count)
         wide = (outer_count >= width) & (edge_count >= width)
         wide[0] = False
+        if numpy.any(wide):
+            wide &= ~self._hollow(labels, wide, (1, half), width)
         if outline is not None and numpy.any(wide):
             wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
@@ -185,6 +187,30 @@ class BandCrossing:
         large = stats[:, cv2.CC_STAT_AREA] >= REACHED_HAND_MM2 * self.px_per_mm**2
         large[0] = False
         return bool(numpy.any(large[numpy.asarray(plane_labels, numpy.int32)[facing]]))
+
+    def _hollow(
+        self, labels: numpy.typing.NDArray[numpy.int32], wide: Mask, insets: tuple[int, ...], gap: float
+    ) -> Mask:
+        """Per region, whether along the band's outer edge or halfway across (`insets` from the band's
+        outer edge) it holds the table over `gap` pixels or more between its own pixels on one side: a
+        ring's arc over the band (an annulus: its legs apart, the table inside between them), where an
+        arm across it is solid (burnt 20261141 Toss linen session 03 frame 11: a ring lying beyond the
+        collar plate's edge, its arc across half the band, reached the rings on the plate)."""
+        out = numpy.zeros(wide.shape, bool)
+        for inset in insets:
+            top, left = inset, inset
+            bottom, right = labels.shape[0] - 1 - inset, labels.shape[1] - 1 - inset
+            lines = (
+                labels[top, left : right + 1],
+                labels[bottom, left : right + 1],
+                labels[top : bottom + 1, left],
+                labels[top : bottom + 1, right],
+            )
+            for line in lines:
+                for label in numpy.unique(line[wide[line]]):
+                    at = numpy.flatnonzero(line == label)
+                    out[label] |= at.size > 1 and int(numpy.diff(at).max()) - 1 >= gap
+        return out
 
 
 def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:
