@@ -17,7 +17,6 @@ from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
 from companion.vision.recognisers._asterion_match import SHIFT_PX, Templates
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
 from companion.vision.recognisers._asterion_window import Window
-from companion.vision.recognisers._lab import to_lab
 
 TILE_CONTRAST = 10.0
 """Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
@@ -73,41 +72,6 @@ pixel's median, half the table's and the outline's (_asterion_teach.FRAME_PART).
 sitting on light wood instead, 2,566 of 2,583 read right (2,567 before and untaught: felt's yellow
 tiles are read green by this rule, untaught too)."""
 
-TINT_SPLIT = 8.0
-TINT_WEIGHT = 0.1
-TINT_MOST = 0.5
-WHITE_SHARE = 15.0
-"""Green against yellow, the cell's frame and prisoner (`Templates.colour_lead`) are joined by how much
-less red (CIELAB a, median) its corners are than its own whites (mean of its lightest WHITE_SHARE per
-cent: the paths under the same lamp): TINT_WEIGHT for each unit over TINT_SPLIT leans green, under it
-yellow, by TINT_MOST at most. A lamp or a table tints frame and paths alike, where the corners' a alone
-does not tell: second print (dev 13, burnt 20261140-41 untaught), yellows 5 and under (95th
-percentile), greens 13 and over (5th); its gingham and light wood greens read yellow (corners at a
-118-124, the print's yellow 128, green 90) lay 12-21 under their whites and led green by 0.15-0.26
-only; a felt's yellows read green led it by 0.26-0.5, their corners within 4 of their whites. Capped:
-a cut edge's corners on a light wood show the table, as red as the yellow, where the tile's frame and
-prisoner lead green by 0.4-0.7 (taught on dark wood, burnt 20261141: uncapped 4 such cells lost, 3
-capped)."""
-
-
-def _lead(
-    templates: Templates, colour: str, other: str, windows: list[Window], corner_pixels: Frame
-) -> float:
-    """`Templates.colour_lead`, for green against yellow joined by the corners' tint (TINT_SPLIT)."""
-    lead = templates.colour_lead(colour, other, windows)
-    if {colour, other} != {"green", "yellow"}:
-        return lead
-    # Partitions, not percentiles or medians: 40 us a call against 230 (a call or so a frame).
-    lab = windows[0].part(SHIFT_PX, SHIFT_PX).reshape(-1, 3)
-    lightness = lab[:, 0]
-    least = int(lightness.size * (1.0 - WHITE_SHARE / 100.0))
-    whites = lab[lightness >= numpy.partition(lightness, least)[least], 1]
-    corners = to_lab(corner_pixels.reshape(1, -1, 3))[0, :, 1]
-    middle = corners.size // 2
-    below = float(whites.mean()) - float(numpy.partition(corners, middle)[middle]) - TINT_SPLIT
-    greener = min(TINT_MOST, max(-TINT_MOST, TINT_WEIGHT * below))
-    return lead + (greener if colour == "green" else -greener)
-
 
 def read_cell(
     window: Window,
@@ -154,7 +118,7 @@ def read_cell(
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
             if other > likeness + FAR_LIKELIER or (
                 other >= TILE_LIKENESS
-                and _lead(templates, FRAME_LABELS[first], FRAME_LABELS[second], windows, corner_pixels) < 0
+                and templates.colour_lead(FRAME_LABELS[first], FRAME_LABELS[second], windows) < 0
             ):
                 colour_index, likeness = second, other
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
@@ -171,8 +135,7 @@ def read_cell(
     elif (
         rival_share >= RIVAL_SHARE * share
         and contrast >= TILE_CONTRAST
-        and _lead(templates, FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows, corner_pixels)
-        < -RIVAL_LEAD
+        and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
     ):
         # Corners split between two frame colours, and the tile's frame and prisoner (fitted to the
         # light there) far likelier the runner-up's: a green frame of another print, its corners
