@@ -18,20 +18,20 @@ _surround_texture.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import cv2
 import numpy
 import numpy.typing
 
+from companion.vision._surround_compare import DARK_NOISE as DARK_NOISE
+from companion.vision._surround_compare import side_differs, side_rest
 from companion.vision._surround_crossing import REACH_MM, BandCrossing, Shades
 from companion.vision._surround_shade import SHADE_PIECE_MM2, smooth_shades
 from companion.vision._surround_side import (
     GAIN_SAMPLE,
     LOG_OFFSET,
     Side,
-    clipped_ratio,
-    glare,
     overall_gain,
     shifted,
     steep_step,
@@ -41,8 +41,6 @@ from companion.vision._surround_texture import (
     TEXTURE_PLANES,
     TEXTURE_PX,
     TEXTURED,
-    kept_texture,
-    texture_lost,
 )
 from companion.vision._surround_warm import WarmLight
 from companion.vision.base import PLANE_PX_PER_MM, Frame
@@ -51,9 +49,7 @@ from companion.vision.table_light import (
     Floats,
     LightGrid,
     Mask,
-    floats,
     log_level,
-    max3,
     min3,
     sum3,
 )
@@ -69,18 +65,9 @@ PLAIN = 12.0
 outline by."""
 STRIP_PAD = 6
 """Mask pixels each strip of the band reaches beyond the part of it kept: the windows' half widths."""
-SHADE_LIFT = 2.5
-"""The band may be brighter than its light says by this factor: that light is measured over cells as
-wide as a lamp's fall-off, so the lit side of a shadow's edge within a cell is brighter than it (an arm
-on a dark table is brighter still, or of another hue)."""
 BAND_LIGHT_CELL_MM = 50.0
 """Side of a cell of the band's light grid: wider than the plane's (no piece lies in the band to tell a
 hotspot's edge from; a coarser grid costs less)."""
-DARK_NOISE = 5.0
-"""Grey levels of the camera's noise (and its JPEG's) on a near-black table. Where the table at the light
-is darker than the noise floor plus this, the hand check's tolerance is its level less this (at least
-this) in place of the floor, which holds for lit tables: a dark arm over a near-black cloth in a dim room
-differs from it by 4-8 levels a channel, alike all over."""
 SHADOW_HUE = 0.08
 """How much more the channels' darkening may differ in a shadow than noise makes them (two lights)."""
 
@@ -93,29 +80,11 @@ RIM_NEAR_MM = 20.0
 """How far along the edge the table's range is taken for the rim beside it (a check or a print's colours
 are all the table's)."""
 
-LIFT_FLOOR = 0.8
-"""A step of the darkening with the band of the table's hue and at least this bright against its reference
-on both sides of it (within the band's light's error: the band of a linen learned under a player's shadow
-came out 0.87-1.1 beside the shadow's old edge) may be that shadow's, gone since: an outline only where the
-band steps too. An arm hiding the marker sheet's paper edge is darker than the paper (0.6-0.8)."""
-
 _WINDOW = numpy.ones((TEXTURE_PX, TEXTURE_PX), numpy.uint8)
 
 BandChanges = tuple[Mask, Mask, Mask, Floats]
 """`Surround.changed`'s masks, and the band's texture agreement with the reference's (`kept_texture`'s
 planes, each of the band's size, first)."""
-
-
-class _Differs(NamedTuple):
-    """Where one side of the band differs at all (`Surround._side_differs`), and what the rest of its
-    comparison under its own light goes on from (`Surround._side_rest`)."""
-
-    any_change: Mask
-    distance: Floats
-    lost: Mask
-    grey: Floats
-    mean: Floats
-    blurred: Floats
 
 
 class Surround(BandCrossing):
@@ -314,7 +283,7 @@ class Surround(BandCrossing):
             warm = self._warm_light.warm(light)
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
         differing = [
-            self._side_differs(side, frame, gain, blur, level, overall)
+            side_differs(side, frame, gain, blur, level, overall, self._noise, self.margin)
             for side, frame, gain in zip(self._sides, self._gather(surround), gains, strict=True)
         ]
         changed, any_change, outline = nothing, nothing.copy(), nothing
@@ -325,7 +294,7 @@ class Surround(BandCrossing):
             if crosses is not None and not crosses(any_change | warm):
                 return None
             found = [
-                self._side_rest(side, state, shadow_min, blur, level)
+                side_rest(side, state, shadow_min, blur, level)
                 for side, state in zip(self._sides, differing, strict=True)
             ]
             changed, outline = nothing.copy(), nothing.copy()
@@ -339,104 +308,6 @@ class Surround(BandCrossing):
             self._scatter(outline, [masks[1] for masks in found])
             self._scatter(texture, [masks[2] for masks in found])
         return changed, any_change, outline, texture
-
-    def _side_differs(
-        self, side: Side, surround: Frame, gain: Floats, blur: int, level: float, overall: Floats | None
-    ) -> _Differs:
-        """`changed`'s second mask (where the band differs at all) for one side of the band (`_gather`'s),
-        under the band's own light (`overall`: its overall gain, `overall_gain`) or the plane's light
-        carried outward; with what `_side_rest` goes on from."""
-        # OpenCV's per-element operations: numpy's temporaries would cost more than the band's arm test.
-        current = numpy.asarray(surround, numpy.float32)
-        whole = overall is not None
-        if overall is None:
-            low, high = cv2.multiply(side.low, gain), cv2.multiply(side.high, gain)
-            at_light = cv2.multiply(cv2.add(side.low, side.high), gain, scale=0.5)
-            corrected = floats(cv2.divide(current, gain))
-        else:
-            # The light was measured between levels lifted by `LOG_OFFSET`, the frame's under the overall
-            # gain: the table it predicts is lifted alike, (reference + offset) x gain - offset x overall,
-            # and the frame brought back to the reference's light so.
-            shift = numpy.float32(LOG_OFFSET) * overall
-            low = shifted(floats(cv2.multiply(side.low_lifted, gain)), -shift)
-            high = shifted(floats(cv2.multiply(side.high_lifted, gain)), -shift)
-            at_light = shifted(floats(cv2.multiply(side.both_lifted, gain, scale=0.5)), -shift)
-            corrected = floats(cv2.subtract(cv2.divide(shifted(current, shift), gain), side.offset))
-        low = numpy.minimum(low, numpy.float32(SATURATED))
-        over, under = cv2.subtract(current, high), cv2.subtract(low, current)
-        outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
-        # A clipped channel could be any table brighter than white.
-        unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
-        # On a table darker than the noise floor plus DARK_NOISE, its level less DARK_NOISE (at least that).
-        noise = numpy.clip(at_light - numpy.float32(DARK_NOISE), numpy.float32(DARK_NOISE), self._noise)
-        scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + noise)
-        distance = sum3(numpy.asarray(scaled, numpy.float32))
-        lost, grey, mean = texture_lost(corrected, side)
-        # A shadow is judged over a few millimetres: on a checked cloth single pixels, a little off
-        # their reference ones, differ in hue even in a shadow.
-        window = (TEXTURE_PX, TEXTURE_PX)
-        blurred: Floats = numpy.zeros(0, numpy.float32)
-        differs = cv2.blur(distance, (blur, blur)) > level
-        if whole:
-            blurred = floats(cv2.blur(corrected, window) + numpy.float32(2.0))
-            # A lamp's glare the empty table was learned without is light, not a change.
-            lamp = glare(blurred, grey, lost, differs, side, self.margin)
-            if lamp is not None and numpy.any(lamp):
-                distance[lamp] = 0.0
-                differs = cv2.blur(distance, (blur, blur)) > level
-        # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
-        return _Differs(differs | lost, distance, lost, grey, mean, blurred)
-
-    def _side_rest(
-        self, side: Side, state: _Differs, shadow_min: float, blur: int, level: float
-    ) -> tuple[Mask, Mask, Floats]:
-        """`changed`'s first and third masks (beyond light and shadow; an outline) and the texture for one
-        side of the band under its own light, from where it differs at all (`_side_differs`)."""
-        distance, lost, grey, mean, blurred = (
-            state.distance,
-            state.lost,
-            state.grey,
-            state.mean,
-            state.blurred,
-        )
-        ratio = numpy.asarray(cv2.divide(blurred, side.mean_2), numpy.float32)
-        darkening = numpy.asarray(sum3(ratio) * numpy.float32(1.0 / 3.0), numpy.float32)
-        # Where the lamp is shaded, daylight still reaches: a shadow is a little bluer as well as darker.
-        # Where the plane is shaded and the band is not, the plane's light carried outward is too dim
-        # there: the band is brighter than its reference by as much, alike in every channel.
-        scaled = clipped_ratio(ratio, side.clipped)
-        hue = cv2.subtract(max3(scaled), min3(scaled)) <= side.shadow_hue * numpy.maximum(darkening, 1.0)
-        shadow = (darkening >= shadow_min) & (darkening <= SHADE_LIFT) & hue
-        excess = numpy.where(shadow, numpy.float32(0.0), distance)
-        changed = (cv2.blur(excess, (blur, blur)) > level) | lost
-        # An arm's sides are sharp where they cross the band; a head's shadow fades over centimetres.
-        rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
-        rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
-        # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-        steep = cv2.magnitude(rise_x, rise_y) > side.steep_step
-        # The darkening steps where the band steps now (an arm's side) or where its reference does, hidden
-        # now: the marker sheet's edge or a grain line under an arm, the band darker than its reference on
-        # one side of it at least. A player's shadow over the band while the empty area was learned, gone
-        # since, leaves its sharp old edge in the darkening alone, the band of the table's hue and as bright
-        # as its reference or brighter on both sides (`LIFT_FLOOR`): there the step has to be the band's
-        # own too (each channel's step over its reference level, the reference's left out: a third of the
-        # central difference, the mean of the three channels' as the darkening's).
-        step_x, step_y = (
-            sum3(
-                numpy.asarray(
-                    cv2.divide(cv2.Sobel(blurred, cv2.CV_32F, dx, 1 - dx, ksize=1, scale=1 / 6), side.mean_2),
-                    numpy.float32,
-                )
-            )
-            for dx in (1, 0)
-        )
-        lifted_by = cv2.erode(darkening, _WINDOW)
-        lifted = hue & (lifted_by > numpy.float32(LIFT_FLOOR))
-        outline = steep & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > side.steep_step))
-        table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
-        centred = (grey - mean) / (mean + numpy.float32(2.0))
-        texture = kept_texture(centred, side, steep, distance, table_hue, darkening, lost)
-        return numpy.asarray(changed, bool), numpy.asarray(outline, bool), texture
 
     def shades_of(self, surround: Frame) -> Shades:
         """Per region of the band's changes in `surround` (`crossing`'s labels), whether it is the table

@@ -7,7 +7,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision import surround as surround_module
+from companion.vision import _surround_compare as surround_module
 from companion.vision._surround_side import clipped_ratio
 from companion.vision.base import Frame
 from companion.vision.surround import Surround
