@@ -59,6 +59,7 @@ from companion.vision.base import (
     encode_template,
     register_recogniser,
 )
+from companion.vision.recognisers._minotaurus_bodiless import bodiless_backs
 from companion.vision.recognisers._minotaurus_cells import (
     BACK_MM,
     BACK_POLARITY,
@@ -313,6 +314,7 @@ class MinotaurusRecogniser:
         if cells.variation is not None:
             flat_cells_empty(cells.variation, classes, confidences)
             table_left_empty(cells, classes, confidences, back)
+            bodiless_backs(cells, classes, confidences, taken)
         items = dict(zip(ids, classes, strict=True))
         confidence = dict(zip(ids, confidences, strict=True))
         read_glyphs(plane, cells, items, confidence, prototypes, glyphs, setup_for(len(ids))["values"], taken)
