@@ -30,9 +30,14 @@ CASES = {
 
 
 def _plane(name: str) -> Frame:
-    """The crop pasted where it was cut from a normalised plane, the rest of the plane the table."""
-    x0, y0 = (int(v) for v in name.removesuffix(".png").split("-at-")[1].split("-"))
-    crop = cv2.imread(str(DATA / name), cv2.IMREAD_COLOR)
+    return pasted_crop(DATA / name)
+
+
+def pasted_crop(path: Path) -> Frame:
+    """A crop (named `...-at-X0-Y0.png`) pasted where it was cut from a normalised plane of LAYOUT (9x7),
+    the rest of the plane the table."""
+    x0, y0 = (int(v) for v in path.name.removesuffix(".png").split("-at-")[1].split("-"))
+    crop = cv2.imread(str(path), cv2.IMREAD_COLOR)
     assert crop is not None
     width, height = LAYOUT.plane_size_px()
     plane = numpy.full((height, width, 3), NEUTRAL_BGR, numpy.uint8)
