@@ -46,8 +46,8 @@ def test_a_broad_patch_is_no_emblem(monkeypatch: pytest.MonkeyPatch) -> None:
     back = cv2.GaussianBlur(piece_face("down", PLANE_PX_PER_MM, edition="second-print"), (0, 0), 1.5)
     plane = neutral_plane(dict.fromkeys(ANCHORS, back))
     x, y = (round(v * PLANE_PX_PER_MM) for v in LAYOUT.items["cell:24"].centre_mm)
-    # A third of the cell's middle: a shade's patch the reference left, as dark as the backs' body.
-    cv2.circle(plane, (x + 6, y - 4), round(6.8 * PLANE_PX_PER_MM), (70, 60, 55), -1)
+    # Four tenths of the cell's middle, off its centre: a patch the reference left, a neighbour's corner.
+    cv2.rectangle(plane, (x - 20, y - 20), (x + 4, y + 4), (70, 60, 55), -1)
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
     monkeypatch.setattr(_minotaurus_bodiless, "EMBLEM_LIKE", -1.0)
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "down"

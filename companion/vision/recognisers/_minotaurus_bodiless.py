@@ -40,12 +40,16 @@ SURE_BACKS = 3
 """The frame's plain backs nearest a cell that it is compared with (the same light, the same tilt)."""
 SLACK_MM = 4.0
 """How far off the cell's centre its emblem is looked for (a piece lies askew and off its place)."""
-EMBLEM_LIKE = 0.6
+EMBLEM_LIKE = 0.55
 """Least likeness (normalised cross-correlation) of a cell's foreign pixels to a plain back's emblem lines
-(its grey's white top-hat, opened by LINE_MM) for the cell to be a back. Burnt 20261141 felt frame 133:
-four of the six backs read empty 0.61-0.67 (the other two, half their body left beside the emblem, 0.42
-and 0.51); the empty cells at BODILESS_COVER and over, on H3's 22 generated hard sets and burnt
-20261139-41, 0.51 at most (a printed cloth's patch the reference left, dev 13)."""
+(its grey's white top-hat, opened by LINE_MM) for the cell to be a back. Of the cells read empty for their
+mostly neutral middle at BODILESS_COVER and over, on H3's 22 generated hard sets, dev 61 and 73 (14x12)
+and burnt 20261139-41: the backs whose body the reference took 0.59 (dev 61 dark wood, a travel back's
+diamond) and 0.61-0.67 (burnt 20261141 felt frame 133, four second-print crosses; two more there, half
+their body left beside the emblem, 0.42 and 0.51), the empty ones 0.51 at most (a printed cloth's patch
+the reference left, dev 13; under BODILESS_COVER an empty cell reaches 0.58). A dark disc drawn at a cell's
+centre, a third of its middle, beside blurred second-print backs reaches 0.56 (a broad patch off the
+centre 0.47): a centred blot is the case this rule is least sure of."""
 
 
 def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], taken: list[int]) -> None:
