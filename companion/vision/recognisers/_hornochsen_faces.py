@@ -24,6 +24,7 @@ from companion.vision.recognisers._hornochsen_digits import (
 from companion.vision.recognisers._hornochsen_glyphs import Glyph, tile_glyphs
 from companion.vision.recognisers._hornochsen_layout import SLOT_PITCH_MM, SQUARE_PITCH_MM
 from companion.vision.recognisers._hornochsen_seen import NORMALISED_TILE_SHARE, Levels, Seen, square_levels
+from companion.vision.recognisers._hornochsen_steady import STEADY_MARGIN, steadied
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
     WIDE_MM,
@@ -172,6 +173,12 @@ def read_face(
     # digit (an 8 blurred into a blob looks most like a 0): its likeliest digit of 1-9 is read.
     ring = face.dim
     number, margin, alternatives = number_of(face.glyphs, scored, least, joined, ring, fits)
+    if number is not None and number >= 10 and margin < STEADY_MARGIN and len(face.glyphs) == 2:
+        # Two blurred digits read by a narrow margin: held against their glyphs cut again (a blurred 0
+        # read 6 or 9 on one cut's pixel grid; see _hornochsen_steady.py).
+        held = steadied(face.straight, scored, templates, least)
+        if held is not None:
+            number, margin, alternatives = held
     rect = face.window.rect
     if number is not None and rect is not None and abs(outline_turn(rect)) > TURN_DOUBT:
         # An outline turned this far is more likely a face torn by the reference or run into a neighbour
