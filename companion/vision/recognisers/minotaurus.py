@@ -35,7 +35,9 @@ other tables.
 
 The cells' features are read in _minotaurus_cells; the rules that look again at the prototypes' reading,
 and the reading of face-up pieces' glyphs, are in _minotaurus_checks (a cell whose polarity told a back but
-that shows no emblem's thin light line: _minotaurus_emblem).
+that shows no emblem's thin light line: _minotaurus_emblem; a cell read empty whose foreign pixels lie as
+the emblem of the frame's plain backs, a back whose body the reference took for the table:
+_minotaurus_bodiless).
 """
 
 from __future__ import annotations
