@@ -27,6 +27,11 @@ toss's collar plate): an arm of its hue there is only darker than it (`BandCross
 REACH_MM = 70.0
 """How far into the plane an arm of its very colour may come unseen before its hand shows (a forearm
 over the toss's collar plate, 40-55 mm)."""
+ARM_CORE_MM = 28.0
+"""A region `reaching` finds, carried straight on beyond the band's outer edge, holds a disc this wide: an
+arm's limb does (the thinnest, a wrist, some 50 mm), a ring's arc does not (the toss's, a 5 mm cord 65 mm
+round, blurred by the hand check's window to 7-10 mask pixels, 14-20 mm: its cap alone across a third of
+the band, its legs merged on the outer edge, holds the table on neither side for `_hollow` to see)."""
 REACHED_HAND_MM2 = 6000.0
 """The changed region a hand unseen up to it makes at least (a palm and fingers, 8000 mm² and more); a
 ring lying there, some 2800 mm², is none."""
@@ -168,6 +173,8 @@ class BandCrossing:
         wide[0] = False
         if numpy.any(wide):
             wide &= ~self._hollow(labels, wide, (1, half), width)
+        if numpy.any(wide):
+            wide &= self._solid(labels, wide)
         if outline is not None and numpy.any(wide):
             wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
@@ -211,6 +218,17 @@ class BandCrossing:
                     at = numpy.flatnonzero(line == label)
                     out[label] |= at.size > 1 and int(numpy.diff(at).max()) - 1 >= gap
         return out
+
+    def _solid(self, labels: numpy.typing.NDArray[numpy.int32], wide: Mask) -> Mask:
+        """Per region, whether its pixels in the band, carried straight on beyond the band's outer edge
+        (as an arm runs on), hold a disc `ARM_CORE_MM` across: a limb, where a ring's arc is thin."""
+        pad = self.margin
+        regions = numpy.ascontiguousarray(wide[labels], numpy.uint8)
+        carried = cv2.copyMakeBorder(regions, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        depth = cv2.distanceTransform(carried, cv2.DIST_L2, 5)[pad:-pad, pad:-pad]
+        out = numpy.zeros(wide.shape, bool)
+        out[labels[depth >= ARM_CORE_MM * self.px_per_mm / 2]] = True
+        return out & wide
 
 
 def ring(labels: numpy.typing.NDArray[numpy.int32], inset: int) -> numpy.typing.NDArray[numpy.int32]:

@@ -1,6 +1,7 @@
 """A toss ring lying on the table beyond the collar plate's edge, its arc across half the band, is no arm
 reaching the rings on the plate (`BandCrossing._hollow`): the arc is hollow, its legs apart with the table
-between them, where an arm across the band is solid."""
+between them, where an arm across the band is solid. Its cap alone across a third of the band, the legs
+merged, is thin (`BandCrossing._solid`): an arm's limb is broad."""
 
 from __future__ import annotations
 
@@ -31,8 +32,10 @@ def rings_at_rest(
     return shot
 
 
-@pytest.mark.parametrize("short_px", [20, 30])
+@pytest.mark.parametrize("short_px", [20, 30, 38, 40])
 def test_a_rings_arc_across_half_the_band_reaches_no_hand(short_px: int) -> None:
+    # 20 and 30 px short: its legs apart on the band's outer edge (hollow); 38 and 40: its cap alone
+    # across a third of the band, the legs merged there (thin).
     frame, plane = board(SKINS_BGR[1], numpy.random.default_rng(60))
     reference = learned(frame, plane)
     assert not hand(reference, rings_at_rest(frame, short_px))
@@ -45,4 +48,13 @@ def test_without_the_hollow_test_the_arc_is_an_arm(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(
         _surround_crossing.BandCrossing, "_hollow", lambda self, labels, wide, insets, gap: wide & False
     )
+    monkeypatch.setattr(_surround_crossing.BandCrossing, "_solid", lambda self, labels, wide: wide)
     assert hand(reference, rings_at_rest(frame, 20))
+
+
+def test_without_the_solid_test_the_cap_is_an_arm(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its legs merged on the band's outer edge, the cap is not hollow there: only its thinness tells it.
+    frame, plane = board(SKINS_BGR[1], numpy.random.default_rng(60))
+    reference = learned(frame, plane)
+    monkeypatch.setattr(_surround_crossing.BandCrossing, "_solid", lambda self, labels, wide: wide)
+    assert hand(reference, rings_at_rest(frame, 40))
