@@ -8,6 +8,7 @@ colour whose designs the inside is likelier to be), and its design and rotation 
 
 from __future__ import annotations
 
+import cv2
 import numpy
 import numpy.typing
 
@@ -16,7 +17,8 @@ from companion.vision.recognisers._asterion_grid import SmallPlane
 from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
 from companion.vision.recognisers._asterion_match import SHIFT_PX, Templates
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
-from companion.vision.recognisers._asterion_window import Window
+from companion.vision.recognisers._asterion_window import TEMPLATE_PX, Window
+from companion.vision.recognisers._lab import to_lab
 
 TILE_CONTRAST = 10.0
 """Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
@@ -72,6 +74,54 @@ pixel's median, half the table's and the outline's (_asterion_teach.FRAME_PART).
 sitting on light wood instead, 2,566 of 2,583 read right (2,567 before and untaught: felt's yellow
 tiles are read green by this rule, untaught too)."""
 
+TINT_WEIGHT = 0.1
+TINT_MOST = 0.5
+WHITE_SHARE = 15.0
+CLIPPED = 250
+"""Green against yellow, the cell's frame and prisoner (`Templates.colour_lead`) are joined by how much
+less red (CIELAB a, median) its corners are than its own whites (mean of its lightest WHITE_SHARE per
+cent: the paths under the same lamp), against the print's own splits (`_asterion_profile.tint_splits`):
+TINT_WEIGHT for each unit over the green split leans green, under the yellow split yellow, by TINT_MOST
+at most. A lamp or a table tints frame and paths alike, where the corners' a alone does not tell: the
+second print's greens under a warm lamp (corners at a 118-124, the print's yellow 128) lay 15-20 under
+their whites and led green by 0.09-0.22 only; felt's yellows, read green by 0.29-0.44, lay within 3 of
+theirs. Left out where most whites have a channel at CLIPPED or over: a clipped channel is no measure of
+the lamp (a shipped print's yellow on linen under glare, whites at L 253, lay 18 under them)."""
+
+
+def _lead(
+    templates: Templates,
+    colour: str,
+    other: str,
+    windows: list[Window],
+    corner_pixels: Frame,
+    splits: tuple[float, float],
+) -> float:
+    """`Templates.colour_lead`, for green against yellow joined by the corners' tint (TINT_WEIGHT)."""
+    lead = templates.colour_lead(colour, other, windows)
+    if {colour, other} != {"green", "yellow"}:
+        return lead
+    window = windows[0]
+    part = window.part(SHIFT_PX, SHIFT_PX)
+    lightness = part[..., 0]
+    # A partition and OpenCV's masked means, not percentiles and indexing: 80 us a call against 300.
+    least = int(lightness.size * (1.0 - WHITE_SHARE / 100.0))
+    whites = numpy.asarray(lightness >= numpy.partition(lightness.ravel(), least)[least], numpy.uint8)
+    bgr = window.bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
+    clipped = cv2.mean(cv2.threshold(bgr, CLIPPED - 1, 255, cv2.THRESH_BINARY)[1], mask=whites)
+    corners = to_lab(corner_pixels.reshape(1, -1, 3))[0, :, 1]
+    middle = corners.size // 2
+    below = cv2.mean(part, mask=whites)[1] - float(numpy.partition(corners, middle)[middle])
+    yellow_split, green_split = splits
+    # A clipped channel's true value is no less than measured: most whites' green clipped, they are
+    # no less red than they seem and the corners' lean to green is no measure; their red, to yellow.
+    greener = TINT_WEIGHT * (
+        (0.0 if 2 * clipped[1] > 255 else max(0.0, below - green_split))
+        + (0.0 if 2 * clipped[2] > 255 else min(0.0, below - yellow_split))
+    )
+    greener = min(TINT_MOST, max(-TINT_MOST, greener))
+    return lead + (greener if colour == "green" else -greener)
+
 
 def read_cell(
     window: Window,
@@ -118,7 +168,15 @@ def read_cell(
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
             if other > likeness + FAR_LIKELIER or (
                 other >= TILE_LIKENESS
-                and templates.colour_lead(FRAME_LABELS[first], FRAME_LABELS[second], windows) < 0
+                and _lead(
+                    templates,
+                    FRAME_LABELS[first],
+                    FRAME_LABELS[second],
+                    windows,
+                    corner_pixels,
+                    palettes.tint,
+                )
+                < 0
             ):
                 colour_index, likeness = second, other
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
@@ -135,7 +193,15 @@ def read_cell(
     elif (
         rival_share >= RIVAL_SHARE * share
         and contrast >= TILE_CONTRAST
-        and templates.colour_lead(FRAME_LABELS[colour_index], FRAME_LABELS[rival], windows) < -RIVAL_LEAD
+        and _lead(
+            templates,
+            FRAME_LABELS[colour_index],
+            FRAME_LABELS[rival],
+            windows,
+            corner_pixels,
+            palettes.tint,
+        )
+        < -RIVAL_LEAD
     ):
         # Corners split between two frame colours, and the tile's frame and prisoner (fitted to the
         # light there) far likelier the runner-up's: a green frame of another print, its corners
