@@ -49,6 +49,19 @@ def _digits(straight: FloatArray) -> list[tuple[int, float, float]]:
     return sorted(shapes, reverse=True)
 
 
+def _a_47_on(
+    face: numpy.typing.NDArray[numpy.uint8],
+) -> tuple[_hornochsen_seen.Seen, ItemRegion, _hornochsen_tiles.TileWindow]:
+    """A 47 printed about the middle of the square at (50, 50) mm on the face `face` outlines: the plane
+    seen, the square, and its tile window."""
+    plane = _plane(face)
+    cv2.rectangle(plane, (86, 89), (99, 111), (INK, INK, INK), -1)
+    cv2.rectangle(plane, (104, 89), (117, 111), (INK, INK, INK), -1)
+    seen = _finish(plane)
+    region = ItemRegion((50.0, 50.0), (26.0, 26.0))
+    return seen, region, _hornochsen_tiles.tile_window(seen, region, float(FACE))
+
+
 def test_a_digit_off_a_narrow_outline_stays_in_the_window() -> None:
     """An 18 whose face lost its left part and top to the empty area and ran on to the right into the
     board washed out to a face's lightness: its outline is narrower than a tile and off to the right, and
@@ -91,12 +104,7 @@ def test_an_oversize_outline_turned_far_leaves_an_upright_number_level() -> None
     face = numpy.zeros((260, 260), numpy.uint8)
     corners = cv2.boxPoints(((100.0, 100.0), (70.0, 50.0), 25.0))
     cv2.fillPoly(face, [numpy.asarray(numpy.rint(corners), numpy.int32)], 255)
-    plane = _plane(face)
-    cv2.rectangle(plane, (86, 89), (99, 111), (INK, INK, INK), -1)
-    cv2.rectangle(plane, (104, 89), (117, 111), (INK, INK, INK), -1)
-    seen = _finish(plane)
-    region = ItemRegion((50.0, 50.0), (26.0, 26.0))
-    window = _hornochsen_tiles.tile_window(seen, region, float(FACE))
+    seen, region, window = _a_47_on(face)
     assert window.rect is not None and max(window.rect[1]) > _hornochsen_tiles.OVERSIZE * 52
     assert abs(((window.rect[2] + 45) % 90) - 45) > _hornochsen_tiles.OVERSIZE_TURN
     shapes = _digits(_window(seen, region))
@@ -157,3 +165,18 @@ def test_a_frame_lines_piece_off_the_middle_is_no_number_and_faint_digits_are_lo
     dark = numpy.argwhere((straight > 120) & (straight < 220))  # the faint digits (not the line)
     middle = (straight.shape[0] - 1) / 2
     assert abs(dark[:, 1].mean() - middle) < 2 and abs(dark[:, 0].mean() - middle) < 2
+
+
+def test_an_oversize_outline_still_gives_a_window_on_the_numbers_ink() -> None:
+    """A 47 whose bright face ran into a neighbour's: the outline is larger than a tile, upright. The window
+    asked for on the number's ink (read_face's second look, where the first read one digit) is centred on
+    the number's two digits found from the outline's centre (it was none: dev seed 58, a 19 read 1)."""
+    face = numpy.zeros((260, 260), numpy.uint8)
+    cv2.rectangle(face, (65, 75), (135, 125), 255, -1)  # 71 x 51 px: a tile and a strip of its neighbour
+    seen, region, window = _a_47_on(face)
+    assert window.rect is not None and max(window.rect[1]) > _hornochsen_tiles.OVERSIZE * 52
+    straight = _hornochsen_tiles.normalised_tile(seen, region, float(FACE), on_ink=True, window=window)
+    assert straight is not None
+    shapes = _digits(straight)
+    assert len(shapes) == 2
+    assert abs((shapes[0][1] + shapes[1][1]) / 2 - straight.shape[1] / 2) <= 1.5

@@ -125,7 +125,15 @@ def normalised_tile(
             angle = angle if abs(angle) <= OVERSIZE_TURN else 0.0
         return _upright(light, inked, angle)
     if on_ink:
-        return None
+        # An outline larger than a tile ran into a neighbour: ink_number from the square's centre may pair
+        # one digit with a line or the neighbour's edge, from the outline's centre it finds the number's
+        # two digits where they lie near the square's centre (dev seed 58 laminate, travel: a 19 beside a
+        # neighbour, read 1 in a window centred on the 1 and the tile's edge, its 9 off the window's side).
+        found = ink_number(light, face_level, rect[0]) if rect is not None else None
+        if found is None or found[1] < 2 or not _near(found[0], here):
+            return None
+        angle = outline_turn(rect) if rect is not None and not level else 0.0
+        return _upright(light, found[0], angle if abs(angle) <= OVERSIZE_TURN else 0.0)
     # An outline larger than a tile took in some of a neighbour or of the board between tiles washed out
     # to a face's lightness (or there is none): the number is the ink nearest the square's centre, and
     # the window is centred on it; the outline, when there is one, still tells how the tile is turned
