@@ -85,8 +85,8 @@ TINT_WEIGHT for each unit over the green split leans green, under the yellow spl
 at most. A lamp or a table tints frame and paths alike, where the corners' a alone does not tell: the
 second print's greens under a warm lamp (corners at a 118-124, the print's yellow 128) lay 15-20 under
 their whites and led green by 0.09-0.22 only; felt's yellows, read green by 0.29-0.44, lay within 3 of
-theirs. Left out where most whites have a channel at CLIPPED or over: a clipped channel is no measure of
-the lamp (a shipped print's yellow on linen under glare, whites at L 253, lay 18 under them)."""
+theirs. Where most whites have their green at CLIPPED or over, no lean to green (a shipped print's yellow
+on linen under glare, whites at L 253, lay 18 under them); their red, no lean to yellow."""
 
 
 def _lead(
@@ -104,7 +104,7 @@ def _lead(
     window = windows[0]
     part = window.part(SHIFT_PX, SHIFT_PX)
     lightness = part[..., 0]
-    # A partition and OpenCV's masked means, not percentiles and indexing: 80 us a call against 300.
+    # A partition and OpenCV's masked means, not percentiles and indexing: 90 us a call against 300.
     least = int(lightness.size * (1.0 - WHITE_SHARE / 100.0))
     whites = numpy.asarray(lightness >= numpy.partition(lightness.ravel(), least)[least], numpy.uint8)
     bgr = window.bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
