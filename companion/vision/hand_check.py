@@ -20,6 +20,7 @@ import numpy.typing
 from companion.vision._reference_band import with_middle
 from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, of_labels, px
 from companion.vision._surround_crossing import BRIDGED_ARM_MM2, REACHED_HAND_MM2, Shades, ring
+from companion.vision._surround_sleeve import Grain, sides_apart, sleeve_crossing
 from companion.vision.base import Frame
 from companion.vision.surround import DARK_NOISE, BandChanges, Surround
 from companion.vision.table_light import Floats, Mask, floats
@@ -142,7 +143,12 @@ class HandCheck:
         level, blur = self.settings.hand_level * BAND_LEVEL, px(HAND_BLUR_MM)
         _, carried, _, _ = self.surround.changed(band, BAND_SHADOW_MIN, blur, level, log_light)
         if not self.may_cross(carried, joined):
-            return False
+            # A sleeve of the lit table's colour differs from it only along its sides: where two such
+            # lie an arm's width apart, its outlines and the grain between them decide (`sleeve_crossing`).
+            if not sides_apart(carried, self.surround.margin, self.surround.px_per_mm):
+                return False
+            full = self.surround.changed(band, BAND_SHADOW_MIN, blur, level)
+            return self.sleeve(full, joined, self.surround.grain_of(band))
         # Under the band's own light, where it differs at all (or is a pale arm's light) holds every
         # region `crossed` could find, its outlines and texture only narrowing them: where nothing of
         # that crosses the band, shadows, outlines and texture need not be told (half the cost; Asterion
@@ -150,7 +156,9 @@ class HandCheck:
         changes = self.surround.changed_if_crossed(
             band, BAND_SHADOW_MIN, blur, level, lambda differs: self.may_cross(differs, joined, counted=False)
         )
-        return changes is not None and self.crossed(changes, joined, self.surround.shades_of(band))
+        return changes is not None and self.crossed(
+            changes, joined, self.surround.shades_of(band), self.surround.grain_of(band)
+        )
 
     def may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band
@@ -201,11 +209,15 @@ class HandCheck:
         )
 
     def crossed(
-        self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8], shades: Shades | None = None
+        self,
+        changes: BandChanges,
+        joined: numpy.typing.NDArray[numpy.uint8],
+        shades: Shades | None = None,
+        grain: Grain | None = None,
     ) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
         `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed; `shades`: the
-        band's `Surround.shades_of`)."""
+        band's `Surround.shades_of`; `grain`: its `Surround.grain_of`)."""
         band, darker, outline, texture = changes
         # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
@@ -227,9 +239,17 @@ class HandCheck:
         if crossed:
             return True
         reaching, reachable = self.surround.reaching, self.reachable
-        return reaching(band, joined, width, reachable, None, texture) or reaching(
+        if reaching(band, joined, width, reachable, None, texture) or reaching(
             darker, joined, width, reachable, outline, texture
-        )
+        ):
+            return True
+        return grain is not None and self.sleeve(changes, joined, grain)
+
+    def sleeve(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8], grain: Grain) -> bool:
+        """Whether a sleeve of the lit table's colour, taken in by the band's own light, crosses the band
+        into the plane's changes (`joined`): its two sides (`changes`' outlines) and the grain gone between
+        them (`grain`; dev asterion 9 dark wood session 01 frame 9, read with a hand)."""
+        return sleeve_crossing(changes[2], joined, self.surround.margin, self.surround.px_per_mm, grain)
 
     def at_edge(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the

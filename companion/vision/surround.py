@@ -37,6 +37,7 @@ from companion.vision._surround_side import (
     steep_step,
     typed,
 )
+from companion.vision._surround_sleeve import Grain
 from companion.vision._surround_texture import (
     TEXTURE_PLANES,
     TEXTURE_PX,
@@ -107,9 +108,12 @@ class Surround(BandCrossing):
         self._sampled_grey: Floats = numpy.zeros(0, numpy.float32)
         self._light: LightGrid | None = None
         self._sides: tuple[Side, ...] = ()
+        """The reference's arrays, gathered into the band's two sides (`_gather`)."""
+        self._grain: tuple[Floats, Floats, Mask] | None = None
+        """The reference's grey less its window's mean, that squared, and where it is textured
+        (`grain_of`)."""
         self._texture: Floats = numpy.zeros((TEXTURE_PLANES, 0, 0), numpy.float32)
         """`changed`'s texture under the band's own light, written again at each such call."""
-        """The reference's arrays, gathered into the band's two sides (`_gather`)."""
         self._gain_sample = self._band_pixels[::GAIN_SAMPLE]
         self._warm_light = WarmLight(self.size, self._band_pixels, self._depth < self.margin)
         """Whether the band's own light is a pale arm's (`changed`)."""
@@ -164,6 +168,8 @@ class Surround(BandCrossing):
         mean = cv2.blur(grey, window)
         variance = cv2.blur(grey * grey, window) - mean * mean
         deviation = numpy.sqrt(numpy.maximum(variance, 0.0))
+        centred = numpy.asarray(grey - mean, numpy.float32)
+        self._grain = (centred, centred * centred, numpy.asarray(deviation > TEXTURED, bool))
         # Noise makes the channels of a shadow disagree more, the more in its darkest channel (the lens's
         # flare and the camera's noise lift a near-black channel most): a yellow check's blue at 17, a
         # quarter of it in a player's shadow, strays by as much as its own level allows, not the grey's.
@@ -314,6 +320,27 @@ class Surround(BandCrossing):
         under one smooth shade (`smooth_shades`)."""
         in_band, piece = self._depth < self.margin, SHADE_PIECE_MM2 * self.px_per_mm**2
         return lambda labels, count: smooth_shades(surround, self._image, labels, count, in_band, piece)
+
+    def grain_of(self, surround: Frame) -> Grain:
+        """Over a mask of the band in `surround`, how well its texture (each pixel's grey less its window's
+        mean) agrees with the reference's where that is textured, and over how many such pixels: a shadow
+        keeps the table's grain, a sleeve hides it."""
+
+        def agreement(mask: Mask) -> tuple[float, int]:
+            if self._grain is None:
+                return 0.0, 0
+            reference, energy, textured = self._grain
+            counted = mask & textured
+            count = int(numpy.count_nonzero(counted))
+            if count == 0:
+                return 0.0, 0
+            grey = sum3(numpy.asarray(surround, numpy.float32)) / 3.0
+            centred = grey - cv2.blur(grey, (TEXTURE_PX, TEXTURE_PX))
+            cross = float((centred[counted] * reference[counted]).sum())
+            own = float((centred[counted] ** 2).sum()) * float(energy[counted].sum())
+            return cross / (own**0.5 + 1e-6), count
+
+        return agreement
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
         """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a

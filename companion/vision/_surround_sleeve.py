@@ -1,0 +1,143 @@
+"""An arm the band sees only by its sides (hand_check.py's last test): a sleeve of the lit table's very
+colour (a red sleeve over dark wood under a warm lamp) matches the table under the band's own light, which
+takes it in as light; only its two outlines crossing the band side by side, an arm's width apart, and the
+table's grain gone between them tell it. A player's shadow cast by an arm beyond the band has such
+outlines too, but keeps the grain. Separate from _surround_crossing.py: it pairs outlines rather than
+following a changed region."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import cv2
+import numpy
+import numpy.typing
+
+from companion.vision.table_light import Mask
+
+SLEEVE_MIN_MM = 40.0
+"""Two outlines crossing the band this far apart at least along its edge are an arm's sides (a wrist, the
+thinnest part of an arm, some 50 mm)."""
+SLEEVE_MAX_MM = 160.0
+"""... and this far at most (a sleeve at its elbow, seen obliquely)."""
+SLEEVE_PARALLEL_MM = 20.0
+"""How much further one side than the other may run along the band's edge across it (an arm's sides
+are parallel)."""
+SLEEVE_TOUCH_PX = 3
+"""Mask pixels along the plane's edge within which an outline's inner end meets the plane's changes (the
+hand going on into the plane)."""
+SLEEVE_GRAIN = 0.2
+"""Between its sides, the table's grain agrees no better than this with the reference's (a shadow keeps
+it: 0.5 and more, `KEPT_TEXTURE`'s figures)."""
+SLEEVE_GRAIN_PX = 40
+"""Textured pixels between the sides that the grain is judged on at least (a plain cloth has none: no
+evidence)."""
+
+Grain = Callable[[Mask], tuple[float, int]]
+"""Over a mask of the band, how well its texture agrees with the reference's (a correlation) and over how
+many textured pixels (`Surround.grain_of`)."""
+
+
+def sleeve_crossing(
+    outline: Mask, inside: numpy.typing.NDArray[numpy.uint8], margin: int, px_per_mm: float, grain: Grain
+) -> bool:
+    """Whether two outlines of the band (`outline`: `Surround.changed`'s) cross it side by side, an arm's
+    width apart, one of them meeting the plane's changes (`inside`) at the plane's edge, and the table's
+    grain is gone between them (`grain`)."""
+    m = margin
+    height, width = outline.shape
+    touching = numpy.zeros((height, width), bool)
+    touching[m:-m, m:-m] = inside > 0
+    grown = cv2.dilate(outline.astype(numpy.uint8), numpy.ones((3, 3), numpy.uint8))
+    # Each side of the band as rows along the edge, columns from the plane's edge (0) outward.
+    strips = (
+        (grown[:m, m:-m].T[:, ::-1], touching[m, m:-m], (slice(0, m), slice(m, width - m)), "top"),
+        (
+            grown[-m:, m:-m].T,
+            touching[-m - 1, m:-m],
+            (slice(height - m, height), slice(m, width - m)),
+            "bottom",
+        ),
+        (grown[m:-m, :m][:, ::-1], touching[m:-m, m], (slice(m, height - m), slice(0, m)), "left"),
+        (grown[m:-m, -m:], touching[m:-m, -m - 1], (slice(m, height - m), slice(width - m, width)), "right"),
+    )
+    for strip, plane_edge, where, name in strips:
+        sides = _sides(numpy.ascontiguousarray(strip), plane_edge, px_per_mm)
+        for between in _pairs(sides, strip.shape, px_per_mm):
+            mask = numpy.zeros((height, width), bool)
+            mask[where] = _placed(between, name)
+            agreement, count = grain(mask)
+            if count >= SLEEVE_GRAIN_PX and agreement <= SLEEVE_GRAIN:
+                return True
+    return False
+
+
+def _sides(
+    strip: numpy.typing.NDArray[numpy.uint8], plane_edge: Mask, px_per_mm: float
+) -> list[tuple[float, float, bool]]:
+    """The outlines crossing a strip (rows along the edge, columns outward): each one's mean row at its
+    inner and outer end, and whether it meets the plane's changes there."""
+    depth = strip.shape[1]
+    count, labels = cv2.connectedComponents(strip, connectivity=8)
+    out = []
+    for label in range(1, count):
+        rows, cols = numpy.nonzero(labels == label)
+        if cols.min() > 1 or cols.max() < depth - 2:
+            continue  # not across the band
+        inner, outer = rows[cols <= 1], rows[cols >= depth - 2]
+        low, high = max(0, int(inner.min()) - SLEEVE_TOUCH_PX), int(inner.max()) + SLEEVE_TOUCH_PX + 1
+        out.append((float(inner.mean()), float(outer.mean()), bool(plane_edge[low:high].any())))
+    return out
+
+
+def _pairs(sides: list[tuple[float, float, bool]], shape: tuple[int, ...], px_per_mm: float) -> list[Mask]:
+    """Per pair of `sides` an arm's width apart and parallel, one meeting the plane's changes, the strip's
+    pixels between them."""
+    least, most = SLEEVE_MIN_MM * px_per_mm, SLEEVE_MAX_MM * px_per_mm
+    out = []
+    rows, cols = numpy.mgrid[0 : shape[0], 0 : shape[1]]
+    for n, (in_a, out_a, meets_a) in enumerate(sides):
+        for in_b, out_b, meets_b in sides[n + 1 :]:
+            (in_a2, out_a2), (in_b2, out_b2) = sorted([(in_a, out_a), (in_b, out_b)])
+            apart = in_b2 - in_a2
+            if not (meets_a or meets_b) or not least <= apart <= most:
+                continue
+            if abs((out_b2 - in_b2) - (out_a2 - in_a2)) > SLEEVE_PARALLEL_MM * px_per_mm:
+                continue
+            share = cols / max(1, shape[1] - 1)
+            top = in_a2 + (out_a2 - in_a2) * share
+            bottom = in_b2 + (out_b2 - in_b2) * share
+            # A few pixels in from each side: the outline's own blur is no grain.
+            out.append((rows > top + 3) & (rows < bottom - 3))
+    return out
+
+
+def _placed(between: Mask, name: str) -> Mask:
+    """A strip's mask (`_sides`' orientation) back in the band's own."""
+    return {
+        "top": between[:, ::-1].T,
+        "bottom": between.T,
+        "left": between[:, ::-1],
+        "right": between,
+    }[name]
+
+
+def sides_apart(carried: Mask, margin: int, px_per_mm: float) -> bool:
+    """Whether the band's changes under the plane's light (`carried`: where it differs at all) hold two
+    regions from its outer edge halfway across it or more, an arm's width apart on one side of it: a sleeve's
+    two sides as `sleeve_crossing` wants them, worth the band's full comparison though nothing of them
+    crosses it."""
+    m = margin
+    grown = cv2.dilate(carried.astype(numpy.uint8), numpy.ones((3, 3), numpy.uint8))
+    least, most = SLEEVE_MIN_MM * px_per_mm, SLEEVE_MAX_MM * px_per_mm
+    for strip in (grown[:m, m:-m].T[:, ::-1], grown[-m:, m:-m].T, grown[m:-m, :m][:, ::-1], grown[m:-m, -m:]):
+        count, labels = cv2.connectedComponents(numpy.ascontiguousarray(strip), connectivity=8)
+        ends = []
+        for label in range(1, count):
+            rows, cols = numpy.nonzero(labels == label)
+            if cols.max() >= m - 2 and cols.min() <= m // 2:
+                ends.append(float(rows[cols >= m - 2].mean()))
+        ends.sort()
+        if any(least <= b - a <= most for n, a in enumerate(ends) for b in ends[n + 1 :]):
+            return True
+    return False
