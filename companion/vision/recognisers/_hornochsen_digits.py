@@ -208,6 +208,7 @@ def read_number(
     least: float = MIN_GLYPH_SCORE,
     joined_least: float | None = None,
     lone_zero_is_print: bool = True,
+    whole_levels: bool = False,
 ) -> tuple[int | None, float, list[tuple[int, float]]]:
     """The tile's number and how sure (its score's margin over the next number); None when it shows none.
 
@@ -216,8 +217,9 @@ def read_number(
     lone digit most like a 0 is a ring of the board's print, no number (else its likeliest of 1-9 is read).
     The digits are read together: the number is the one of 1-99 whose digits score best in all (a
     blurred 8 that looks a little more like a 0 is still read as the 8 of "80", not as "00").
+    `whole_levels`: the tile holds whole levels 0-255 only (see tile_glyphs).
     """
-    glyphs = tile_glyphs(tile)
+    glyphs = tile_glyphs(tile, whole_levels=whole_levels)
     return number_of(glyphs, templates.all_scores(glyphs), least, joined_least, lone_zero_is_print)
 
 

@@ -186,16 +186,19 @@ def read_face(
         # like digits kept (burnt 20261135: an upright 40 and 37 read 60 and 47 in windows turned 15-20
         # degrees by their outlines).
         upright = normalised_tile(seen, face.region, face.light_level, window=face.window, level=True)
-        glyphs = tile_glyphs(upright) if upright is not None else []
+        glyphs = tile_glyphs(upright, whole_levels=True) if upright is not None else []
         upright_scored = templates.all_scores(glyphs)
         again = number_of(glyphs, upright_scored, least, joined, ring)
         if again[0] is not None and number_fit(upright_scored, again[0]) > number_fit(scored, number):
             number, margin, alternatives = again
     if number is None or number < 10:
-        # No number, or one digit: a digit may have fallen off a window the outline put askew.
+        # No number, or one digit: a digit may have fallen off a window the outline put askew. (Every
+        # window read here is a warp of the plane's bytes, whole levels: counted, not sorted, in tile_glyphs.)
         centred = normalised_tile(seen, face.region, face.light_level, on_ink=True, window=face.window)
         again = (
-            read_number(centred, templates, least, joined, ring) if centred is not None else (None, 0.0, [])
+            read_number(centred, templates, least, joined, ring, whole_levels=True)
+            if centred is not None
+            else (None, 0.0, [])
         )
         # Of one digit read in both windows, the surer reading is kept: the outline's window may cut the
         # digit at its side (dev seed 5, felt: a 1 read 3 by a margin of 0.007, 1 by 0.24 on its ink).
@@ -204,7 +207,11 @@ def read_face(
     if number is None:
         # Still none: the number's ink nearest the square's centre, whatever outline was found there.
         inked = ink_tile(face.window, face.light_level)
-        again = read_number(inked, templates, least, joined, ring) if inked is not None else (None, 0.0, [])
+        again = (
+            read_number(inked, templates, least, joined, ring, whole_levels=True)
+            if inked is not None
+            else (None, 0.0, [])
+        )
         if again[0] is not None:
             number, margin, alternatives = again
     if face.dim and (number is None or number < 10):
@@ -218,7 +225,7 @@ def read_face(
             ink_tile(even, EVEN_LEVEL),
         ):
             again = (
-                read_number(centred, templates, least, joined, ring)
+                read_number(centred, templates, least, joined, ring, whole_levels=True)
                 if centred is not None
                 else (None, 0.0, [])
             )
