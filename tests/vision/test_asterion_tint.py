@@ -11,7 +11,13 @@ import pytest
 from companion.vision.base import Profile
 from companion.vision.recognisers import _asterion_cell
 from companion.vision.recognisers._asterion_cell import _lead
-from companion.vision.recognisers._asterion_profile import _Prepared, default_colours, tint_splits
+from companion.vision.recognisers._asterion_profile import (
+    FRAME_LABELS,
+    _CellPalettes,
+    _Prepared,
+    default_colours,
+    tint_splits,
+)
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
 
 Lab = tuple[float, float, float]
@@ -25,6 +31,11 @@ SHIPPED = tint_splits(default_colours())
 SECOND = tint_splits({"yellow": [list(YELLOW)], "green": [list(GREEN)]})
 
 
+def _palettes(splits: tuple[float, float]) -> _CellPalettes:
+    """The shipped print's palettes of a cell off the origin, with these splits."""
+    return _CellPalettes(default_colours(), FRAME_LABELS[:-1], 0, splits)
+
+
 class _Even:
     """Templates whose frame and prisoner favour neither colour: the tint alone decides."""
 
@@ -33,7 +44,7 @@ class _Even:
 
 
 def _lead_of(colour: str, other: str, tile: tuple[Window, numpy.typing.NDArray[numpy.uint8]]) -> float:
-    return _lead(_Even(), colour, other, [tile[0]], tile[1], SECOND)  # type: ignore[arg-type]
+    return _lead(_Even(), colour, other, [tile[0]], tile[1], _palettes(SECOND))  # type: ignore[arg-type]
 
 
 def _tile(
@@ -63,9 +74,9 @@ def test_tinted_frames_tell_green_from_yellow(tint: tuple[float, float], splits:
     green, green_corners = _tile(GREEN, tint)
     yellow, yellow_corners = _tile(YELLOW, tint)
     even = _Even()
-    assert _lead(even, "green", "yellow", [green], green_corners, splits) > 0.3  # type: ignore[arg-type]
-    assert _lead(even, "yellow", "green", [green], green_corners, splits) < -0.3  # type: ignore[arg-type]
-    assert _lead(even, "yellow", "green", [yellow], yellow_corners, splits) > 0.3  # type: ignore[arg-type]
+    assert _lead(even, "green", "yellow", [green], green_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
+    assert _lead(even, "yellow", "green", [green], green_corners, _palettes(splits)) < -0.3  # type: ignore[arg-type]
+    assert _lead(even, "yellow", "green", [yellow], yellow_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
 
 
 def test_a_warm_lamp_makes_green_as_red_as_yellow() -> None:
@@ -98,8 +109,8 @@ def test_the_splits_are_the_prints_own() -> None:
     narrow = tint_splits({"yellow": [[180.0, 128.0, 170.0]], "green": [[160.0, 108.0, 160.0]]})
     assert narrow[1] < 10.0 < SHIPPED[1]
     window, corners = _tile((170.0, WHITE[1] - 10.0, 160.0), (0.0, 0.0))
-    assert _lead(_Even(), "green", "yellow", [window], corners, narrow) > 0.0  # type: ignore[arg-type]
-    assert _lead(_Even(), "green", "yellow", [window], corners, SHIPPED) == 0.0  # type: ignore[arg-type]
+    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(narrow)) > 0.0  # type: ignore[arg-type]
+    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(SHIPPED)) == 0.0  # type: ignore[arg-type]
     profile = Profile(game="asterion", colours=default_colours())
     assert _Prepared.of(profile).palettes[False].tint == SHIPPED
 
@@ -126,3 +137,16 @@ def test_clipped_whites_lean_not_the_way_they_mislead(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_asterion_cell, "CLIPPED", 256)
         assert _lead_of(colour, other, tile) > 0.0
+
+
+def test_only_the_corners_frame_pixels_tell() -> None:
+    """A tile lying off its cell shows walls and paths at its corners beside a quarter of frame: their
+    a lies by the whites' and would lean a green frame yellow (dev 83 light wood); its frame pixels
+    alone lean it green."""
+    window, frame = _tile(GREEN, (0.0, 0.0))
+    beside = _tile(WALL, (0.0, 0.0), white=WHITE)[1][:8]
+    path = cv2.cvtColor(numpy.array([[WHITE]], numpy.uint8), cv2.COLOR_LAB2BGR).reshape(1, 3)
+    corners = numpy.concatenate([frame[:8], beside, numpy.repeat(path, 16, axis=0)])
+    mixed = float(numpy.median(cv2.cvtColor(corners.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0, :, 1]))
+    assert abs(mixed - WHITE[1]) < SECOND[0]
+    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(SECOND)) > 0.3  # type: ignore[arg-type]

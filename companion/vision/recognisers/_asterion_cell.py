@@ -95,7 +95,7 @@ def _lead(
     other: str,
     windows: list[Window],
     corner_pixels: Frame,
-    splits: tuple[float, float],
+    palettes: _CellPalettes,
 ) -> float:
     """`Templates.colour_lead`, for green against yellow joined by the corners' tint (TINT_WEIGHT)."""
     lead = templates.colour_lead(colour, other, windows)
@@ -109,10 +109,16 @@ def _lead(
     whites = numpy.asarray(lightness >= numpy.partition(lightness.ravel(), least)[least], numpy.uint8)
     bgr = window.bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
     clipped = cv2.mean(cv2.threshold(bgr, CLIPPED - 1, 255, cv2.THRESH_BINARY)[1], mask=whites)
-    corners = to_lab(corner_pixels.reshape(1, -1, 3))[0, :, 1]
+    # The corners' pixels of a frame colour (any): beside the frame they show walls, paths and the
+    # table, whose a lies by the whites' and drew a green frame's median to yellow (dev 83).
+    framed = corner_pixels.reshape(-1, 3)
+    on_frame = palettes.every_map[palettes.every.classify_bgr(framed)] < len(FRAME_LABELS)
+    if on_frame.any():
+        framed = framed[on_frame]
+    corners = to_lab(framed.reshape(1, -1, 3))[0, :, 1]
     middle = corners.size // 2
     below = cv2.mean(part, mask=whites)[1] - float(numpy.partition(corners, middle)[middle])
-    yellow_split, green_split = splits
+    yellow_split, green_split = palettes.tint
     # A clipped channel's true value is no less than measured: most whites' green clipped, they are
     # no less red than they seem and the corners' lean to green is no measure; their red, to yellow.
     greener = TINT_WEIGHT * (
@@ -174,7 +180,7 @@ def read_cell(
                     FRAME_LABELS[second],
                     windows,
                     corner_pixels,
-                    palettes.tint,
+                    palettes,
                 )
                 < 0
             ):
@@ -199,7 +205,7 @@ def read_cell(
             FRAME_LABELS[rival],
             windows,
             corner_pixels,
-            palettes.tint,
+            palettes,
         )
         < -RIVAL_LEAD
     ):
