@@ -48,6 +48,7 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     glyph_window,
 )
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL
+from companion.vision.recognisers._minotaurus_pips import value_match as _value_match
 from companion.vision.recognisers._minotaurus_prototypes import COLOUR_FEATURES, Prototypes
 from companion.vision.recognisers._minotaurus_white import too_coloured_for_white
 from companion.vision.reference import NEUTRAL_BGR
@@ -373,21 +374,6 @@ VALUE_CLEAR = 0.7
 """A value matched in grey at least this well is taken without trying VALUE_CHANNEL: the faint green 1
 matched 0.58, and trying every green face's channel cost 0.45 ms a frame (recogniser alone, dev 34) for
 one more row right on dev (77, a green 1 read 2 at a grey likeness over this)."""
-
-
-def _value_match(
-    grey: GreyImage, at: tuple[float, float], glyphs: Glyphs, values: list[int]
-) -> tuple[str, float, tuple[float, float], float]:
-    """The value whose row of pips, of whichever look, best matches below the horn found `at`."""
-    return max(
-        (
-            best_match(
-                grey, at, VALUE_BOX_MM, look, [str(v) for v in values], VALUE_SLACK_PX, blurred=blurred
-            )
-            for look, blurred in zip(glyphs.values, glyphs.blurred_values, strict=True)
-        ),
-        key=lambda match: match[3],
-    )
 
 
 def read_glyphs(

@@ -182,36 +182,56 @@ def best_match(
     pips is a bar like a row of round ones, so another edition's count still fits (the sharp likeness of
     a row of rings to a row of round pips favours a row of another length as often as its own).
     """
-    height, width = templates.shape
     slack_x, slack_y = (slack, slack) if isinstance(slack, int) else slack
+    window = box_window(grey, piece_px, box_mm, templates.shape, (slack_x, slack_y))
+    if blurred is not None:
+        templates = blurred
+        window = filled(window)
+    matches = class_matches(window, templates, classes)
+    per_class = {name: score for name, (score, _) in matches.items()}
+    ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
+    best_score, best_at = matches[ranked[0]]
+    margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
+    found = (piece_px[0] + best_at[0] - slack_x, piece_px[1] + best_at[1] - slack_y)
+    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found, float(best_score)
+
+
+def box_window(
+    grey: GreyImage,
+    piece_px: tuple[float, float],
+    box_mm: tuple[float, float, float, float],
+    shape: tuple[int, int],
+    slack: tuple[int, int],
+) -> GreyImage:
+    """The box of `shape` (glyph pixels) about piece_px, `slack` (x, y) wider each side; near the plane's
+    edge the edge repeated."""
+    slack_x, slack_y = slack
     top = round(piece_px[1] + box_mm[1] * GLYPH_PX_PER_MM) - slack_y
     left = round(piece_px[0] + box_mm[0] * GLYPH_PX_PER_MM) - slack_x
-    rows, columns = height + 2 * slack_y, width + 2 * slack_x
+    rows, columns = shape[0] + 2 * slack_y, shape[1] + 2 * slack_x
     window = grey[max(0, top) : top + rows, max(0, left) : left + columns]
-    if window.shape[:2] != (rows, columns):  # near the plane's edge: repeat the edge
+    if window.shape[:2] != (rows, columns):
         above, before = max(0, -top), max(0, -left)
         below, after = rows - window.shape[0] - above, columns - window.shape[1] - before
         window = numpy.asarray(
             cv2.copyMakeBorder(window, above, below, before, after, cv2.BORDER_REPLICATE), numpy.uint8
         )
-    per_class = dict.fromkeys(classes, -1.0)
-    best_at, best_score = (slack_x, slack_y), -2.0
-    if blurred is not None:
-        templates = blurred
-        window = filled(window)
+    return window
+
+
+def class_matches(
+    window: GreyImage, templates: GlyphTemplates, classes: list[str]
+) -> dict[str, tuple[float, tuple[int, int]]]:
+    """Each class's best likeness (NCC) over its templates and every shift in `window`, and that shift."""
+    matches = dict.fromkeys(classes, (-1.0, (0, 0)))
     for owner, template in zip(templates.owner, templates.images, strict=True):
         name = templates.names[owner]
-        if name not in per_class:
+        if name not in matches:
             continue
-        likeness = cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED)
-        _, score, _, at = cv2.minMaxLoc(likeness)
-        per_class[name] = max(per_class[name], score)
-        if score > best_score:
-            best_at, best_score = (int(at[0]), int(at[1])), score
-    ranked = sorted(per_class, key=per_class.__getitem__, reverse=True)
-    margin = per_class[ranked[0]] - (per_class[ranked[1]] if len(ranked) > 1 else -1.0)
-    found = (piece_px[0] + best_at[0] - slack_x, piece_px[1] + best_at[1] - slack_y)
-    return ranked[0], float(min(1.0, max(0.0, 0.5 + margin))), found, float(best_score)
+        _, score, _, at = cv2.minMaxLoc(cv2.matchTemplate(window, template, cv2.TM_CCOEFF_NORMED))
+        if score > matches[name][0]:
+            matches[name] = (float(score), (int(at[0]), int(at[1])))
+    return matches
 
 
 STRAIGHTEN_TURNS_DEG = tuple(float(a) for a in numpy.arange(-9.0, 9.01, 1.5))

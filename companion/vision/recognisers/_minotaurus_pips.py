@@ -1,0 +1,116 @@
+"""Minotaurus: two rows of pips that match a face nearly alike, told apart where only the longer has pips.
+
+A travel edition's ring pips on a dark or mottled face stand a few grey levels above the noise: filled and
+matched whole (best_match), a row one pip longer or shorter than the face's fits within a hundredth or two,
+each row free to slide its own way over the mottle. Laid at one centre, the two rows differ only at the
+longer one's ends: how dark those ends are, against the shorter row's core and the face beyond, tells them.
+"""
+
+from __future__ import annotations
+
+import numpy
+
+from companion.vision.recognisers._minotaurus_glyphs import (
+    GLYPH_PX_PER_MM,
+    VALUE_BOX_MM,
+    VALUE_SLACK_PX,
+    Glyphs,
+    GlyphTemplates,
+    GreyImage,
+    best_match,
+    box_window,
+    class_matches,
+    filled,
+)
+
+ROW_TIE = 0.03
+"""Lead (likeness) of the best row over the next under which the two are told apart by their ends. Of the
+faces on the dev sets (generated hard sets dev 2-99 and burnt 20261139-41, 4906 faces) 134 lead by less,
+46 of them read wrong; of the 4772 that lead by more, 39 (at 0.05, 220 and 57: 28 righted, 21 broken,
+against 26 and 8 at 0.03)."""
+PIP_PITCH_MM = 5.4
+PIP_RADIUS_MM = 2.0
+PIP_ROW_MM = 7.0
+"""A row of pips's geometry on a face (every edition alike): pips PIP_PITCH_MM apart, centred on the face's
+middle line, PIP_ROW_MM below its centre."""
+END_SHARE = 0.6
+"""Share of the shorter row's darkness (against the face beyond both) the longer row's ends must hold to be
+read the longer. Over a half: a filled row's blur darkens the face next to its last pip, where the longer
+row's next pip would be (of the 134 ties, righted/broken: 16/18 at 0.5, 26/8 at 0.6, 29/11 at 0.7)."""
+ROW_HALF_HEIGHT_PX = 3
+"""Rows (glyph pixels) either side of the row's line that are averaged: a pip's radius."""
+BEYOND_PX = 3.0
+"""Width of the face beyond the longer row, each side, that is its face's grey."""
+MARGIN_PX = 6
+"""How much wider than the matched box the face is cut, for the face beyond a long row."""
+
+
+def value_match(
+    grey: GreyImage, at: tuple[float, float], glyphs: Glyphs, values: list[int]
+) -> tuple[str, float, tuple[float, float], float]:
+    """The value whose row of pips, of whichever look, best matches below the horn found `at`; where two
+    rows of that look match nearly alike, the one whose ends the face shows (row_ends)."""
+    classes = [str(v) for v in values]
+    looks = list(zip(glyphs.values, glyphs.blurred_values, strict=True))
+    matches = [
+        best_match(grey, at, VALUE_BOX_MM, look, classes, VALUE_SLACK_PX, blurred) for look, blurred in looks
+    ]
+    best = max(range(len(matches)), key=lambda n: matches[n][3])
+    value, sure, found, likeness = matches[best]
+    if sure < 0.5 + ROW_TIE:
+        value = row_ends(grey, at, looks[best][1], classes, VALUE_SLACK_PX) or value
+    return value, sure, found, likeness
+
+
+def row_ends(
+    grey: GreyImage,
+    at: tuple[float, float],
+    blurred: GlyphTemplates,
+    classes: list[str],
+    slack: tuple[int, int],
+) -> str | None:
+    """The value of the two best-matching rows (`blurred`, filled templates; see best_match) whose ends say
+    it is the face's, where they match within ROW_TIE; None where one leads, where they are not one pip
+    apart (their ends would be a pip's pitch and more: a blur, not a pip, a row two pips longer reaches) or
+    where the ends tell nothing."""
+    height, width = blurred.shape
+    window = box_window(grey, at, VALUE_BOX_MM, (height, width), (slack[0] + MARGIN_PX, slack[1] + MARGIN_PX))
+    wide = filled(window)
+    matched = filled(window[MARGIN_PX:-MARGIN_PX, MARGIN_PX:-MARGIN_PX])
+    matches = class_matches(matched, blurred, classes)
+    first, second = sorted(matches, key=lambda name: matches[name][0], reverse=True)[:2]
+    if matches[first][0] - matches[second][0] >= ROW_TIE or abs(int(first) - int(second)) != 1:
+        return None
+    # One centre for both: halfway between where each fits, so that neither gains by sliding alone.
+    middle_x = (VALUE_BOX_MM[2] - VALUE_BOX_MM[0]) / 2 * GLYPH_PX_PER_MM
+    row_y = (PIP_ROW_MM - VALUE_BOX_MM[1]) * GLYPH_PX_PER_MM
+    (_, (x_a, y_a)), (_, (x_b, y_b)) = matches[first], matches[second]
+    centre_x = MARGIN_PX + (x_a + x_b) / 2 + middle_x
+    centre_y = round(MARGIN_PX + (y_a + y_b) / 2 + row_y)
+    shorter, longer = sorted((first, second), key=int)
+    share = _end_share(wide, (centre_x, centre_y), int(shorter), int(longer))
+    if share is None:
+        return None
+    return longer if share > END_SHARE else shorter
+
+
+def _end_share(wide: GreyImage, centre: tuple[float, float], shorter: int, longer: int) -> float | None:
+    """How dark the longer row's ends are (about `centre`), as a share of the shorter row's core's darkness
+    against the face beyond the longer row; None where the core is no darker than the face beyond."""
+    centre_x, centre_y = centre
+    band = wide[max(0, centre_y - ROW_HALF_HEIGHT_PX) : centre_y + ROW_HALF_HEIGHT_PX + 1]
+    profile = band.astype(numpy.float32).mean(axis=0)
+    off = numpy.abs(numpy.arange(profile.size) - centre_x)
+    pitch, radius = PIP_PITCH_MM * GLYPH_PX_PER_MM, PIP_RADIUS_MM * GLYPH_PX_PER_MM
+    short_half = (shorter - 1) / 2 * pitch + radius
+    long_half = (longer - 1) / 2 * pitch + radius
+    # A pixel and a half clear of each edge: the blur smears a row's end over about that.
+    core = off < short_half - 1.5
+    ends = (off > short_half + 0.5) & (off < long_half - 0.5)
+    beyond = (off > long_half + 1.5) & (off < long_half + 1.5 + BEYOND_PX)
+    if not core.any() or not ends.any() or not beyond.any():
+        return None
+    face, ink = float(profile[beyond].mean()), float(profile[core].mean())
+    if face - ink <= 1e-3:
+        return None
+    return (face - float(profile[ends].mean())) / (face - ink)
