@@ -129,6 +129,21 @@ def _lead(
     return lead + (greener if colour == "green" else -greener)
 
 
+_PARTNERS = {
+    FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
+    FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
+}
+"""Yellow's and green's designs are alike and their frames near in colour; where the corners'
+runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is."""
+
+
+def _partner(colour: int, compared: int, frames_here: numpy.typing.NDArray[numpy.bool_]) -> int | None:
+    """The other of yellow and green to `colour` (indices in FRAME_LABELS), when the cell can show it and
+    it is not `compared` already; else None."""
+    partner = _PARTNERS.get(colour)
+    return partner if partner is not None and partner != compared and frames_here[partner] else None
+
+
 def read_cell(
     window: Window,
     contrast: float,
@@ -185,6 +200,23 @@ def read_cell(
                 < 0
             ):
                 colour_index, likeness = second, other
+            elif (partner := _partner(first, second, frames_here)) is not None and nearest[partner]:
+                # Yellow against green beyond the runner-up (`_PARTNERS`): a second print's green on light
+                # wood, its corners nearest yellow (the path's glare) and red (the wood). Its designs
+                # no less like: a dark wood's yellow (dev 7) led green by 0.44, its designs yellow's.
+                partners = templates.likeness(FRAME_LABELS[partner], windows)
+                if partners >= max(TILE_LIKENESS, likeness) and (
+                    _lead(
+                        templates,
+                        FRAME_LABELS[first],
+                        FRAME_LABELS[partner],
+                        windows,
+                        corner_pixels,
+                        palettes,
+                    )
+                    < -RIVAL_LEAD
+                ):
+                    colour_index, likeness = partner, partners
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
             # print's blue beside a light wood showed the table at most corners and green and the
             # path's yellow at more than blue (burnt 20261133).
@@ -213,6 +245,21 @@ def read_cell(
         # light there) far likelier the runner-up's: a green frame of another print, its corners
         # washed towards olive or yellow by a lamp or a light wood beside it, voted yellow.
         colour_index = rival
+    elif (
+        contrast >= TILE_CONTRAST
+        and (partner := _partner(colour_index, rival, frames_here)) is not None
+        and counts[partner] >= RIVAL_SHARE * share * len(corner_pixels)
+        and _lead(
+            templates,
+            FRAME_LABELS[colour_index],
+            FRAME_LABELS[partner],
+            windows,
+            corner_pixels,
+            palettes,
+        )
+        < -RIVAL_LEAD
+    ):
+        colour_index = partner
     colour = FRAME_LABELS[colour_index]
     if contrast < TILE_CONTRAST:
         # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.

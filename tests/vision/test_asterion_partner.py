@@ -1,0 +1,105 @@
+"""Asterion: yellow against green is compared where the corners' runner-up is another colour (a light
+wood's red), as the runner-up would be (`_asterion_cell._PARTNERS`)."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+import numpy
+import pytest
+
+from companion.vision.recognisers import _asterion_cell
+from companion.vision.recognisers._asterion_cell import RIVAL_LEAD, read_cell
+from companion.vision.recognisers._asterion_profile import FRAME_LABELS
+
+YELLOW, GREEN, RED = (FRAME_LABELS.index(colour) for colour in ("yellow", "green", "red"))
+
+
+class _Designs:
+    """Templates as read_cell asks them: every colour's designs alike (yellow's `yellow_likeness`),
+    green's frame and prisoner leading yellow's by `green_lead`."""
+
+    def __init__(self, green_lead: float, yellow_likeness: float) -> None:
+        self.green_lead = green_lead
+        self.yellow_likeness = yellow_likeness
+
+    def colour_lead(self, colour: str, other: str, windows: list[Any]) -> float:
+        if {colour, other} != {"green", "yellow"}:
+            return 0.0
+        return self.green_lead if colour == "green" else -self.green_lead
+
+    def likeness(self, colour: str, windows: list[Any]) -> float:
+        return self.yellow_likeness if colour == "yellow" else 0.7
+
+    def lined_up(self, colour: str, windows: list[Any]) -> tuple[None, tuple[int, int]]:
+        return None, (0, 0)
+
+    def match(self, colour: str, windows: list[Any]) -> tuple[int, int, float, tuple[int, int], float]:
+        return 0, 0, 0.2, (0, 0), 0.7
+
+
+@pytest.fixture(autouse=True)
+def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The corners' tint needs a window's pixels; here the vote's handling alone is tested.
+    monkeypatch.setattr(
+        _asterion_cell,
+        "_lead",
+        lambda templates, colour, other, windows, corners, palettes: templates.colour_lead(
+            colour, other, windows
+        ),
+    )
+
+
+def _read(
+    votes: dict[int, int], green_lead: float, doubtful_path: int = 0, yellow_likeness: float = 0.7
+) -> str:
+    """The colour read where the corners show `votes` (per cent, by frame colour index)."""
+    counts = numpy.zeros(len(FRAME_LABELS) + 3, numpy.intp)
+    for index, count in votes.items():
+        counts[index] = count
+    counts[-1] = doubtful_path
+    first, second = sorted(votes, key=lambda index: -votes[index])[:2]
+    corners = numpy.zeros((100, 3), numpy.uint8)
+    palettes = None
+    if doubtful_path:
+        # Corners nearest each frame colour as voted, path pixels counted for yellow (the path's nearest).
+        palettes = cast(Any, type("P", (), {})())
+        labels = numpy.concatenate([numpy.full(count, index) for index, count in votes.items()])
+        labels = numpy.concatenate([labels, numpy.full(100 - labels.size, YELLOW)])
+        palettes.frames = type("F", (), {"classify_bgr": staticmethod(lambda pixels: labels)})()
+        palettes.frames_map = numpy.arange(len(FRAME_LABELS))
+        palettes.path_like = YELLOW
+    label, _, _ = read_cell(
+        cast(Any, None),
+        50.0,
+        corners,
+        counts,
+        (first, votes[first] / 100, second, votes[second] / 100),
+        cast(Any, palettes),
+        cast(Any, _Designs(green_lead, yellow_likeness)),
+        numpy.array([label != "minotaur" for label in FRAME_LABELS]),
+        cast(Any, None),
+    )
+    return label.split(":")[0]
+
+
+def test_green_beyond_a_red_runner_up_is_compared() -> None:
+    # Burnt 20261141 light wood: yellow 0.55, red 0.12, green 0.10 of the corners; green led by 0.45.
+    assert _read({YELLOW: 55, RED: 12, GREEN: 10}, green_lead=RIVAL_LEAD + 0.15) == "green"
+    assert _read({YELLOW: 55, RED: 12, GREEN: 10}, green_lead=0.1) == "yellow"
+
+
+def test_green_at_too_few_corners_is_not() -> None:
+    assert _read({YELLOW: 55, RED: 12, GREEN: 4}, green_lead=RIVAL_LEAD + 0.15) == "yellow"
+
+
+def test_a_doubtful_cell_compares_green_beyond_red() -> None:
+    # Frame 3: yellow 0.36 with the path's glare, red before green among the nearest.
+    assert _read({YELLOW: 36, RED: 22, GREEN: 18}, green_lead=RIVAL_LEAD + 0.15, doubtful_path=24) == "green"
+    assert _read({YELLOW: 36, RED: 22, GREEN: 18}, green_lead=0.1, doubtful_path=24) == "yellow"
+
+
+def test_a_doubtful_cell_whose_designs_are_yellows_stays_yellow() -> None:
+    # Dev 7 dark wood: a yellow led green by 0.44, its designs likelier yellow's (0.69 against 0.65).
+    votes = {YELLOW: 36, RED: 22, GREEN: 18}
+    assert _read(votes, green_lead=RIVAL_LEAD + 0.15, doubtful_path=24, yellow_likeness=0.72) == "yellow"
