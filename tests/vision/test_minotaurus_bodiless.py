@@ -5,7 +5,9 @@ foreign lies as no emblem does and stays empty.
 
 The recorded plane is the pipeline's of the burnt 20261141 hard set (felt, second print, session 13, the
 fifth of its labelled frames): navy backs in a frame far darker than the empty area, four of them left
-with little but their emblem.
+with little but their emblem. The second is the bench seed 20261142's (felt, second print, session 13, the
+fifth labelled frame): blue backs on blue felt in a frame brighter than the empty area, every back but two
+left with its emblem alone, the plainest 0.81 and 0.91 foreign.
 """
 
 from __future__ import annotations
@@ -25,21 +27,61 @@ from tests.vision.test_minotaurus_marks import LAYOUT, neutral_plane
 
 RECORDED = Path(__file__).parent / "data" / "minotaurus_bodiless_burnt20261141_felt_13_4.png"
 BODILESS = ["cell:31", "cell:32", "cell:33", "cell:40"]
+WHOLE_FRAME = ["cell:23"]
+"""One more back there, half its body left beside the emblem (0.52 alike): read down only as one of a frame
+whose backs lost their bodies together (FRAME_BACKS)."""
+RECORDED_BENCH = Path(__file__).parent / "data" / "minotaurus_bodiless_bench20261142_felt_13_4.png"
+BENCH_BACKS = [1, 2, 3, 4, 6, 7, 8, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27, 28, 29]
+BENCH_BACKS += [30, 31, 32, 33, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 46, 48, 49]
+"""Its cells holding a back (cells 0, 5, 9 and 34 hold backs too, read otherwise: 0 at the corner anchor)."""
+BENCH_LOOSE = [
+    "cell:2",
+    "cell:10",
+    "cell:13",
+    "cell:22",
+    "cell:24",
+    "cell:32",
+    "cell:35",
+    "cell:39",
+    "cell:42",
+]
+"""Its backs matched under EMBLEM_LIKE or less than BODILESS_COVER foreign (cell:10 0.22, cell:2 0.51)."""
 
 
-def _read_recorded() -> dict[str, str]:
-    plane = numpy.asarray(cv2.imread(str(RECORDED), cv2.IMREAD_COLOR), numpy.uint8)
+def _read_recorded(recorded: Path = RECORDED) -> dict[str, str]:
+    plane = numpy.asarray(cv2.imread(str(recorded), cv2.IMREAD_COLOR), numpy.uint8)
     recogniser = MinotaurusRecogniser()
     layout = recogniser.layout({"players": 5})
     return recogniser.read(plane, layout, None).items
 
 
-def test_backs_left_with_their_emblem_are_down(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("items", "setting", "off"),
+    [(BODILESS, "EMBLEM_LIKE", 2.0), (WHOLE_FRAME, "FRAME_BACKS", 100)],
+    ids=["backs left with their emblem", "a frame of bodiless backs, its fainter ones"],
+)
+def test_bodiless_backs_are_down(
+    monkeypatch: pytest.MonkeyPatch, items: list[str], setting: str, off: float
+) -> None:
     read = _read_recorded()
-    assert [read[item] for item in BODILESS] == ["down"] * len(BODILESS)
-    monkeypatch.setattr(_minotaurus_bodiless, "EMBLEM_LIKE", 2.0)
+    assert [read[item] for item in items] == ["down"] * len(items)
+    monkeypatch.setattr(_minotaurus_bodiless, setting, off)
     read = _read_recorded()
-    assert [read[item] for item in BODILESS] == ["empty"] * len(BODILESS)
+    assert [read[item] for item in items] == ["empty"] * len(items)
+
+
+def test_backs_the_bench_read_empty_are_down(monkeypatch: pytest.MonkeyPatch) -> None:
+    items = [f"cell:{n}" for n in BENCH_BACKS]
+    read = _read_recorded(RECORDED_BENCH)
+    assert [item for item in items if read[item] != "down"] == []
+    monkeypatch.setattr(_minotaurus_bodiless, "FRAME_BACKS", 100)
+    read = _read_recorded(RECORDED_BENCH)
+    assert [item for item in items if read[item] != "down"] == BENCH_LOOSE
+    # Its plainest backs are under 0.95 foreign: with them alone lending the emblem, no emblem is matched and
+    # only the backs at least half foreign (EMPTY_COVER) stay down.
+    monkeypatch.setattr(_minotaurus_bodiless, "SURE_COVER", 0.95)
+    read = _read_recorded(RECORDED_BENCH)
+    assert sum(read[item] == "down" for item in items) == 8
 
 
 def test_a_broad_patch_is_no_emblem(monkeypatch: pytest.MonkeyPatch) -> None:

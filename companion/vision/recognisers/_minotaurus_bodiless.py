@@ -8,7 +8,9 @@ its edge. So a cell read empty that is still partly covered (BODILESS_COVER) is 
 same frame shows plainly (SURE_COVER, SURE_POLARITY): where what is foreign in it lies as their emblem's
 lines do (EMBLEM_LIKE), it is a back. A frame's own backs are its edition's, under its light, whatever
 the emblem (a ring, a cross, a diamond); the table a normalisation left, a neighbour's edge, a lamp's
-patch, are broad and lie as no emblem does.
+patch, are broad and lie as no emblem does. Where several cells of one frame show the emblem so (FRAME_BACKS)
+the reference took the backs' colour for the cloth's under that frame's light, not one piece's shadow: every
+back there lost its body alike, and a fainter likeness, a thinner remnant, is taken (FRAME_LIKE, FRAME_COVER).
 """
 
 from __future__ import annotations
@@ -32,8 +34,10 @@ BODILESS_COVER = 0.25
 body the reference took for the table. Burnt 20261141 felt (second print) frame 133: such backs 0.28-0.46;
 the empty cells of H3's 22 generated hard sets and burnt 20261139-41 beside a piece or a patch the
 reference left lie at every share under EMPTY_COVER, and are told by EMBLEM_LIKE."""
-SURE_COVER = 0.95
-"""Least foreign share of a cell's middle for a back read there to lend its emblem (SURE_POLARITY)."""
+SURE_COVER = 0.6
+"""Least foreign share of a cell's middle for a back read there to lend its emblem (SURE_POLARITY). Bench
+seed 20261142 felt (second print, blue backs on blue felt, session 13): in a frame whose every back lost
+most of its body the plainest were 0.69-0.91 foreign; at 0.6 nothing else changes on the dev sets."""
 SURE_POLARITY = 0.5
 """Least ink_polarity of such a back: its emblem plainly lighter than it."""
 SURE_BACKS = 3
@@ -50,6 +54,18 @@ their body left beside the emblem, 0.42 and 0.51), the empty ones 0.51 at most (
 the reference left, dev 13; under BODILESS_COVER an empty cell reaches 0.58). A dark disc drawn at a cell's
 centre, a third of its middle, beside blurred second-print backs reaches 0.56 (a broad patch off the
 centre 0.47): a centred blot is the case this rule is least sure of."""
+FRAME_BACKS = 4
+"""Cells at EMBLEM_LIKE in one frame that show the reference took the frame's backs' bodies for the table
+as a whole (its light and the backs' colour, not one piece's shadow): there every cell read empty that is
+FRAME_COVER foreign is a back at FRAME_LIKE. Dev and burnt sets: only burnt 20261141 frame 133 has more
+than one (four backs); bench seed 20261142 felt session 13 has 10-30 in each of its eight frames."""
+FRAME_LIKE = 0.45
+"""Least likeness to the plain backs' emblem in such a frame. Bench seed 20261142 felt: its bodiless
+backs 0.36-0.78, 7 of 180 under this; the empty cells looked at there 0.17 and 0.28, on the dev and burnt
+sets 0.51 at most (a lone cell, one in its frame) and under 0.47 in frames with several."""
+FRAME_COVER = 0.15
+"""Least foreign share of a cell's middle in such a frame (BODILESS_COVER elsewhere): a back left with its
+thin emblem alone, 0.2-0.25 foreign."""
 
 
 def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], taken: list[int]) -> None:
@@ -61,7 +77,7 @@ def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], t
     unsure = [
         n
         for n, label in enumerate(classes)
-        if label == "empty" and BODILESS_COVER <= covered[n] < EMPTY_COVER and n not in taken
+        if label == "empty" and FRAME_COVER <= covered[n] < EMPTY_COVER and n not in taken
     ]
     if not unsure:
         return
@@ -73,20 +89,30 @@ def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], t
     if not sure:
         return
     emblems: dict[int, FloatArray | None] = {}
+    likeness = {n: _likeness(cells, n, sure, emblems) for n in unsure}
+    backs = sum(1 for n in unsure if covered[n] >= BODILESS_COVER and likeness[n] >= EMBLEM_LIKE)
+    whole_frame = backs >= FRAME_BACKS
     for n in unsure:
-        window = _foreign(cells, n)
-        if window is None:
-            continue
-        distance = numpy.hypot(*(cells.centres[sure] - cells.centres[n]).T)
-        likeness = -1.0
-        for m in [sure[k] for k in numpy.argsort(distance, kind="stable")[:SURE_BACKS].tolist()]:
-            if m not in emblems:
-                emblems[m] = _emblem(cells, m)
-            emblem = emblems[m]
-            if emblem is not None:
-                likeness = max(likeness, float(cv2.matchTemplate(window, emblem, cv2.TM_CCOEFF_NORMED).max()))
-        if likeness >= EMBLEM_LIKE:
-            classes[n], confidences[n] = "down", likeness
+        least, cover = (FRAME_LIKE, FRAME_COVER) if whole_frame else (EMBLEM_LIKE, BODILESS_COVER)
+        if covered[n] >= cover and likeness[n] >= least:
+            classes[n], confidences[n] = "down", likeness[n]
+
+
+def _likeness(cells: Cells, n: int, sure: list[int], emblems: dict[int, FloatArray | None]) -> float:
+    """How well cell n's foreign pixels lie as the emblem of its SURE_BACKS nearest plain backs (the best of
+    them); -1 where there is nothing to match. `emblems` keeps the backs' emblems between cells."""
+    window = _foreign(cells, n)
+    if window is None:
+        return -1.0
+    distance = numpy.hypot(*(cells.centres[sure] - cells.centres[n]).T)
+    likeness = -1.0
+    for m in [sure[k] for k in numpy.argsort(distance, kind="stable")[:SURE_BACKS].tolist()]:
+        if m not in emblems:
+            emblems[m] = _emblem(cells, m)
+        emblem = emblems[m]
+        if emblem is not None:
+            likeness = max(likeness, float(cv2.matchTemplate(window, emblem, cv2.TM_CCOEFF_NORMED).max()))
+    return likeness
 
 
 def _foreign(cells: Cells, n: int) -> FloatArray | None:
