@@ -4,10 +4,13 @@ that light and of that hue is."""
 
 from __future__ import annotations
 
+import numpy
+import numpy.typing
 import pytest
 
 from companion.vision.base import recogniser_for
 from companion.vision.recognisers import minoa
+from companion.vision.reference import NEUTRAL_BGR
 
 from .test_minoa_sticks import BLACK, INNER, NARROWED, _bars
 
@@ -33,3 +36,52 @@ def test_a_stick_washed_past_washed_l_is_a_stick_when_dark_across_its_width(
     read = minoa.MinoaRecogniser().read(plane, layout, None).items
     assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
     assert read[NARROWED] == expected
+
+
+# A warm hotspot (burnt 20261142's laminate): a black stick pales to the lamp's hue, 10-13 off its frame's
+# sure sticks' hue, warmer (a and b above theirs) and 53-70 lighter, still dark across its width. Strips as
+# the recogniser cuts them: the outer rows the neutral grey (a normalised plane), the card between, the bar
+# across the line's middle.
+STRIP_CARD, SURE_BLACK = (122, 127, 130), (45, 45, 45)
+GLARED = (84, 95, 115)
+"""A stick paled by the hotspot: 10.8 off the sure sticks' hue (a 6 and b 9 above), 60 lighter."""
+COOL, OFF_HUE = (112, 98, 82), (74, 94, 118)
+"""As far off but cooler (a 3 and b 10 below: a grey print by brown sticks); 16.6 off."""
+
+
+def _strip(bar: tuple[int, int, int], rows: int) -> numpy.typing.NDArray[numpy.uint8]:
+    across, along = len(minoa.ACROSS_MM), len(minoa.ALONG)
+    strip = numpy.empty((across, along, 3), numpy.uint8)
+    strip[:] = STRIP_CARD
+    start = across // 2 - rows // 2
+    strip[start : start + rows] = bar
+    strip[:3] = strip[-3:] = NEUTRAL_BGR
+    return strip
+
+
+@pytest.mark.parametrize(
+    ("bar", "rows", "glared_ab", "warmer", "stick"),
+    [
+        (GLARED, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, True),  # dark across its width (core 0.22)
+        (GLARED, 6, 0.0, minoa.GLARED_WARMER, False),  # ... and without GLARED_AB, of a print's hue
+        (GLARED, 3, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # as narrow as a print line: no core
+        (COOL, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # cooler than the sticks: print
+        (COOL, 6, minoa.GLARED_AB, -100.0, True),  # ... which only GLARED_WARMER tells
+        (OFF_HUE, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # further off than a hotspot takes it
+    ],
+)
+def test_a_stick_paled_to_a_warm_hotspots_hue_is_a_stick_when_dark_across_its_width(
+    monkeypatch: pytest.MonkeyPatch,
+    bar: tuple[int, int, int],
+    rows: int,
+    glared_ab: float,
+    warmer: float,
+    stick: bool,
+) -> None:
+    monkeypatch.setattr(minoa, "GLARED_AB", glared_ab)
+    monkeypatch.setattr(minoa, "GLARED_WARMER", warmer)
+    strips = numpy.stack([_strip(SURE_BLACK, 4)] * 6 + [_strip(bar, rows)])
+    neutral = numpy.all(strips == numpy.array(NEUTRAL_BGR, numpy.uint8), axis=-1)
+    dips = minoa._stick_dips(strips, neutral, numpy.zeros(len(strips), bool))
+    assert numpy.all(dips[:-1] > 0)
+    assert (dips[-1] > 0) == stick

@@ -126,6 +126,12 @@ UNLIKE_AB, UNLIKE_L = 9.0, 35.0
 print of another edition (grey by brown sticks, brown by grey ones) where the reference left it in view,
 blurred to 3 mm by the lens, darkens a line as much as a narrowed stick. Not a sure stick, which no print
 resembles (seed 8: a sure stick in a shadow's blue was 9.1 off the frame's others)."""
+GLARED_AB, GLARED_WARMER, GLARED_CORE, GLARED_DIP = 13.0, 2.0, 0.2, 1.2
+"""... nor a stick by its darkness, dark across its width (core and dip this much), up to GLARED_AB off the
+sure sticks' hue but warmer (its a and b both GLARED_WARMER above theirs) and no more than WASHED_L lighter:
+a black stick paled by a warm hotspot takes the lamp's hue (burnt 20261142's laminate: 9.5-12.8 off, a and
+b 5-10 above, 53-70 lighter). A print line as wide and as far off, grey by brown sticks, is cooler (dev
+77's dark wood: a 4-7, b 9-12 below); no empty line was read a stick by this on dev 8, 26, 55, 77."""
 WEAK_DIP = 0.6
 """Least darkening of a stick recognised by its colour (whatever its width: the narrowed stick's core is
 none, its 3 mm flanked by the neutral grey)."""
@@ -402,13 +408,16 @@ def _stick_dips(
     normalised = numpy.count_nonzero(neutral) >= NORMALISED_SHARE * neutral.size
     colours = _bar_colours(strips, neutral, darkness, sure) if normalised else None
     if colours is not None:
-        hue, lighter = colours
+        hue, lighter, warmer = colours
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
         # A sure stick is dark across its width, a print line in one row of it (SURE_FLAT).
         flat = core >= SURE_FLAT * darkness.max(axis=1)
         # A bar washed further still is a stick only when of its very hue and dark across its width.
         wide = (hue <= WASHED_AB) & (lighter <= WIDE_WASHED_L) & (core >= WIDE_WASHED_CORE)
-        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L)) | ((lighter > WASHED_L) & ~wide)) & ~(
+        # A stick paled by a warm hotspot takes its hue: dark across its width, it is still a stick.
+        glared = (hue <= GLARED_AB) & (warmer >= GLARED_WARMER) & (lighter <= WASHED_L)
+        glared &= (core >= GLARED_CORE) & (dip >= GLARED_DIP)
+        unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L) & ~glared) | ((lighter > WASHED_L) & ~wide)) & ~(
             sure & flat
         )
         stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
@@ -422,10 +431,11 @@ def _bar_colours(
     neutral: numpy.typing.NDArray[numpy.bool_],
     darkness: FloatArray,
     sure: numpy.typing.NDArray[numpy.bool_],
-) -> tuple[FloatArray, FloatArray] | None:
+) -> tuple[FloatArray, FloatArray, FloatArray] | None:
     """Per line, how far the colour of its darkest BAR_ROWS rows (the pixels the plane shows) lies from
-    the sure sticks' (Lab a-b distance) and how much lighter it is (8-bit L); None when the frame has too
-    few sure sticks to tell, infinite where the bar shows nothing."""
+    the sure sticks' (Lab a-b distance), how much lighter it is (8-bit L) and the less of how far its a and
+    b lie above theirs (warmer); None when the frame has too few sure sticks to tell, beyond all bounds
+    where the bar shows nothing."""
     lines = len(strips)
     if numpy.count_nonzero(sure) < SURE_STICKS:
         return None
@@ -442,13 +452,13 @@ def _bar_colours(
     known = sure & (count > 0)
     if numpy.count_nonzero(known) < SURE_STICKS:
         return None
-    typical = numpy.median(bar[known], axis=0)
-    hue = numpy.hypot(bar[:, 1] - typical[1], bar[:, 2] - typical[2])
-    lighter = bar[:, 0] - typical[0]
+    shift = bar - numpy.median(bar[known], axis=0)
+    hue = numpy.hypot(shift[:, 1], shift[:, 2])
     nothing = count == 0
     return (
         numpy.where(nothing, numpy.inf, hue).astype(numpy.float32),
-        numpy.where(nothing, numpy.inf, lighter).astype(numpy.float32),
+        numpy.where(nothing, numpy.inf, shift[:, 0]).astype(numpy.float32),
+        numpy.where(nothing, -numpy.inf, shift[:, 1:].min(axis=1)).astype(numpy.float32),
     )
 
 
