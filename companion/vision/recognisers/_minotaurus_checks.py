@@ -85,6 +85,12 @@ DARK_WHITE_LIT = 0.15
 """Least share of a white face's piece pixels lighter than the table: the same 368 white faces from 0.19
 but for one (0.03, a dim felt's, with a clear horn and pips); a second print's navy backs on a dark felt,
 their body taken for the table and read white, 0-0.11."""
+HALF_WHITE_COVER = 0.7
+HALF_WHITE_LIT = 0.4
+"""A face read white that is under HALF_WHITE_COVER of its middle foreign and under HALF_WHITE_LIT lighter
+than the table is a back too: bench seed 20261142 felt (blue second-print backs on blue felt, their body
+taken for the cloth, their light cross left) 0.50-0.65 foreign, 0.15-0.29 lit; dev and burnt white faces
+under 0.7 foreign (laminate, linen) 0.56 lit and more, and the dimmest white (a felt's, 0.03) 0.72."""
 
 
 def clear_horns(
@@ -306,9 +312,10 @@ def dark_faces_not_white(
 ) -> None:
     """On a normalised plane, in place: a face read white that is darker than any white (WHITE_LEAST_L) is
     read by its hue among the other colours; one whose piece shows hardly anything lighter than the table
-    (DARK_WHITE_LIT) is a back whose dark body the reference took for a dark table, its lighter emblem
-    and a dark rim left (pale on the neutral grey, so nearest a white prototype), unless it shows a clear
-    horn and a clear row of pips as only a face does. (A taught white as dark is left alone.)"""
+    (DARK_WHITE_LIT; half covered, little: HALF_WHITE_LIT) is a back whose dark body the reference took for
+    the table, its lighter emblem and a dark rim left (pale on the neutral grey, so nearest a white
+    prototype), unless it shows a clear horn and a clear row of pips as only a face does. (A taught white
+    as dark is left alone.)"""
     if cells.lit is None or cells.covered is None:
         return
     taught = None if profile is None else profile.params.get("cell_prototypes", {}).get("white")
@@ -321,8 +328,12 @@ def dark_faces_not_white(
         hues, sure = prototypes.colours.classify(cells.features[dark][:, COLOUR_FEATURES], barred="white")
         for n, label, certainty in zip(dark, hues, sure, strict=True):
             classes[n], confidences[n] = label, min(confidences[n], certainty)
+    half = cells.covered < HALF_WHITE_COVER
     backs = [n for n in whites if n not in dark and cells.lit[n] < DARK_WHITE_LIT]
-    backs = [n for n in backs if not _clear_face(plane, cells, n, glyphs)]
+    # Half-covered ones only where they show a mark (a horn's likeness): a bare patch is no face either,
+    # and read_glyphs reads it empty.
+    halves = [n for n in whites if half[n] and DARK_WHITE_LIT <= cells.lit[n] < HALF_WHITE_LIT]
+    backs = [n for n in backs + halves if not _clear_face(plane, cells, n, glyphs, n in halves)]
     if backs:
         # Mostly covered (EMPTY_COVER), it holds a piece: its back, as sure as it lies nearer a back than
         # the table (its middle half neutral grey).
@@ -331,11 +342,14 @@ def dark_faces_not_white(
             classes[n], confidences[n] = "down", certainty if label == "down" else 1.0 - certainty
 
 
-def _clear_face(plane: Frame, cells: Cells, n: int, glyphs: Glyphs) -> bool:
-    """Whether cell n shows a horn as clearly as only a face does and a row of pips where it puts it."""
+def _clear_face(plane: Frame, cells: Cells, n: int, glyphs: Glyphs, marked: bool = False) -> bool:
+    """Whether cell n shows a horn as clearly as only a face does and a row of pips where it puts it; when
+    `marked`, also (as a face to be left to read_glyphs) where it shows no mark as much as a horn."""
     x, y = locate_piece(cells.small, cells.centres[n], cells.tables[n])
     grey, near = glyph_window(plane, (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM))
     _, _, at, horn = best_match(grey, near, HORN_BOX_MM, glyphs.horns, list(HORNS), HORN_SLACK_PX)
+    if marked and horn < HORN_SEEN:
+        return True
     if horn < HORN_CLEAR:
         return False
     pips = max(
