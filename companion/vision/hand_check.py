@@ -222,7 +222,10 @@ class HandCheck:
         # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
         # shadow fades softly. Under a small lamp it does not, but it only scales the table: one smooth
-        # shade inside its outline (`shades`), where an arm's shading turns across the limb.
+        # shade inside its outline (`shades`), where an arm's shading turns across the limb. So is
+        # a foreign one: under a warm lamp a sharp shadow's bluer daylight over plain laminate is of no
+        # shadow's hue, yet it scales the table smoothly and its pattern shows (bench seed 20261142
+        # Minoa laminate session 09 frame 9, refused at rest; its hue 0.074, pattern 19.9).
         # A marker's square tells nothing (see above): an arm crossing the band beside it may go on over
         # it (a hand over a corner), but it has to come into the plane beside it as well: a ring or a
         # player's shadow lying over the band by a marker is joined to its square too.
@@ -232,7 +235,7 @@ class HandCheck:
         # the plane (burnt 20261141 Toss printed session 12 frame 6, 6 mm short, read with a hand).
         foreign = self.surround.through_rim(band, darker)
         crossed = self.surround.crossing(
-            foreign, joined, width, None, markers, texture
+            foreign, joined, width, None, markers, texture, shades
         ) or self.surround.crossing(darker, joined, width, outline, markers, texture, shades)
         # An arm of the plane's colour over it (a skin tone as the board's): foreign where it crosses
         # the band, unseen over the plane until its hand.
