@@ -104,10 +104,11 @@ def side_differs(
     if whole:
         blurred = floats(cv2.blur(corrected, window) + numpy.float32(2.0))
         # A channel's noise of HUE_NOISE levels moves its ratio by that share of its level now (the
-        # darkest channel's: the one the noise turns most).
+        # darkest channel's: the one the noise turns most), less what the reference's own level has
+        # its allowance for (`Side.shadow_hue`): a dark arm over near-black felt stays foreign.
         now = cv2.divide(float(HUE_NOISE), min3(floats(cv2.blur(current, window))) + numpy.float32(1.0))
         then = cv2.divide(float(HUE_NOISE), min3(side.mean_2) - numpy.float32(1.0))
-        slack = floats(cv2.max(cv2.subtract(now, then), 0.0))
+        slack = floats(numpy.maximum(cv2.subtract(now, then), numpy.float32(0.0)))
         # A lamp's glare the empty table was learned without is light, not a change.
         lamp = glare(blurred, grey, lost, differs, side, margin)
         if lamp is not None and numpy.any(lamp):
