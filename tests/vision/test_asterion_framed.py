@@ -27,13 +27,19 @@ class _Designs:
 def _read(share: float, likeness: float) -> str:
     counts = numpy.zeros(8, numpy.intp)
     counts[0] = round(share * 100)
+    # Corners of a lit yellow frame (L 206, b 208): not a green under a warm light (`WARM_B`).
+    palettes = cast(Any, type("P", (), {})())
+    palettes.every = type(
+        "E", (), {"classify_bgr": staticmethod(lambda pixels: numpy.zeros(len(pixels), int))}
+    )()
+    palettes.every_map = numpy.array([0])
     label, _, _ = read_cell(
         cast(Any, None),
         20.0,
-        numpy.zeros((100, 3), numpy.uint8),
+        numpy.full((100, 3), (20, 200, 230), numpy.uint8),
         counts,
         (0, share, 1, 0.0),
-        cast(Any, None),
+        palettes,
         cast(Any, _Designs(likeness)),
         numpy.ones(4, bool),
         cast(Any, None),

@@ -1,5 +1,7 @@
 """Asterion: yellow against green is compared where the corners' runner-up is another colour (a light
-wood's red), as the runner-up would be (`_asterion_cell._PARTNERS`)."""
+wood's red), as the runner-up would be (`_asterion_cell._PARTNERS`); and where green is nowhere among
+them, under a warm light patch (`_asterion_cell.WARM_LEAD`, tried where the corners are no yellower than
+WARM_B)."""
 
 from __future__ import annotations
 
@@ -9,10 +11,15 @@ import numpy
 import pytest
 
 from companion.vision.recognisers import _asterion_cell
-from companion.vision.recognisers._asterion_cell import RIVAL_LEAD, read_cell
+from companion.vision.recognisers._asterion_cell import RIVAL_LEAD, WARM_B, WARM_L, WARM_LEAD, read_cell
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
+from companion.vision.recognisers._lab import bgr_to_lab
 
-YELLOW, GREEN, RED = (FRAME_LABELS.index(colour) for colour in ("yellow", "green", "red"))
+YELLOW, GREEN, RED, BLUE = (FRAME_LABELS.index(colour) for colour in ("yellow", "green", "red", "blue"))
+WARM_GREEN = (80, 130, 150)
+"""A second print's green frame under a warm light on dark wood: olive-orange, CIELAB L 141, b 158."""
+BRIGHT_YELLOW = (20, 200, 230)
+"""A yellow frame: L 206, b 208."""
 
 
 class _Designs:
@@ -51,19 +58,28 @@ def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _read(
-    votes: dict[int, int], green_lead: float, doubtful_path: int = 0, yellow_likeness: float = 0.7
+    votes: dict[int, int],
+    green_lead: float,
+    doubtful_path: int = 0,
+    yellow_likeness: float = 0.7,
+    corner_bgr: tuple[int, int, int] = (0, 0, 0),
 ) -> str:
-    """The colour read where the corners show `votes` (per cent, by frame colour index)."""
+    """The colour read where the corners show `votes` (per cent, by frame colour index), their pixels
+    `corner_bgr`."""
     counts = numpy.zeros(len(FRAME_LABELS) + 3, numpy.intp)
     for index, count in votes.items():
         counts[index] = count
     counts[-1] = doubtful_path
     first, second = sorted(votes, key=lambda index: -votes[index])[:2]
-    corners = numpy.zeros((100, 3), numpy.uint8)
-    palettes = None
+    corners = numpy.full((100, 3), corner_bgr, numpy.uint8)
+    # Every corner pixel of a frame colour (yellow's prototype), for the warm-green gate (`WARM_B`).
+    palettes = cast(Any, type("P", (), {})())
+    palettes.every = type(
+        "E", (), {"classify_bgr": staticmethod(lambda pixels: numpy.zeros(len(pixels), int))}
+    )()
+    palettes.every_map = numpy.array([YELLOW])
     if doubtful_path:
         # Corners nearest each frame colour as voted, path pixels counted for yellow (the path's nearest).
-        palettes = cast(Any, type("P", (), {})())
         labels = numpy.concatenate([numpy.full(count, index) for index, count in votes.items()])
         labels = numpy.concatenate([labels, numpy.full(100 - labels.size, YELLOW)])
         palettes.frames = type("F", (), {"classify_bgr": staticmethod(lambda pixels: labels)})()
@@ -103,3 +119,27 @@ def test_a_doubtful_cell_whose_designs_are_yellows_stays_yellow() -> None:
     # Dev 7 dark wood: a yellow led green by 0.44, its designs likelier yellow's (0.69 against 0.65).
     votes = {YELLOW: 36, RED: 22, GREEN: 18}
     assert _read(votes, green_lead=RIVAL_LEAD + 0.15, doubtful_path=24, yellow_likeness=0.72) == "yellow"
+
+
+def test_the_frames_are_either_side_of_the_warm_gate() -> None:
+    assert bgr_to_lab(WARM_GREEN)[2] <= WARM_B < bgr_to_lab(BRIGHT_YELLOW)[2]
+    assert bgr_to_lab(WARM_GREEN)[0] <= WARM_L < bgr_to_lab(BRIGHT_YELLOW)[0]
+
+
+def test_a_warm_green_voted_wholly_yellow_reads_green_when_it_leads_far() -> None:
+    # Burnt 20261142 dark wood frame 3: corners all yellow (b 164-168), green leading by 0.95-1.25.
+    assert _read({YELLOW: 100, BLUE: 0}, green_lead=WARM_LEAD + 0.1, corner_bgr=WARM_GREEN) == "green"
+    assert _read({YELLOW: 98, GREEN: 2}, green_lead=WARM_LEAD + 0.1, corner_bgr=WARM_GREEN) == "green"
+
+
+def test_a_warm_lead_short_of_warm_lead_stays_yellow() -> None:
+    # Dev and burnt yellows under WARM_B led green by 0.67 at most.
+    assert _read({YELLOW: 100, BLUE: 0}, green_lead=WARM_LEAD - 0.15, corner_bgr=WARM_GREEN) == "yellow"
+
+
+def test_a_yellow_frame_is_not_asked() -> None:
+    assert _read({YELLOW: 100, BLUE: 0}, green_lead=WARM_LEAD + 0.5, corner_bgr=BRIGHT_YELLOW) == "yellow"
+
+
+def test_corners_split_with_another_colour_are_not_asked() -> None:
+    assert _read({YELLOW: 60, BLUE: 40}, green_lead=WARM_LEAD + 0.5, corner_bgr=WARM_GREEN) == "yellow"

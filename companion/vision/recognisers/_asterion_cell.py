@@ -129,12 +129,43 @@ def _lead(
     return lead + (greener if colour == "green" else -greener)
 
 
+WARM_LEAD = 0.85
+WARM_SHARE = 0.75
+WARM_L = 150.0
+WARM_B = 170.0
+"""A cell whose corners vote yellow (at least WARM_SHARE of them) with green too seldom for the runner-up
+rules is read green when its frame and prisoner with the corners' tint (`_lead`) lead green by over
+WARM_LEAD; tried only where the corners of a frame colour are no lighter than CIELAB L WARM_L and no
+yellower than b WARM_B (medians, 8-bit). Why: on burnt 20261142 dark wood (second print, frame 3) a warm
+light patch turned four green frames wholly yellow (share 0.77-1.0, green at 0-7 of 100; corners L
+131-141, b 164-168), their paths orange with them, the lead -0.95..-1.25, and no runner-up rule asked.
+On dev 2-83 and burnt 20261140-42 (11,564 yellow tiles voted yellow), yellows led green by -0.68 at
+worst, other tiles voted yellow -0.73. The gates pass 5 % of the cells voted yellow: the lead costs
+0.3 ms a cell, the gate 0.02."""
+
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
     FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
 }
 """Yellow's and green's designs are alike and their frames near in colour; where the corners'
 runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is."""
+
+
+def _warm_green(corner_pixels: Frame, palettes: _CellPalettes) -> bool:
+    """Whether the corners' pixels of a frame colour (all of them when none) are no lighter than WARM_L
+    and no yellower than WARM_B (medians)."""
+    lab = to_lab(corner_pixels.reshape(1, -1, 3))[0]
+    on_frame = palettes.every_map[palettes.every.classify_bgr(corner_pixels.reshape(-1, 3))] < len(
+        FRAME_LABELS
+    )
+    if on_frame.any():
+        lab = lab[on_frame]
+    middle = len(lab) // 2
+    lightness, _, yellowness = (float(value) for value in numpy.partition(lab, middle, axis=0)[middle])
+    return lightness <= WARM_L and yellowness <= WARM_B
+
+
+_YELLOW, _GREEN = FRAME_LABELS.index("yellow"), FRAME_LABELS.index("green")
 
 
 def _partner(colour: int, compared: int, frames_here: numpy.typing.NDArray[numpy.bool_]) -> int | None:
@@ -260,6 +291,16 @@ def read_cell(
         < -RIVAL_LEAD
     ):
         colour_index = partner
+    elif (
+        contrast >= TILE_CONTRAST
+        and colour_index == _YELLOW
+        and share >= WARM_SHARE
+        and frames_here[_GREEN]
+        and _warm_green(corner_pixels, palettes)
+        and _lead(templates, "yellow", "green", windows, corner_pixels, palettes) < -WARM_LEAD
+    ):
+        # A green frame under a warm light patch, wholly voted yellow (`WARM_LEAD`).
+        colour_index = _GREEN
     colour = FRAME_LABELS[colour_index]
     if contrast < TILE_CONTRAST:
         # Corners of a tile's colour but a flat inside: glare or a shadow on the bare table.
