@@ -9,6 +9,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout
+from companion.vision.recognisers import _minoa_sticks as sticks
 from companion.vision.recognisers import minoa
 
 from .test_minoa_sticks import INNER, _scene
@@ -38,12 +39,12 @@ def _print_line(plane: Frame, layout: Layout, item: str) -> Frame:
     return out
 
 
-@pytest.mark.parametrize(("flat", "expected"), [(minoa.SURE_FLAT, minoa.EMPTY), (0.0, minoa.STICK)])
+@pytest.mark.parametrize(("flat", "expected"), [(sticks.SURE_FLAT, minoa.EMPTY), (0.0, minoa.STICK)])
 def test_a_print_line_dark_in_one_row_is_no_sure_stick(
     monkeypatch: pytest.MonkeyPatch, flat: float, expected: str
 ) -> None:
     """Without SURE_FLAT (0) the print line is taken for a sure stick, which no colour overrules."""
-    monkeypatch.setattr(minoa, "SURE_FLAT", flat)
+    monkeypatch.setattr(sticks, "SURE_FLAT", flat)
     plane, layout, sure = _scene({})
     plane = _print_line(plane, layout, PRINTED)
     read = minoa.MinoaRecogniser().read(plane, layout, None).items

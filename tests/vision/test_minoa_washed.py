@@ -9,6 +9,7 @@ import numpy.typing
 import pytest
 
 from companion.vision.base import recogniser_for
+from companion.vision.recognisers import _minoa_sticks as sticks
 from companion.vision.recognisers import minoa
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -21,15 +22,15 @@ WASHED = (105, 105, 107)
 @pytest.mark.parametrize(
     ("card_mm", "wide_l", "expected"),
     [
-        (0.5, minoa.WIDE_WASHED_L, minoa.STICK),  # dark across its width (core 0.27)
+        (0.5, sticks.WIDE_WASHED_L, minoa.STICK),  # dark across its width (core 0.27)
         (0.5, 0.0, minoa.EMPTY),  # ... and without WIDE_WASHED_L, too light for a stick
-        (1.0, minoa.WIDE_WASHED_L, minoa.EMPTY),  # its blurred sides in view: core 0.17, as a print line's
+        (1.0, sticks.WIDE_WASHED_L, minoa.EMPTY),  # its blurred sides in view: core 0.17, as a print line's
     ],
 )
 def test_a_stick_washed_past_washed_l_is_a_stick_when_dark_across_its_width(
     monkeypatch: pytest.MonkeyPatch, card_mm: float, wide_l: float, expected: str
 ) -> None:
-    monkeypatch.setattr(minoa, "WIDE_WASHED_L", wide_l)
+    monkeypatch.setattr(sticks, "WIDE_WASHED_L", wide_l)
     layout = recogniser_for("minoa").layout({})
     sure = INNER[::9][:8]
     plane = _bars(layout, {**dict.fromkeys(sure, (BLACK, 4.0, 1.5)), NARROWED: (WASHED, 2.5, card_mm)})
@@ -62,12 +63,12 @@ def _strip(bar: tuple[int, int, int], rows: int) -> numpy.typing.NDArray[numpy.u
 @pytest.mark.parametrize(
     ("bar", "rows", "glared_ab", "warmer", "stick"),
     [
-        (GLARED, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, True),  # dark across its width (core 0.22)
-        (GLARED, 6, 0.0, minoa.GLARED_WARMER, False),  # ... and without GLARED_AB, of a print's hue
-        (GLARED, 3, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # as narrow as a print line: no core
-        (COOL, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # cooler than the sticks: print
-        (COOL, 6, minoa.GLARED_AB, -100.0, True),  # ... which only GLARED_WARMER tells
-        (OFF_HUE, 6, minoa.GLARED_AB, minoa.GLARED_WARMER, False),  # further off than a hotspot takes it
+        (GLARED, 6, sticks.GLARED_AB, sticks.GLARED_WARMER, True),  # dark across its width (core 0.22)
+        (GLARED, 6, 0.0, sticks.GLARED_WARMER, False),  # ... and without GLARED_AB, of a print's hue
+        (GLARED, 3, sticks.GLARED_AB, sticks.GLARED_WARMER, False),  # as narrow as a print line: no core
+        (COOL, 6, sticks.GLARED_AB, sticks.GLARED_WARMER, False),  # cooler than the sticks: print
+        (COOL, 6, sticks.GLARED_AB, -100.0, True),  # ... which only GLARED_WARMER tells
+        (OFF_HUE, 6, sticks.GLARED_AB, sticks.GLARED_WARMER, False),  # further off than a hotspot takes it
     ],
 )
 def test_a_stick_paled_to_a_warm_hotspots_hue_is_a_stick_when_dark_across_its_width(
@@ -78,10 +79,10 @@ def test_a_stick_paled_to_a_warm_hotspots_hue_is_a_stick_when_dark_across_its_wi
     warmer: float,
     stick: bool,
 ) -> None:
-    monkeypatch.setattr(minoa, "GLARED_AB", glared_ab)
-    monkeypatch.setattr(minoa, "GLARED_WARMER", warmer)
+    monkeypatch.setattr(sticks, "GLARED_AB", glared_ab)
+    monkeypatch.setattr(sticks, "GLARED_WARMER", warmer)
     strips = numpy.stack([_strip(SURE_BLACK, 4)] * 6 + [_strip(bar, rows)])
     neutral = numpy.all(strips == numpy.array(NEUTRAL_BGR, numpy.uint8), axis=-1)
-    dips = minoa._stick_dips(strips, neutral, numpy.zeros(len(strips), bool))
+    dips = sticks.stick_dips(strips, neutral, numpy.zeros(len(strips), bool))
     assert numpy.all(dips[:-1] > 0)
     assert (dips[-1] > 0) == stick
