@@ -287,3 +287,21 @@ def test_the_slots_shifts_are_the_plain_box_counts_best() -> None:
                         ((dx, dy) if count >= _hornochsen_grid.LOOSE_COVER * 26.0**2 else (0, 0)),
                     )
         assert (got[0][item], got[1][item]) == shift
+
+
+def test_a_short_row_a_square_early_scores_below_its_squares_in_the_coarse_search() -> None:
+    # A row's tiles start at its first square: a row of four tiles in five squares, fitted one square
+    # early, puts squares 1-4 on the four tiles and the empty fifth square's step beyond on nothing, as
+    # well as the right fit does, unless the first square (empty there) counts for more.
+    layout = _layout()
+    width, height = round(layout.plane_mm[0]), round(layout.plane_mm[1])
+    ink = numpy.zeros((height, width), numpy.uint8)
+    row = [item for item in layout.items if item.startswith("row:5:square:")]
+    for item in row[:-1]:
+        x, y = layout.items[item].centre_mm
+        ink[round(y) - 4 : round(y) + 4, round(x) - 5 : round(x) + 5] = 1
+    pitch = layout.items[row[1]].centre_mm[0] - layout.items[row[0]].centre_mm[0]
+    boxed = _hornochsen_grid._BoxedInk.of(ink)
+    points = _hornochsen_grid._points_of(layout, hornochsen.board_lines(layout))[1]
+    early = _hornochsen_grid.NOMINAL + numpy.array([-pitch, 0, 0, 0, 0, 0])
+    assert points.scores(boxed, _hornochsen_grid.NOMINAL) > points.scores(boxed, early)

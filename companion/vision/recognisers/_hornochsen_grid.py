@@ -220,12 +220,20 @@ class _Points:
         return found if params.ndim > 1 else found[0]
 
 
-def _points(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
-    """Every item, weighing 1, and a step before and after each line of items (a row's squares in order),
+FIRST_SQUARE_WEIGHT = 1.5
+"""A row's first square's weight in the coarse search (fit_affine's basin): a row's tiles start there, so
+a short row (its last squares empty) fitted a square early (its tiles under squares 1.., nothing under
+square 0 or the step beyond) scores no worse than the right fit unless square 0 counts for more. The
+refinement weighs it 1: more there pulls the fine fit towards the rows' ends."""
+
+
+def _points(layout: Layout, lines: Sequence[Sequence[str]], first_weight: float = 1.0) -> _Points:
+    """Every item, weighing 1 (a row's first square `first_weight`), and a step before and after each
+    line of items (a row's squares in order),
     weighing -OUTSIDE_WEIGHT: nothing lies there, so a fit a whole square off, which would put every row's
     tiles under the boxes of the next squares as well as the right one does, loses."""
     centres = [region.centre_mm for region in layout.items.values()]
-    weights = [1.0] * len(centres)
+    weights = [first_weight if item.endswith(":square:0") else 1.0 for item in layout.items]
     for line in lines:
         if len(line) < 2:
             continue
@@ -239,16 +247,17 @@ def _points(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
     return _Points(at[:, 0] - middle[0], at[:, 1] - middle[1], numpy.array(weights), middle)
 
 
-_LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], _Points]] = []
+_LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], tuple[_Points, _Points]]] = []
 """The last layout's points: a camera reads one layout frame after frame."""
 
 
-def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
-    """_points, kept while the same layout (and its lines) is read."""
+def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> tuple[_Points, _Points]:
+    """_points for the refinement and the coarse search (FIRST_SQUARE_WEIGHT), kept while the same
+    layout (and its lines) is read."""
     last = _LAST_POINTS[0] if _LAST_POINTS else None  # one look: another thread may replace it
     if last is not None and last[0] is layout and last[1] == lines:
         return last[2]
-    points = _points(layout, lines)
+    points = (_points(layout, lines), _points(layout, lines, FIRST_SQUARE_WEIGHT))
     _LAST_POINTS[:] = [(layout, lines, points)]
     return points
 
@@ -280,10 +289,10 @@ def fit_affine(
     normalised plane (`table`: its empty area, 255) show their numbers; NOMINAL where no better fit shows.
     `lines`: rows of items in order (see _points). `empty`: _small_empty of the table, when made already."""
     summed = _BoxedInk.of(_ink(plane, table, empty))
-    points = _points_of(layout, lines)
+    points, coarse = _points_of(layout, lines)
     best = NOMINAL
     for axis in (1, 0, 1):
-        best = _coarse_axis(summed, best, axis, points)
+        best = _coarse_axis(summed, best, axis, coarse)
     best_score = float(points.scores(summed, best))
     steps = numpy.array([STEPS[0], STEPS[0], STEPS[1], STEPS[1], STEPS[2], STEPS[2]])
     limits = numpy.array([LIMITS[0], LIMITS[0], LIMITS[1], LIMITS[1], LIMITS[2], LIMITS[2]])
