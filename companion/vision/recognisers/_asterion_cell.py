@@ -109,13 +109,7 @@ def _lead(
     whites = numpy.asarray(lightness >= numpy.partition(lightness.ravel(), least)[least], numpy.uint8)
     bgr = window.bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
     clipped = cv2.mean(cv2.threshold(bgr, CLIPPED - 1, 255, cv2.THRESH_BINARY)[1], mask=whites)
-    # The corners' pixels of a frame colour (any): beside the frame they show walls, paths and the
-    # table, whose a lies by the whites' and drew a green frame's median to yellow (dev 83).
-    framed = corner_pixels.reshape(-1, 3)
-    on_frame = palettes.every_map[palettes.every.classify_bgr(framed)] < len(FRAME_LABELS)
-    if on_frame.any():
-        framed = framed[on_frame]
-    corners = to_lab(framed.reshape(1, -1, 3))[0, :, 1]
+    corners = to_lab(_frame_pixels(corner_pixels, palettes).reshape(1, -1, 3))[0, :, 1]
     middle = corners.size // 2
     below = cv2.mean(part, mask=whites)[1] - float(numpy.partition(corners, middle)[middle])
     yellow_split, green_split = palettes.tint
@@ -151,15 +145,19 @@ _PARTNERS = {
 runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is."""
 
 
+def _frame_pixels(corner_pixels: Frame, palettes: _CellPalettes) -> Frame:
+    """The corners' pixels (BGR, one row each) of a frame colour, all of them when none: beside the
+    frame they show walls, paths and the table, whose a lies by the whites' and drew a green frame's
+    median to yellow (dev 83)."""
+    pixels = corner_pixels.reshape(-1, 3)
+    on_frame = palettes.every_map[palettes.every.classify_bgr(pixels)] < len(FRAME_LABELS)
+    return pixels[on_frame] if on_frame.any() else pixels
+
+
 def _warm_green(corner_pixels: Frame, palettes: _CellPalettes) -> bool:
     """Whether the corners' pixels of a frame colour (all of them when none) are no lighter than WARM_L
     and no yellower than WARM_B (medians)."""
-    lab = to_lab(corner_pixels.reshape(1, -1, 3))[0]
-    on_frame = palettes.every_map[palettes.every.classify_bgr(corner_pixels.reshape(-1, 3))] < len(
-        FRAME_LABELS
-    )
-    if on_frame.any():
-        lab = lab[on_frame]
+    lab = to_lab(_frame_pixels(corner_pixels, palettes).reshape(1, -1, 3))[0]
     middle = len(lab) // 2
     lightness, _, yellowness = (float(value) for value in numpy.partition(lab, middle, axis=0)[middle])
     return lightness <= WARM_L and yellowness <= WARM_B
@@ -197,6 +195,11 @@ def read_cell(
     colour_index, share, rival, rival_share = voted
     doubtful = share < TILE_VOTE
     windows = [window]
+
+    def lead(colour: int, other: int) -> float:
+        """How much likelier `colour`'s frame and prisoner than `other`'s (`_lead`, on the windows now)."""
+        return _lead(templates, FRAME_LABELS[colour], FRAME_LABELS[other], windows, corner_pixels, palettes)
+
     if doubtful:
         # Corners not clearly of a tile's colour: a yellow frame under glare reads as a
         # path, a red one in shadow as a wall or the table. A tile when its inside is like
@@ -218,35 +221,14 @@ def read_cell(
             nearest = numpy.maximum(ranked, 0)
             colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
-            if other > likeness + FAR_LIKELIER or (
-                other >= TILE_LIKENESS
-                and _lead(
-                    templates,
-                    FRAME_LABELS[first],
-                    FRAME_LABELS[second],
-                    windows,
-                    corner_pixels,
-                    palettes,
-                )
-                < 0
-            ):
+            if other > likeness + FAR_LIKELIER or (other >= TILE_LIKENESS and lead(first, second) < 0):
                 colour_index, likeness = second, other
             elif (partner := _partner(first, second, frames_here)) is not None and nearest[partner]:
                 # Yellow against green beyond the runner-up (`_PARTNERS`): a second print's green on light
                 # wood, its corners nearest yellow (the path's glare) and red (the wood). Its designs
                 # no less like: a dark wood's yellow (dev 7) led green by 0.44, its designs yellow's.
                 partners = templates.likeness(FRAME_LABELS[partner], windows)
-                if partners >= max(TILE_LIKENESS, likeness) and (
-                    _lead(
-                        templates,
-                        FRAME_LABELS[first],
-                        FRAME_LABELS[partner],
-                        windows,
-                        corner_pixels,
-                        palettes,
-                    )
-                    < -RIVAL_LEAD
-                ):
+                if partners >= max(TILE_LIKENESS, likeness) and lead(first, partner) < -RIVAL_LEAD:
                     colour_index, likeness = partner, partners
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
             # print's blue beside a light wood showed the table at most corners and green and the
@@ -262,15 +244,7 @@ def read_cell(
     elif (
         rival_share >= RIVAL_SHARE * share
         and contrast >= TILE_CONTRAST
-        and _lead(
-            templates,
-            FRAME_LABELS[colour_index],
-            FRAME_LABELS[rival],
-            windows,
-            corner_pixels,
-            palettes,
-        )
-        < -RIVAL_LEAD
+        and lead(colour_index, rival) < -RIVAL_LEAD
     ):
         # Corners split between two frame colours, and the tile's frame and prisoner (fitted to the
         # light there) far likelier the runner-up's: a green frame of another print, its corners
@@ -280,15 +254,7 @@ def read_cell(
         contrast >= TILE_CONTRAST
         and (partner := _partner(colour_index, rival, frames_here)) is not None
         and counts[partner] >= RIVAL_SHARE * share * len(corner_pixels)
-        and _lead(
-            templates,
-            FRAME_LABELS[colour_index],
-            FRAME_LABELS[partner],
-            windows,
-            corner_pixels,
-            palettes,
-        )
-        < -RIVAL_LEAD
+        and lead(colour_index, partner) < -RIVAL_LEAD
     ):
         colour_index = partner
     elif (
@@ -297,7 +263,7 @@ def read_cell(
         and share >= WARM_SHARE
         and frames_here[_GREEN]
         and _warm_green(corner_pixels, palettes)
-        and _lead(templates, "yellow", "green", windows, corner_pixels, palettes) < -WARM_LEAD
+        and lead(_YELLOW, _GREEN) < -WARM_LEAD
     ):
         # A green frame under a warm light patch, wholly voted yellow (`WARM_LEAD`).
         colour_index = _GREEN
