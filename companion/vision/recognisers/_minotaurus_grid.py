@@ -36,6 +36,15 @@ core, its centre where it was."""
 NOMINAL_BONUS = 0.01
 """A share of the best score by which the nominal grid (no stretch, no shift) wins a near tie: on a
 plane with hardly any piece every comb scores alike."""
+MARGIN_AGREE = 8.0
+MARGIN_TIE = 0.005
+"""The sheets are laid alike, so the margins the two axes' stretches imply (margins) agree within
+MARGIN_AGREE (pixels, mm on the small plane: a sheet turned 3 degrees, shifted 1.5 mm, and the camera's
+residual error; burnt 20261142's felt 11.8 and 16.5 mm, rightly). Where the pieces' rims the reference
+leaves fill the gaps between them, an axis whose far columns hold a piece or two covers as much shrunk into
+the crowd as stretched the sheets' way: dev 14's light wood, columns shrunk 0.96 (a margin of -10 mm) within
+0.1 % of the right 1.045 (+10 mm, the rows' +10.6), read every piece of the right half a column off. A comb
+within MARGIN_TIE of an axis's best then yields to the pair whose margins agree."""
 
 
 def foreground(small: Frame, neutral: tuple[int, int, int]) -> numpy.typing.NDArray[numpy.float32]:
@@ -46,9 +55,12 @@ def foreground(small: Frame, neutral: tuple[int, int, int]) -> numpy.typing.NDAr
     return numpy.asarray(table == 0, numpy.float32)
 
 
-def fit_axis(profile: FloatArray, centres: FloatArray, half_box: float) -> FloatArray:
-    """The centres (pixels along one axis) stretched about the plane's middle and shifted so that boxes
-    of `half_box` about them cover the most of `profile` (the foreground summed across the axis)."""
+def axis_scores(
+    profile: FloatArray, centres: FloatArray, half_box: float
+) -> tuple[FloatArray, FloatArray, numpy.typing.NDArray[numpy.intp]]:
+    """Along one axis, for every stretch (STRETCHES, about the plane's middle) the centres (pixels) shifted
+    so that boxes of `half_box` about them cover the most of `profile` (the foreground summed across the
+    axis): those centres, per stretch, with what they cover and the shift's index."""
     length = len(profile)
     cumulative = numpy.concatenate([[0.0], numpy.cumsum(profile)])
     shifts = numpy.arange(-SHIFT_MM, SHIFT_MM + 1, dtype=numpy.float64)
@@ -59,18 +71,41 @@ def fit_axis(profile: FloatArray, centres: FloatArray, half_box: float) -> Float
     scores = (cumulative[high] - cumulative[low]).sum(axis=2)
     nominal = (int(numpy.flatnonzero(STRETCHES == 1.0)[0]), SHIFT_MM)
     scores[nominal] = scores[nominal] * (1.0 + NOMINAL_BONUS) + 1e-6  # + : a plane without pieces
-    stretch, shift = numpy.unravel_index(int(scores.argmax()), scores.shape)
-    return numpy.asarray(at[stretch, shift], numpy.float64)
+    shift = scores.argmax(axis=1)
+    return at, scores[numpy.arange(len(STRETCHES)), shift], shift
+
+
+def margins(length: int) -> FloatArray:
+    """Per stretch, the margin (pixels) each side that a plane `length` long shows the matrix stretched by:
+    the sheets' cut edge lies that far out from their black square."""
+    return numpy.asarray(length * (1.0 - 1.0 / STRETCHES) / 2, numpy.float64)
 
 
 def fit_grid(
     mask: numpy.typing.NDArray[numpy.float32], columns: FloatArray, rows: FloatArray, half_box: float
 ) -> tuple[FloatArray, FloatArray]:
-    """The columns' and rows' centres (small-plane pixels) that the pieces in `mask` show."""
+    """The columns' and rows' centres (small-plane pixels) that the pieces in `mask` show.
+
+    Each axis takes the comb that covers the most of its pieces, unless the two combs' margins disagree by
+    more than MARGIN_AGREE while combs within MARGIN_TIE of each best agree: then the agreeing pair."""
     mask = numpy.asarray(
         cv2.erode(mask, numpy.ones((2 * RIM_PX + 1, 2 * RIM_PX + 1), numpy.uint8)), numpy.float32
     )
+    height, width = mask.shape
+    across, x_scores, x_shift = axis_scores(mask.sum(axis=0).astype(numpy.float64), columns, half_box)
+    down, y_scores, y_shift = axis_scores(mask.sum(axis=1).astype(numpy.float64), rows, half_box)
+    x, y = int(x_scores.argmax()), int(y_scores.argmax())
+    x_margins, y_margins = margins(width), margins(height)
+    if abs(x_margins[x] - y_margins[y]) > MARGIN_AGREE:
+        agree = numpy.abs(x_margins[:, None] - y_margins[None, :]) <= MARGIN_AGREE
+        agree &= (x_scores >= x_scores[x] * (1.0 - MARGIN_TIE))[:, None]
+        agree &= (y_scores >= y_scores[y] * (1.0 - MARGIN_TIE))[None, :]
+        if agree.any():
+            joint = numpy.where(
+                agree, x_scores[:, None] / x_scores[x] + y_scores[None, :] / y_scores[y], -1.0
+            )
+            x, y = (int(n) for n in numpy.unravel_index(int(joint.argmax()), joint.shape))
     return (
-        fit_axis(mask.sum(axis=0).astype(numpy.float64), columns, half_box),
-        fit_axis(mask.sum(axis=1).astype(numpy.float64), rows, half_box),
+        numpy.asarray(across[x, x_shift[x]], numpy.float64),
+        numpy.asarray(down[y, y_shift[y]], numpy.float64),
     )
