@@ -1,7 +1,8 @@
 """Asterion: yellow against green is compared where the corners' runner-up is another colour (a light
 wood's red), as the runner-up would be (`_asterion_cell._PARTNERS`); and where green is nowhere among
 them, under a warm light patch (`_asterion_cell.WARM_LEAD`, tried where the corners are no yellower than
-WARM_B)."""
+WARM_B), or green's designs far likelier (`GREENER_DESIGNS`); and red against a yellow runner-up by their
+designs (`YELLOWER_DESIGNS`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ import numpy
 import pytest
 
 from companion.vision.recognisers import _asterion_cell
-from companion.vision.recognisers._asterion_cell import RIVAL_LEAD, WARM_B, WARM_L, WARM_LEAD, read_cell
+from companion.vision.recognisers._asterion_cell import (
+    GREENER_DESIGNS,
+    RIVAL_LEAD,
+    RIVAL_SHARE,
+    WARM_B,
+    WARM_L,
+    WARM_LEAD,
+    YELLOWER_DESIGNS,
+    read_cell,
+)
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 from companion.vision.recognisers._lab import bgr_to_lab
 
@@ -143,3 +153,30 @@ def test_a_yellow_frame_is_not_asked() -> None:
 
 def test_corners_split_with_another_colour_are_not_asked() -> None:
     assert _read({YELLOW: 60, BLUE: 40}, green_lead=WARM_LEAD + 0.5, corner_bgr=WARM_GREEN) == "yellow"
+
+
+def test_a_warm_green_split_with_the_table_reads_green_when_its_designs_are_likelier() -> None:
+    # Burnt 20261143 light wood frame 7: yellow 0.54, the wood's red 0.23, no green; green led by 0.70
+    # (short of WARM_LEAD), its designs likelier by 0.16.
+    votes = {YELLOW: 54, RED: 23}
+    greener = 0.7 - GREENER_DESIGNS - 0.03
+    lead = (RIVAL_LEAD + WARM_LEAD) / 2
+    assert _read(votes, green_lead=lead, yellow_likeness=greener, corner_bgr=WARM_GREEN) == "green"
+    assert _read(votes, green_lead=lead, yellow_likeness=greener + 0.06, corner_bgr=WARM_GREEN) == "yellow"
+    assert (
+        _read(votes, green_lead=RIVAL_LEAD - 0.1, yellow_likeness=greener, corner_bgr=WARM_GREEN) == "yellow"
+    )
+    assert _read(votes, green_lead=lead, yellow_likeness=greener, corner_bgr=BRIGHT_YELLOW) == "yellow"
+
+
+def test_red_with_a_yellow_runner_up_reads_yellow_when_its_designs_are_likelier() -> None:
+    # Burnt 20261143 gingham frame 8: red 0.61, yellow 0.28, yellow's designs likelier by 0.09 (red's
+    # designs are 0.7 here).
+    votes = {RED: 61, YELLOW: 28}
+    assert _read(votes, green_lead=0.0, yellow_likeness=0.7 + YELLOWER_DESIGNS + 0.02) == "yellow"
+    assert _read(votes, green_lead=0.0, yellow_likeness=0.7 + YELLOWER_DESIGNS - 0.02) == "red"
+
+
+def test_yellow_too_seldom_beside_red_is_not_asked() -> None:
+    few = int(RIVAL_SHARE * 61) - 1
+    assert _read({RED: 61, YELLOW: few}, green_lead=0.0, yellow_likeness=0.8) == "red"

@@ -134,8 +134,25 @@ yellower than b WARM_B (medians, 8-bit). Why: on burnt 20261142 dark wood (secon
 light patch turned four green frames wholly yellow (share 0.77-1.0, green at 0-7 of 100; corners L
 131-141, b 164-168), their paths orange with them, the lead -0.95..-1.25, and no runner-up rule asked.
 On dev 2-83 and burnt 20261140-42 (11,564 yellow tiles voted yellow), yellows led green by -0.68 at
-worst, other tiles voted yellow -0.73. The gates pass 5 % of the cells voted yellow: the lead costs
-0.3 ms a cell, the gate 0.02."""
+worst, other tiles voted yellow -0.73. The colour gate (0.04 ms) passes 7 % of the cells voted yellow:
+the lead costs 0.3 ms a cell, a colour's likeness about as much."""
+
+GREENER_DESIGNS = 0.07
+"""Nor need the corners vote yellow at WARM_SHARE when green's designs are likelier than yellow's by over
+GREENER_DESIGNS (`Templates.likeness`) and the lead is over RIVAL_LEAD: burnt 20261143 light wood second
+print frame 7, two greens voted yellow at 0.54 and 0.66 (no green, the wood's red and the path's sand the
+rest) led green by 0.70 and 0.80, short of WARM_LEAD, green's designs likelier by 0.16 and 0.10. Of 14,351
+yellows voted yellow on dev 2-83 and burnt 20261140-43 (taught editions too), those leading green by over
+0.3 were at most 0.043 likelier green; the two likelier by 0.08-0.10 led yellow."""
+
+YELLOWER_DESIGNS = 0.0
+"""A cell voted red whose runner-up is yellow (at RIVAL_SHARE of its corners) is read yellow when yellow's
+designs are likelier than red's by over YELLOWER_DESIGNS: a second print's yellow under a red lamp on
+felt or gingham turns orange, voted red at 0.61-0.63 with yellow 0.19-0.28 (burnt 20261143 gingham f8,
+felt f11; dev 60 felt f10), its frame and prisoner leading yellow by -0.05-0.2 only, yellow's designs
+likelier by 0.02-0.11. Of 14,395 reds voted red (dev 2-83, burnt 20261140-43, taught editions too) none
+was likelier yellow (the 892 with a yellow runner-up at 0.034 less at most): red's designs are not
+yellow's."""
 
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
@@ -163,7 +180,7 @@ def _warm_green(corner_pixels: Frame, palettes: _CellPalettes) -> bool:
     return lightness <= WARM_L and yellowness <= WARM_B
 
 
-_YELLOW, _GREEN = FRAME_LABELS.index("yellow"), FRAME_LABELS.index("green")
+_YELLOW, _GREEN, _RED = (FRAME_LABELS.index(colour) for colour in ("yellow", "green", "red"))
 
 
 def _partner(colour: int, compared: int, frames_here: numpy.typing.NDArray[numpy.bool_]) -> int | None:
@@ -252,6 +269,15 @@ def read_cell(
         colour_index = rival
     elif (
         contrast >= TILE_CONTRAST
+        and colour_index == _RED
+        and rival == _YELLOW
+        and rival_share >= RIVAL_SHARE * share
+        and templates.likeness("yellow", windows) > templates.likeness("red", windows) + YELLOWER_DESIGNS
+    ):
+        # A yellow frame turned orange by a red lamp (`YELLOWER_DESIGNS`).
+        colour_index = _YELLOW
+    elif (
+        contrast >= TILE_CONTRAST
         and (partner := _partner(colour_index, rival, frames_here)) is not None
         and counts[partner] >= RIVAL_SHARE * share * len(corner_pixels)
         and lead(colour_index, partner) < -RIVAL_LEAD
@@ -260,12 +286,17 @@ def read_cell(
     elif (
         contrast >= TILE_CONTRAST
         and colour_index == _YELLOW
-        and share >= WARM_SHARE
         and frames_here[_GREEN]
         and _warm_green(corner_pixels, palettes)
-        and lead(_YELLOW, _GREEN) < -WARM_LEAD
+        and (
+            (share >= WARM_SHARE and lead(_YELLOW, _GREEN) < -WARM_LEAD)
+            or (
+                templates.likeness("green", windows) > templates.likeness("yellow", windows) + GREENER_DESIGNS
+                and lead(_YELLOW, _GREEN) < -RIVAL_LEAD
+            )
+        )
     ):
-        # A green frame under a warm light patch, wholly voted yellow (`WARM_LEAD`).
+        # A green frame under a warm light patch voted yellow (`WARM_LEAD`, `GREENER_DESIGNS`).
         colour_index = _GREEN
     colour = FRAME_LABELS[colour_index]
     if contrast < TILE_CONTRAST:
