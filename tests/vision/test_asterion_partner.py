@@ -67,6 +67,16 @@ def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
+def nearest_as_voted(palettes: Any, votes: dict[int, int], rest: int) -> None:
+    """Give `palettes` the frame colours' palette of a doubtful cell whose corners are nearest each frame
+    colour as voted (per cent by index), the rest nearest `rest`; the path's nearest is yellow."""
+    labels = numpy.concatenate([numpy.full(count, index) for index, count in votes.items()])
+    labels = numpy.concatenate([labels, numpy.full(100 - labels.size, rest)])
+    palettes.frames = type("F", (), {"classify_bgr": staticmethod(lambda pixels: labels)})()
+    palettes.frames_map = numpy.arange(len(FRAME_LABELS))
+    palettes.path_like = YELLOW
+
+
 def _read(
     votes: dict[int, int],
     green_lead: float,
@@ -89,12 +99,8 @@ def _read(
     )()
     palettes.every_map = numpy.array([YELLOW])
     if doubtful_path:
-        # Corners nearest each frame colour as voted, path pixels counted for yellow (the path's nearest).
-        labels = numpy.concatenate([numpy.full(count, index) for index, count in votes.items()])
-        labels = numpy.concatenate([labels, numpy.full(100 - labels.size, YELLOW)])
-        palettes.frames = type("F", (), {"classify_bgr": staticmethod(lambda pixels: labels)})()
-        palettes.frames_map = numpy.arange(len(FRAME_LABELS))
-        palettes.path_like = YELLOW
+        # Path pixels counted for yellow (the path's nearest).
+        nearest_as_voted(palettes, votes, YELLOW)
     label, _, _ = read_cell(
         cast(Any, None),
         50.0,

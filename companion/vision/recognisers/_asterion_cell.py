@@ -54,7 +54,11 @@ wood or a felt, taken for yellow or green beside a tile's frame, voted 0.60-0.75
 
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
-to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47)."""
+to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47). Short of that, a
+doubtful cell is read in the second when its frame and prisoner lead (`Templates.colour_lead`), but not
+yellow as red: a second print's yellow under a red lamp or on dark wood led red by -0.15..0 while its
+designs were no less yellow's. Of the doubtful cells on dev 2-83 and burnt 20261140-43 whose red designs
+lay within 0.1 of yellow's (and at 0.5 or more), all 11 were yellow, 6 of them read red."""
 
 RIVAL_SHARE = 0.1
 RIVAL_LEAD = 0.3
@@ -238,7 +242,9 @@ def read_cell(
             nearest = numpy.maximum(ranked, 0)
             colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
-            if other > likeness + FAR_LIKELIER or (other >= TILE_LIKENESS and lead(first, second) < 0):
+            if other > likeness + FAR_LIKELIER or (
+                other >= TILE_LIKENESS and (first, second) != (_YELLOW, _RED) and lead(first, second) < 0
+            ):
                 colour_index, likeness = second, other
             elif (partner := _partner(first, second, frames_here)) is not None and nearest[partner]:
                 # Yellow against green beyond the runner-up (`_PARTNERS`): a second print's green on light
