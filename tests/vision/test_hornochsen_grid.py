@@ -16,7 +16,7 @@ import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import _hornochsen_grid, hornochsen
+from companion.vision.recognisers import _hornochsen_grid, _hornochsen_loose, hornochsen
 from companion.vision.recognisers._hornochsen_seen import table_mask
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
@@ -200,7 +200,7 @@ def test_a_played_tile_laid_off_its_slot_is_read_there(monkeypatch: pytest.Monke
     plane = normalised_plane([shots[0]], shots[1], layout)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} == {}
-    monkeypatch.setattr(_hornochsen_grid, "LOOSE_MM", 0)
+    monkeypatch.setattr(_hornochsen_loose, "LOOSE_MM", 0)
     reading = recogniser_for("hornochsen").read(plane, layout, None)
     assert {item: reading.items[item] for item in labels if reading.items[item] != labels[item]} != {}
 
@@ -218,8 +218,8 @@ def test_the_slots_shrunk_empty_area_taken_from_the_fits_is_the_same(empty_share
     table[rng.random(table.shape) < 0.05] ^= 255
     xs = rng.uniform(20, 500, 12)
     ys = rng.uniform(20, 280, 12)
-    alone = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy())
-    shared = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy(), _hornochsen_grid._small_empty(table))
+    alone = _hornochsen_loose.loose_shifts(table, xs.copy(), ys.copy())
+    shared = _hornochsen_loose.loose_shifts(table, xs.copy(), ys.copy(), _hornochsen_grid._small_empty(table))
     assert numpy.array_equal(alone[0], shared[0]) and numpy.array_equal(alone[1], shared[1])
     assert numpy.any(alone[0] != 0) or numpy.any(alone[1] != 0), "some slot moves"
 
@@ -258,7 +258,7 @@ def test_a_dim_frames_board_is_fitted_by_its_tiles_numbers(
 
 
 def test_the_slots_shifts_are_the_plain_box_counts_best() -> None:
-    """_loose_shifts (box sums over the band of rows the boxes reach, in whole numbers) picks for each slot
+    """loose_shifts (box sums over the band of rows the boxes reach, in whole numbers) picks for each slot
     what counting the tile under each shifted box of the whole plane picks, slots at the plane's bottom
     edge (boxes cut there) included."""
     rng = numpy.random.default_rng(8)
@@ -270,9 +270,9 @@ def test_the_slots_shifts_are_the_plain_box_counts_best() -> None:
     occupied = cv2.resize((table < 128).astype(numpy.uint8), (524, 300), interpolation=cv2.INTER_AREA)
     xs = rng.uniform(20, 500, 10)
     ys = numpy.concatenate([rng.uniform(200, 280, 7), [295.0, 299.0, 305.0]])
-    got = _hornochsen_grid._loose_shifts(table, xs.copy(), ys.copy())
-    steps = numpy.arange(-_hornochsen_grid.LOOSE_MM, _hornochsen_grid.LOOSE_MM + 1, dtype=numpy.float64)
-    half = _hornochsen_grid.LOOSE_BOX_MM / 2
+    got = _hornochsen_loose.loose_shifts(table, xs.copy(), ys.copy())
+    steps = numpy.arange(-_hornochsen_loose.LOOSE_MM, _hornochsen_loose.LOOSE_MM + 1, dtype=numpy.float64)
+    half = _hornochsen_loose.LOOSE_BOX_MM / 2
     for item, (x, y) in enumerate(zip(xs, ys, strict=True)):
         best, shift = -numpy.inf, (0.0, 0.0)
         for dy in steps:  # meshgrid's order: y shift slowest
@@ -284,7 +284,7 @@ def test_the_slots_shifts_are_the_plain_box_counts_best() -> None:
                 if score > best:
                     best, shift = (
                         score,
-                        ((dx, dy) if count >= _hornochsen_grid.LOOSE_COVER * 26.0**2 else (0, 0)),
+                        ((dx, dy) if count >= _hornochsen_loose.LOOSE_COVER * 26.0**2 else (0, 0)),
                     )
         assert (got[0][item], got[1][item]) == shift
 
