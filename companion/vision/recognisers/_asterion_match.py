@@ -18,6 +18,7 @@ lightness in _asterion_shape (names used elsewhere are re-exported here).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy
 import numpy.typing
@@ -336,28 +337,60 @@ class Templates(PairTests):
         # end) against all of the other's, each pair compared where they differ only. Turns of one
         # label are never compared with each other: the light at the two ends of a tile differs more
         # than a washed-out wing does.
+        def label_lead(mine: list[int], theirs: list[int]) -> tuple[float, int]:
+            """One label's best look's least lead over another's looks, and that look."""
+            if len(mine) == 1 and len(theirs) == 1:
+                # One look each (most labels): the same lead, without the generators' cost.
+                return lead(mine[0], theirs[0]), mine[0]
+            return max((min(lead(look, o) for o in theirs), look) for look in mine)
+
         mine = self._alike(colour, champion)
-        compared = {label}
+        compared = {label: order[0]}
+        beaten: list[int] = []
         for candidate in order[1:]:
             other = labels[candidate]
             if other in compared:
                 continue
-            compared.add(other)
+            compared[other] = candidate
             theirs = self._alike(colour, candidate)
-            if len(mine) == 1 and len(theirs) == 1:
-                # One look each (most labels): the same lead, without the generators' cost.
-                best_lead, best = lead(mine[0], theirs[0]), mine[0]
-                if best_lead < 0:
-                    best_lead, best = lead(theirs[0], mine[0]), theirs[0]
-                    mine, label = theirs, other
-            else:
-                best_lead, best = max((min(lead(look, o) for o in theirs), look) for look in mine)
-                if best_lead < 0:
-                    best_lead, best = max((min(lead(o, look) for look in mine), o) for o in theirs)
-                    mine, label = theirs, other
+            best_lead, best = label_lead(mine, theirs)
+            if best_lead < 0:
+                best_lead, best = label_lead(theirs, mine)
+                beaten.append(compared[label])
+                mine, label = theirs, other
             champion = best
             margin = min(margin, abs(best_lead))
+        if beaten:
+            # An upset: the champion met only those after it. The labels it did not meet (those before
+            # the one it beat) are asked too, and if one beats it, the label whose worst lead over the
+            # others is best wins (a plain bend beat its treasure bend by 0.34, lost to its winged bend
+            # by 0.03, which the treasure bend beat: read as the treasure bend).
+            firsts = list(compared.values())
+            unmet = firsts[: firsts.index(compared[label])]
+            if any(label_lead(mine, self._alike(colour, o))[0] < 0 for o in unmet if o != beaten[-1]):
+                champion, margin = self._maximin(colour, firsts, label_lead)
         return champion, margin
+
+    def _maximin(
+        self,
+        colour: str,
+        firsts: list[int],
+        label_lead: Callable[[list[int], list[int]], tuple[float, int]],
+    ) -> tuple[int, float]:
+        """Of labels (their first looks) beating each other round, the one whose worst lead over another
+        is best, its look, and that lead (0 if none beats all)."""
+        best, chosen = -math.inf, firsts[0]
+        for i, first in enumerate(firsts):
+            mine = self._alike(colour, first)
+            worst, look = math.inf, first
+            for j, other in enumerate(firsts):
+                if i != j:
+                    value, at = label_lead(mine, self._alike(colour, other))
+                    if value < worst:
+                        worst, look = value, at
+            if worst > best:
+                best, chosen = worst, look
+        return chosen, max(best, 0.0)
 
     def _alike(self, colour: str, look: int) -> list[int]:
         """The drawn looks of the same label as `look` (a wing corridor and its half turn), one of
