@@ -305,3 +305,57 @@ def test_a_short_row_a_square_early_scores_below_its_squares_in_the_coarse_searc
     points = _hornochsen_grid._points_of(layout, hornochsen.board_lines(layout))[1]
     early = _hornochsen_grid.NOMINAL + numpy.array([-pitch, 0, 0, 0, 0, 0])
     assert points.scores(boxed, _hornochsen_grid.NOMINAL) > points.scores(boxed, early)
+
+
+def test_the_tile_cover_counts_the_tile_in_each_box_about_a_point() -> None:
+    # Looked up in a summed area, clipped at the plane's sides: the same count as the box's own pixels.
+    rng = numpy.random.default_rng(3)
+    empty = numpy.where(rng.random((60, 90)) < 0.4, 255, 0).astype(numpy.uint8)
+    cover = _hornochsen_grid._TileCover.of(empty)
+    half = _hornochsen_grid.START_BOX_MM / 2
+    xs = numpy.array([[3.0, 45.0, 88.0, 20.4, -5.0]])
+    ys = numpy.array([[2.0, 30.0, 59.0, 10.6, 70.0]])
+    tile = empty < 128
+    for place in range(xs.shape[1]):
+        weights = numpy.zeros(xs.shape[1])
+        weights[place] = 1.0
+        x, y = xs[0, place], ys[0, place]
+        x0, x1 = (int(numpy.clip(numpy.rint(v), 0, 90)) for v in (x - half, x + half))
+        y0, y1 = (int(numpy.clip(numpy.rint(v), 0, 60)) for v in (y - half, y + half))
+        assert cover.sums_at(xs.copy(), ys.copy(), weights)[0] == tile[y0:y1, x0:x1].sum()
+
+
+def test_a_short_row_whose_first_square_is_not_all_tile_scores_below_its_squares_along_x() -> None:
+    # Burnt 20261143 laminate: a short row of the right block fitted a square early (its tiles' numbers
+    # under squares 1-4, a digit of the first under square 0) scored as well by the ink as the right fit.
+    # Its first square is then a third tile, its step before none; a square late, the step before is
+    # tile. Along x the coarse search counts both; a few millimetres off the row's tiles, nothing changes
+    # (the ink places the squares).
+    layout = _layout()
+    width, height = round(layout.plane_mm[0]), round(layout.plane_mm[1])
+    empty = numpy.full((height, width), 255, numpy.uint8)
+    row = [item for item in layout.items if item.startswith("row:5:square:")]
+    for item in row[:4]:  # four touching tiles from the first square
+        x, y = layout.items[item].centre_mm
+        empty[round(y) - 14 : round(y) + 14, round(x) - 15 : round(x) + 15] = 0
+    pitch = layout.items[row[1]].centre_mm[0] - layout.items[row[0]].centre_mm[0]
+    ink = numpy.zeros((height, width), numpy.uint8)
+    coarse = _hornochsen_grid._Coarse(
+        _hornochsen_grid._BoxedInk.of(ink),
+        _hornochsen_grid._points_of(layout, hornochsen.board_lines(layout))[1],
+        _hornochsen_grid._TileCover.of(empty),
+        _hornochsen_grid._points_of(layout, hornochsen.board_lines(layout))[2],
+    )
+
+    def shifted(dx: float) -> numpy.typing.NDArray[numpy.float64]:
+        return numpy.asarray(_hornochsen_grid.NOMINAL + numpy.array([dx, 0, 0, 0, 0, 0]), numpy.float64)
+
+    right = coarse.scores(shifted(0.0)[None, :], 0)[0]
+    assert right == pytest.approx(_hornochsen_grid.START_WEIGHT)
+    assert coarse.scores(shifted(-0.6 * pitch)[None, :], 0)[0] < right - 0.4 * _hornochsen_grid.START_WEIGHT
+    assert coarse.scores(shifted(pitch)[None, :], 0)[0] == pytest.approx(
+        right - _hornochsen_grid.START_WEIGHT
+    )
+    assert coarse.scores(numpy.stack([shifted(-4.0), shifted(4.0)]), 0).tolist() == [right, right]
+    # Along y the tile does not count (the column of first squares places the rows).
+    assert coarse.scores(shifted(0.0)[None, :], 1)[0] == 0.0

@@ -24,6 +24,7 @@ import numpy
 import numpy.typing
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
+from companion.vision.recognisers._hornochsen_layout import parse_square
 from companion.vision.recognisers._hornochsen_loose import loose_shifts
 
 FloatArray = numpy.typing.NDArray[numpy.float64]
@@ -185,6 +186,42 @@ class _BoxedInk:
         return numpy.asarray(inside @ weights, numpy.float64)
 
 
+@dataclasses.dataclass(frozen=True)
+class _TileCover:
+    """The tile (what is no empty area) under a START_BOX_MM box about a point: looked up in the summed
+    area of the plane's tile at one pixel a millimetre for the few points asked (a box filter of the whole
+    plane, as _BoxedInk's, cost 0.2 ms)."""
+
+    summed: numpy.typing.NDArray[numpy.int32]
+    """cv2.integral of the tile (0/1), flattened, row after row."""
+    width: int
+    height: int
+    """The tile's size (the summed area is a row and a column larger)."""
+
+    @classmethod
+    def of(cls, empty: numpy.typing.NDArray[numpy.uint8]) -> _TileCover:
+        """Of _small_empty of the table: below 128 is tile (as _ink's)."""
+        tile = cv2.threshold(empty, 127, 1, cv2.THRESH_BINARY_INV)[1]
+        summed = numpy.asarray(cv2.integral(tile, sdepth=cv2.CV_32S), numpy.int32)
+        return cls(summed.ravel(), empty.shape[1], empty.shape[0])
+
+    def sums_at(
+        self, xs: FloatArray, ys: FloatArray, weights: FloatArray, origin: tuple[float, float] = (0.0, 0.0)
+    ) -> FloatArray:
+        """The tile under the box about each point (mm, from `origin`), weighted and summed over the last
+        axis (as _BoxedInk.sums_at)."""
+        half = START_BOX_MM / 2
+        x0 = numpy.clip(numpy.rint(xs + (origin[0] - half)), 0, self.width).astype(numpy.intp)
+        x1 = numpy.clip(numpy.rint(xs + (origin[0] + half)), 0, self.width).astype(numpy.intp)
+        y0 = numpy.clip(numpy.rint(ys + (origin[1] - half)), 0, self.height).astype(numpy.intp)
+        y1 = numpy.clip(numpy.rint(ys + (origin[1] + half)), 0, self.height).astype(numpy.intp)
+        y0 *= self.width + 1
+        y1 *= self.width + 1
+        flat = self.summed
+        inside = flat.take(y1 + x1) - flat.take(y0 + x1) - flat.take(y1 + x0) + flat.take(y0 + x0)
+        return numpy.asarray(inside @ weights, numpy.float64)
+
+
 def _moved(
     params: FloatArray, dx: FloatArray, dy: FloatArray, middle: tuple[float, float]
 ) -> tuple[FloatArray, FloatArray]:
@@ -211,7 +248,7 @@ class _Points:
         object.__setattr__(self, "_x_basis", numpy.stack([ones, self.dx, self.dy]))
         object.__setattr__(self, "_y_basis", numpy.stack([ones, self.dy, self.dx]))
 
-    def scores(self, boxed: _BoxedInk, params: FloatArray) -> FloatArray:
+    def scores(self, boxed: _BoxedInk | _TileCover, params: FloatArray) -> FloatArray:
         """The fit's score under each affine map of `params` (n, 6), or under the one map (6,)."""
         maps = numpy.atleast_2d(params)
         xs = maps[:, 0::2] @ self._x_basis  # type: ignore[attr-defined]
@@ -247,22 +284,74 @@ def _points(layout: Layout, lines: Sequence[Sequence[str]], first_weight: float 
     return _Points(at[:, 0] - middle[0], at[:, 1] - middle[1], numpy.array(weights), middle)
 
 
-_LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], tuple[_Points, _Points]]] = []
+START_BOX_MM = 20.0
+"""The box about a row's first square, and about the step before it, whose tile counts (see _starts)."""
+START_WEIGHT = 100.0
+"""What a row's first square wholly covered with tile weighs (the step before it as much less), in ink
+millimetres (a number's ink under its box is some 40-70), in the coarse search along x only: see _starts.
+(Recogniser alone on cached planes: at 75 burnt 20261143's short row stayed a square early; at 160 a
+degraded frame, the board's print left in view taken for tile, was fitted off; at 90-120 neither.)"""
+
+
+def _starts(layout: Layout, lines: Sequence[Sequence[str]]) -> _Points:
+    """Each row's first square, weighing START_WEIGHT for a START_BOX_MM box wholly covered with tile, and
+    the step before it, weighing as much less. A row's tiles lie side by side from its first square on:
+    where the blocks' squares lie unevenly apart (markers laid by the paper's cut edge; no one affine map
+    fits both), the ink alone fits the block of more tiles, and a short row of the other a square early
+    scores as well as it (its tiles' numbers under squares 1 on, some ink under square 0). Its first
+    square is then a third tile, not all; a square late, the step before holds a tile. (Coverage, not
+    ink: the tiles of a row touch, so a box shifted a few millimetres along it stays covered and the ink
+    keeps placing the squares.)"""
+    centres, weights = [], []
+    share = START_WEIGHT / START_BOX_MM**2
+    for line in lines:
+        first_square, second_square = (
+            (parse_square(item) for item in line[:2]) if len(line) > 1 else (None, None)
+        )
+        if first_square is None or second_square is None or first_square[0] != second_square[0]:
+            continue  # (the played slots, or a block's column of first squares: no row)
+        first, second = layout.items[line[0]].centre_mm, layout.items[line[1]].centre_mm
+        centres += [first, (2 * first[0] - second[0], 2 * first[1] - second[1])]
+        weights += [share, -share]
+    middle = (layout.plane_mm[0] / 2, layout.plane_mm[1] / 2)
+    at = numpy.array(centres, numpy.float64).reshape(-1, 2)
+    return _Points(at[:, 0] - middle[0], at[:, 1] - middle[1], numpy.array(weights), middle)
+
+
+_LAST_POINTS: list[tuple[Layout, Sequence[Sequence[str]], tuple[_Points, _Points, _Points]]] = []
 """The last layout's points: a camera reads one layout frame after frame."""
 
 
-def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> tuple[_Points, _Points]:
-    """_points for the refinement and the coarse search (FIRST_SQUARE_WEIGHT), kept while the same
-    layout (and its lines) is read."""
+def _points_of(layout: Layout, lines: Sequence[Sequence[str]]) -> tuple[_Points, _Points, _Points]:
+    """_points for the refinement and the coarse search (FIRST_SQUARE_WEIGHT), and _starts, kept while the
+    same layout (and its lines) is read."""
     last = _LAST_POINTS[0] if _LAST_POINTS else None  # one look: another thread may replace it
     if last is not None and last[0] is layout and last[1] == lines:
         return last[2]
-    points = (_points(layout, lines), _points(layout, lines, FIRST_SQUARE_WEIGHT))
+    points = (_points(layout, lines), _points(layout, lines, FIRST_SQUARE_WEIGHT), _starts(layout, lines))
     _LAST_POINTS[:] = [(layout, lines, points)]
     return points
 
 
-def _coarse_axis(summed: _BoxedInk, params: FloatArray, axis: int, points: _Points) -> FloatArray:
+@dataclasses.dataclass(frozen=True)
+class _Coarse:
+    """The coarse search's score: the ink under the items' boxes (see _points, FIRST_SQUARE_WEIGHT), and
+    along x the tile under the rows' first squares less that a step before them (see _starts)."""
+
+    ink: _BoxedInk
+    points: _Points
+    tiles: _TileCover
+    starts: _Points
+
+    def scores(self, params: FloatArray, axis: int) -> FloatArray:
+        """The score under each map of `params` (n, 6) searched along `axis`."""
+        found = self.points.scores(self.ink, params)
+        # (Along x only: a row fitted a square off lies along it; along y the column of the rows' first
+        # squares, a line of _points, tells.)
+        return found + self.starts.scores(self.tiles, params) if axis == 0 else found
+
+
+def _coarse_axis(summed: _Coarse, params: FloatArray, axis: int) -> FloatArray:
     """`params` with the shift and stretch along `axis` (0: x, 1: y) that score best, the other axis's
     kept: every item's box on the plane, not a projection, so that rows of different lengths and the
     two blocks keep their own places."""
@@ -270,7 +359,7 @@ def _coarse_axis(summed: _BoxedInk, params: FloatArray, axis: int, points: _Poin
     tried = numpy.repeat(params[None, :], len(STRETCHES) * len(shifts), axis=0)
     tried[:, axis] = numpy.tile(shifts, len(STRETCHES))
     tried[:, 2 + axis] = numpy.repeat(STRETCHES, len(shifts))
-    return numpy.asarray(tried[int(points.scores(summed, tried).argmax())], numpy.float64)
+    return numpy.asarray(tried[int(summed.scores(tried, axis).argmax())], numpy.float64)
 
 
 NOMINAL = numpy.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0])
@@ -288,24 +377,26 @@ def fit_affine(
     """The affine map (about the plane's middle, in mm) that puts the layout's items where the tiles on a
     normalised plane (`table`: its empty area, 255) show their numbers; NOMINAL where no better fit shows.
     `lines`: rows of items in order (see _points). `empty`: _small_empty of the table, when made already."""
-    summed = _BoxedInk.of(_ink(plane, table, empty))
-    points, coarse = _points_of(layout, lines)
+    empty = _small_empty(table) if empty is None else empty
+    boxed = _BoxedInk.of(_ink(plane, table, empty))
+    points, coarse_points, starts = _points_of(layout, lines)
+    coarse = _Coarse(boxed, coarse_points, _TileCover.of(empty), starts)
     best = NOMINAL
     for axis in (1, 0, 1):
-        best = _coarse_axis(summed, best, axis, coarse)
-    best_score = float(points.scores(summed, best))
+        best = _coarse_axis(coarse, best, axis)
+    best_score = float(points.scores(boxed, best))
     steps = numpy.array([STEPS[0], STEPS[0], STEPS[1], STEPS[1], STEPS[2], STEPS[2]])
     limits = numpy.array([LIMITS[0], LIMITS[0], LIMITS[1], LIMITS[1], LIMITS[2], LIMITS[2]])
     moves = _MOVES
     while steps[0] >= LEAST_STEP_MM:
         tried = best[None, :] + moves * steps[None, :]
         tried = tried[(numpy.abs(tried - NOMINAL) <= limits).all(axis=1)]
-        scores = points.scores(summed, tried) if len(tried) else numpy.zeros(0)
+        scores = points.scores(boxed, tried) if len(tried) else numpy.zeros(0)
         if len(scores) and scores.max() > best_score:
             best, best_score = tried[int(scores.argmax())], float(scores.max())
         else:
             steps = steps / 2
-    nominal_score = float(points.scores(summed, NOMINAL))
+    nominal_score = float(points.scores(boxed, NOMINAL))
     if best_score <= nominal_score + NOMINAL_BONUS * abs(nominal_score):
         return NOMINAL
     return best
