@@ -33,7 +33,7 @@ from companion.vision.recognisers._asterion_looks import built_in_shapes as buil
 from companion.vision.recognisers._asterion_looks import built_in_templates as built_in_templates
 from companion.vision.recognisers._asterion_looks import looks_of
 from companion.vision.recognisers._asterion_pair_tests import PairTests
-from companion.vision.recognisers._asterion_pairs import PLAIN_SPREAD, _pair_spreads, differ, things_on_path
+from companion.vision.recognisers._asterion_pairs import _path_against_wall, differ
 from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
@@ -49,8 +49,8 @@ best label first: on dev planes, seeds 5-34, 25 of 126 cells read wrong had thei
 read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
 
 TWIN_CALL = 0.12
-"""A candidate's plain twin (without its wing or horns) is told apart from it when scoring within this of
-the best, though beyond CLOSE_CALL."""
+"""A candidate's twin (its paths with another thing on them, or none: a wing, horns, a chest) is told apart
+from it when scoring within this of the best, though beyond CLOSE_CALL."""
 TAUGHT_CALL = 0.2
 """A taught look is told apart from the candidates when scoring within this of the best, though beyond
 CLOSE_CALL. It is one shot of one tile, under the teaching sitting's light and blur, and correlates less
@@ -60,12 +60,10 @@ alone, read blue cells on gingham and printed cloth as treasuries, the taught ce
 transferred treasury, never compared where they differ. 0.1 and 0.15 read fewer of them right."""
 
 
-def _plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
-    """Whether `other` (design, rotation) is `look` without a thing on its path (a wing, horns)."""
-    if not len(differ(*look, *other)) or not things_on_path(*look, *other):
-        return False
-    mine, theirs = _pair_spreads(*look, *other)
-    return theirs < PLAIN_SPREAD <= mine
+def _twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether `other` (design, rotation) has `look`'s paths with other things on them: no path against a
+    wall where they differ (a wing, horns or a chest more or less, or one for another)."""
+    return bool(len(differ(*look, *other))) and _path_against_wall(*look, *other) == 0
 
 
 UNSURE = 0.2
@@ -106,11 +104,10 @@ class Templates(PairTests):
         self._shifts = {colour: _Shifts(mean) for colour, mean in self._mean.items()}
         self._alikes: dict[tuple[str, int], list[int]] = {}
         self._by_channel: dict[str, tuple[FloatArray, FloatArray]] = {}
-        # Per colour and look: the looks that lack a thing on a path it shows (a wing, horns), and nothing
-        # else (its plain twins).
+        # Per colour and look: the looks with its paths and other things on them (its twins).
         self._twins = {
             colour: [
-                [j for j, other in enumerate(looks) if j != i and _plain_twin(look, other)]
+                [j for j, other in enumerate(looks) if j != i and _twin(look, other)]
                 for i, look in enumerate(looks)
             ]
             for colour, (_, _, looks) in self.by_colour.items()
@@ -187,9 +184,11 @@ class Templates(PairTests):
             (later if looks[i][0] in designs else order).append(i)
             designs.add(looks[i][0])
         chosen = (order + later)[:CANDIDATES]
-        # A look's plain twin, without its wing or horns (a corridor beside a winged one), scoring up to
-        # TWIN_CALL under the best: whole-tile correlation hardly sees a wing, and the learned pictures
-        # differ a little all over, so it was left out while its winged twin won unopposed.
+        # A look's twin, its paths with another thing on them or none (a corridor beside a winged one, a
+        # junction beside its treasure junction), scoring up to TWIN_CALL under the best: whole-tile
+        # correlation hardly sees a wing or a chest, and the learned pictures differ a little all over, so
+        # it was left out while the other won unopposed (a blue treasure junction 0.086 under its
+        # junction, read as it on burnt 20261143 dark wood, dev 47, 60 and 83).
         twins_floor = max(values) - TWIN_CALL
         for i in list(chosen):
             for twin in self._twins[colour][i]:
