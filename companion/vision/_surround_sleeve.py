@@ -2,8 +2,9 @@
 colour (a red sleeve over dark wood under a warm lamp) matches the table under the band's own light, which
 takes it in as light; only its two outlines crossing the band side by side, an arm's width apart, and the
 table's grain gone between them tell it. A player's shadow cast by an arm beyond the band has such
-outlines too, but keeps the grain. Separate from _surround_crossing.py: it pairs outlines rather than
-following a changed region."""
+outlines too, but keeps the grain. An arm lit from one side, the rest of it taken in by that light too,
+shows a brighter and a darker region side by side (`lit_and_shaded`), where a shadow's edge steps one way.
+Separate from _surround_crossing.py: it pairs sides rather than following a changed region."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.table_light import Mask
+from companion.vision.table_light import Floats, Mask
 
 SLEEVE_MIN_MM = 40.0
 """Two outlines crossing the band this far apart at least along its edge are an arm's sides (a wrist, the
@@ -29,6 +30,14 @@ hand going on into the plane)."""
 SLEEVE_GRAIN = 0.2
 """Between its sides, the table's grain agrees no better than this with the reference's (a shadow keeps
 it: 0.5 and more, `KEPT_TEXTURE`'s figures)."""
+RELIEF = 0.09
+"""How much brighter (log) one of two regions crossing the band an arm's width apart is than the table on
+both sides of the pair, and the other darker, that they are an arm lit from one side and its shaded flank or
+shadow (`lit_and_shaded`; burnt 20261143 Asterion light wood session 00 frame 8, a motion-blurred skin arm
+in a dim room: 0.13 brighter and 0.11 darker). Dev frames at rest whose band showed two such regions (a
+shadow's soft edge in two parts, felt's blotchy light) were at most 0.06 either way at once."""
+RELIEF_BESIDE_PX = 10
+"""Mask pixels along the edge beside such a pair over which the table's level is taken."""
 SLEEVE_GRAIN_PX = 40
 """Textured pixels between the sides that the grain is judged on at least (a plain cloth has none: no
 evidence)."""
@@ -36,6 +45,8 @@ evidence)."""
 Grain = Callable[[Mask], tuple[float, int]]
 """Over a mask of the band, how well its texture agrees with the reference's (a correlation) and over how
 many textured pixels (`Surround.grain_of`)."""
+Level = Callable[[], Floats]
+"""The band's log level over its reference's, the channels' mean (`Surround.level_of`)."""
 
 
 def sleeve_crossing(
@@ -44,25 +55,13 @@ def sleeve_crossing(
     """Whether two outlines of the band (`outline`: `Surround.changed`'s) cross it side by side, an arm's
     width apart, one of them meeting the plane's changes (`inside`) at the plane's edge, and the table's
     grain is gone between them (`grain`)."""
-    m = margin
     height, width = outline.shape
-    touching = numpy.zeros((height, width), bool)
-    touching[m:-m, m:-m] = inside > 0
-    grown = cv2.dilate(outline.astype(numpy.uint8), numpy.ones((3, 3), numpy.uint8))
-    # Each side of the band as rows along the edge, columns from the plane's edge (0) outward.
-    strips = (
-        (grown[:m, m:-m].T[:, ::-1], touching[m, m:-m], (slice(0, m), slice(m, width - m)), "top"),
-        (
-            grown[-m:, m:-m].T,
-            touching[-m - 1, m:-m],
-            (slice(height - m, height), slice(m, width - m)),
-            "bottom",
-        ),
-        (grown[m:-m, :m][:, ::-1], touching[m:-m, m], (slice(m, height - m), slice(0, m)), "left"),
-        (grown[m:-m, -m:], touching[m:-m, -m - 1], (slice(m, height - m), slice(width - m, width)), "right"),
+    grown = numpy.asarray(
+        cv2.dilate(outline.astype(numpy.uint8), numpy.ones((3, 3), numpy.uint8)), numpy.uint8
     )
+    strips = _strips(grown, inside, margin)
     for strip, plane_edge, where, name in strips:
-        sides = _sides(numpy.ascontiguousarray(strip), plane_edge, px_per_mm)
+        sides = _sides(strip, plane_edge, px_per_mm)
         for between in _pairs(sides, strip.shape, px_per_mm):
             mask = numpy.zeros((height, width), bool)
             mask[where] = _placed(between, name)
@@ -70,6 +69,88 @@ def sleeve_crossing(
             if count >= SLEEVE_GRAIN_PX and agreement <= SLEEVE_GRAIN:
                 return True
     return False
+
+
+def lit_and_shaded(
+    changed: Mask,
+    inside: numpy.typing.NDArray[numpy.uint8],
+    margin: int,
+    px_per_mm: float,
+    level: Level,
+) -> bool:
+    """Whether two regions of the band's changes (`changed`: where it differs at all) cross it side by
+    side, an arm's width apart, one meeting the plane's changes (`inside`) at the plane's edge, one
+    brighter and the other darker than the table on both sides of the two (`level`: the band's log level
+    over its reference's, a function called only for such a pair) by `RELIEF` at least: an arm lit from
+    one side, the band's own light taking in the rest of it."""
+    least, most = SLEEVE_MIN_MM * px_per_mm, SLEEVE_MAX_MM * px_per_mm
+    levels: Floats | None = None
+    for strip, plane_edge, where, name in _strips(changed.astype(numpy.uint8), inside, margin):
+        count, labels = cv2.connectedComponents(strip, connectivity=8)
+        depth = strip.shape[1]
+        # Per region across the band: its first and last row along the edge, whether it meets the
+        # plane's changes, and its pixels.
+        regions = []
+        for label in range(1, count):
+            mask = labels == label
+            rows, cols = numpy.nonzero(mask)
+            if cols.min() > 1 or cols.max() < depth - 2:
+                continue
+            inner = rows[cols <= 1]
+            low, high = max(0, int(inner.min()) - SLEEVE_TOUCH_PX), int(inner.max()) + SLEEVE_TOUCH_PX + 1
+            regions.append((int(rows.min()), int(rows.max()), bool(plane_edge[low:high].any()), mask))
+        regions.sort(key=lambda region: region[0])
+        for n, (first_a, last_a, meets_a, mask_a) in enumerate(regions):
+            for first_b, last_b, meets_b, mask_b in regions[n + 1 :]:
+                apart = (first_b + last_b - first_a - last_a) / 2.0
+                if not (meets_a or meets_b) or not least <= apart <= most:
+                    continue
+                if levels is None:
+                    levels = level()
+                own = _oriented(levels, where, name)
+                along = own.mean(axis=1)
+                before = along[max(0, first_a - RELIEF_BESIDE_PX) : max(0, first_a - 2)]
+                after = along[last_b + 3 : last_b + RELIEF_BESIDE_PX + 1]
+                if before.size == 0 or after.size == 0:
+                    continue
+                table = (float(before.mean()), float(after.mean()))
+                a, b = float(own[mask_a].mean()), float(own[mask_b].mean())
+                lit = max(a, b) - max(table)
+                shaded = min(table) - min(a, b)
+                if min(lit, shaded) >= RELIEF:
+                    return True
+    return False
+
+
+def _oriented(image: Floats, where: tuple[slice, slice], name: str) -> Floats:
+    """A side of the band of `image` (the band's size) as `_strips` gives it: rows along the plane's edge,
+    columns from it outward."""
+    part = image[where]
+    return {"top": part.T[:, ::-1], "bottom": part.T, "left": part[:, ::-1], "right": part}[name]
+
+
+def _strips(
+    mask: numpy.typing.NDArray[numpy.uint8], inside: numpy.typing.NDArray[numpy.uint8], margin: int
+) -> list[tuple[numpy.typing.NDArray[numpy.uint8], Mask, tuple[slice, slice], str]]:
+    """Each side of the band (`margin` wide) of `mask` as rows along the plane's edge, columns from it (0)
+    outward; with where the plane's changes (`inside`) meet that edge, where the side lies in the band,
+    and its name (`_placed`)."""
+    m = margin
+    height, width = mask.shape
+    touching = numpy.zeros((height, width), bool)
+    touching[m:-m, m:-m] = inside > 0
+    sides = (
+        (mask[:m, m:-m].T[:, ::-1], touching[m, m:-m], (slice(0, m), slice(m, width - m)), "top"),
+        (
+            mask[-m:, m:-m].T,
+            touching[-m - 1, m:-m],
+            (slice(height - m, height), slice(m, width - m)),
+            "bottom",
+        ),
+        (mask[m:-m, :m][:, ::-1], touching[m:-m, m], (slice(m, height - m), slice(0, m)), "left"),
+        (mask[m:-m, -m:], touching[m:-m, -m - 1], (slice(m, height - m), slice(width - m, width)), "right"),
+    )
+    return [(numpy.ascontiguousarray(strip), edge, where, name) for strip, edge, where, name in sides]
 
 
 def _sides(

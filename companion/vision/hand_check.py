@@ -20,7 +20,7 @@ import numpy.typing
 from companion.vision._reference_band import with_middle
 from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings, of_labels, px
 from companion.vision._surround_crossing import BRIDGED_ARM_MM2, REACHED_HAND_MM2, Shades, ring
-from companion.vision._surround_sleeve import Grain, sides_apart, sleeve_crossing
+from companion.vision._surround_sleeve import Grain, Level, lit_and_shaded, sides_apart, sleeve_crossing
 from companion.vision.base import Frame
 from companion.vision.surround import DARK_NOISE, BandChanges, Surround
 from companion.vision.table_light import Floats, Mask, floats
@@ -148,7 +148,7 @@ class HandCheck:
             if not sides_apart(carried, self.surround.margin, self.surround.px_per_mm):
                 return False
             full = self.surround.changed(band, BAND_SHADOW_MIN, blur, level)
-            return self.sleeve(full, joined, self.surround.grain_of(band))
+            return self.sleeve(full, joined, self.surround.grain_of(band), self.surround.level_of(band))
         # Under the band's own light, where it differs at all (or is a pale arm's light) holds every
         # region `crossed` could find, its outlines and texture only narrowing them: where nothing of
         # that crosses the band, shadows, outlines and texture need not be told (half the cost; Asterion
@@ -157,7 +157,11 @@ class HandCheck:
             band, BAND_SHADOW_MIN, blur, level, lambda differs: self.may_cross(differs, joined, counted=False)
         )
         return changes is not None and self.crossed(
-            changes, joined, self.surround.shades_of(band), self.surround.grain_of(band)
+            changes,
+            joined,
+            self.surround.shades_of(band),
+            self.surround.grain_of(band),
+            self.surround.level_of(band),
         )
 
     def may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
@@ -214,10 +218,11 @@ class HandCheck:
         joined: numpy.typing.NDArray[numpy.uint8],
         shades: Shades | None = None,
         grain: Grain | None = None,
+        level: Level | None = None,
     ) -> bool:
         """Whether an arm crosses the band around the plane into it (`changes`: the band's, as
         `Surround.changed` gives them; `joined`: the plane's changes, their gaps closed; `shades`: the
-        band's `Surround.shades_of`; `grain`: its `Surround.grain_of`)."""
+        band's `Surround.shades_of`; `grain`: its `Surround.grain_of`; `level`: its `Surround.level_of`)."""
         band, darker, outline, texture = changes
         # Something foreign crossing the band is an arm. Something only darker there (a shadow, or an arm
         # of the cloth's hue shaded at its sides) is one when it has an arm's sharp outline: a head's
@@ -246,13 +251,26 @@ class HandCheck:
             darker, joined, width, reachable, outline, texture
         ):
             return True
-        return grain is not None and self.sleeve(changes, joined, grain)
+        return grain is not None and self.sleeve(changes, joined, grain, level)
 
-    def sleeve(self, changes: BandChanges, joined: numpy.typing.NDArray[numpy.uint8], grain: Grain) -> bool:
+    def sleeve(
+        self,
+        changes: BandChanges,
+        joined: numpy.typing.NDArray[numpy.uint8],
+        grain: Grain,
+        level: Level | None = None,
+    ) -> bool:
         """Whether a sleeve of the lit table's colour, taken in by the band's own light, crosses the band
         into the plane's changes (`joined`): its two sides (`changes`' outlines) and the grain gone between
-        them (`grain`; dev asterion 9 dark wood session 01 frame 9, read with a hand)."""
-        return sleeve_crossing(changes[2], joined, self.surround.margin, self.surround.px_per_mm, grain)
+        them (`grain`; dev asterion 9 dark wood session 01 frame 9, read with a hand); or, with the band's
+        level (`level`), an arm lit from one side whose rest its own light takes in: two regions of the
+        band's changes side by side, one brighter and one darker than the table beside them
+        (`lit_and_shaded`; burnt 20261143 Asterion light wood session 00 frame 8, a motion-blurred skin
+        arm in a dim room, no outline nor grain to tell)."""
+        margin, px_per_mm = self.surround.margin, self.surround.px_per_mm
+        if sleeve_crossing(changes[2], joined, margin, px_per_mm, grain):
+            return True
+        return level is not None and lit_and_shaded(changes[1], joined, margin, px_per_mm, level)
 
     def at_edge(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """A large changed region (`joined`: the changes with their gaps closed) that comes in across the

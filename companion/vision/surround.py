@@ -50,6 +50,7 @@ from companion.vision.table_light import (
     Floats,
     LightGrid,
     Mask,
+    floats,
     log_level,
     min3,
     sum3,
@@ -341,6 +342,13 @@ class Surround(BandCrossing):
             return cross / (own**0.5 + 1e-6), count
 
         return agreement
+
+    def level_of(self, surround: Frame) -> Callable[[], Floats]:
+        """A function giving the band's log level over its reference's in `surround` (the channels' mean
+        at each pixel): `lit_and_shaded`'s, called only where it finds a pair of regions to weigh."""
+        return lambda: floats(
+            cv2.log(cv2.divide(numpy.asarray(surround, numpy.float32) + 4.0, self._image + 4.0)).mean(axis=2)
+        )
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
         """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a

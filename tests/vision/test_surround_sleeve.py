@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import numpy
 
-from companion.vision._surround_sleeve import sides_apart, sleeve_crossing
+from companion.vision._reference_base import ReferenceSettings
+from companion.vision._surround_sleeve import Level, lit_and_shaded, sides_apart, sleeve_crossing
 from companion.vision.base import Frame
+from companion.vision.hand_check import HandCheck
+from companion.vision.surround import TEXTURE_PLANES
 from companion.vision.table_light import Mask
 from tests.vision.test_surround import PX_PER_MM, learned, surround
 
@@ -91,3 +94,90 @@ def test_changes_along_two_sides_are_worth_the_full_comparison() -> None:
     shallow = numpy.zeros_like(carried)
     shallow[[ROWS[0], ROWS[1]], width - 3 :] = True
     assert not sides_apart(shallow, m, PX_PER_MM)
+
+
+def two_regions(
+    rows: tuple[int, int], width: int, height: int, margin: int, reach: int | None = None
+) -> Mask:
+    """Two changed regions, 6 pixels wide, across the right band centred on `rows`, the second `reach`
+    pixels in from the outer edge."""
+    changed = numpy.zeros((height, width), bool)
+    changed[rows[0] - 3 : rows[0] + 3, width - margin :] = True
+    changed[rows[1] - 3 : rows[1] + 3, width - (reach or margin) :] = True
+    return changed
+
+
+def levels(width: int, height: int, steps: tuple[float, float, float, float]) -> Level:
+    """The band's log level over its reference's: the table before the first region, the first region, the
+    second, and the table from it on (along the right band), each at its step."""
+    image = numpy.zeros((height, width), numpy.float32)
+    before, first, second, after = steps
+    image[: ROWS[0] - 3] = before
+    image[ROWS[0] - 3 : ROWS[0] + 3] = first
+    image[ROWS[0] + 3 : ROWS[1] - 3] = (before + after) / 2
+    image[ROWS[1] - 3 : ROWS[1] + 3] = second
+    image[ROWS[1] + 3 :] = after
+    return lambda: image
+
+
+def test_a_lit_and_a_shaded_region_side_by_side_are_an_arm() -> None:
+    # Asterion light wood in a dim room, a motion-blurred skin arm (burnt seed 20261143, session 00 frame
+    # 8): the band's own light took most of it in; its lit flank crossed the band 0.13 brighter than the
+    # table beside it, 52 mm from a region 0.11 darker.
+    band = surround()
+    (width, height), m = band.size, band.margin
+    inside = plane_changes(width, height, m)
+    changed = two_regions(ROWS, width, height, m)
+    assert lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, -0.12, 0.14, 0.02)))
+    assert lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, 0.14, -0.12, 0.02)))
+
+
+def test_a_shadows_edge_in_two_parts_or_a_faint_relief_is_no_arm() -> None:
+    band = surround()
+    (width, height), m = band.size, band.margin
+    inside = plane_changes(width, height, m)
+    changed = two_regions(ROWS, width, height, m)
+    # A soft shadow's edge, its middle followed by the band's light: darker step by step.
+    assert not lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, -0.1, -0.55, -0.6)))
+    # Felt's blotchy light at rest: 0.06 either way at most.
+    assert not lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, -0.06, 0.06, 0.0)))
+
+
+def test_regions_too_close_short_or_apart_from_the_planes_changes_are_no_arm() -> None:
+    band = surround()
+    (width, height), m = band.size, band.margin
+    inside = plane_changes(width, height, m)
+    relief = levels(width, height, (0.0, -0.15, 0.15, 0.0))
+    # 20 mm apart: narrower than a wrist.
+    assert not lit_and_shaded(two_regions((50, 60), width, height, m), inside, m, PX_PER_MM, relief)
+    assert not lit_and_shaded(two_regions(ROWS, width, height, m, m // 2), inside, m, PX_PER_MM, relief)
+    nothing = numpy.zeros_like(inside)
+    assert not lit_and_shaded(two_regions(ROWS, width, height, m), nothing, m, PX_PER_MM, relief)
+
+
+def no_grain(mask: Mask) -> tuple[float, int]:
+    """A band without grain to judge (`Grain`): no textured pixel."""
+    return 0.0, 0
+
+
+def test_the_hand_check_weighs_a_lit_and_a_shaded_region_given_the_bands_level() -> None:
+    band = surround()
+    (width, height), m = band.size, band.margin
+    shape = (height - 2 * m, width - 2 * m)
+    check = HandCheck(ReferenceSettings(), band, numpy.zeros(shape, bool), numpy.ones(shape, numpy.float32))
+    inside = plane_changes(width, height, m)
+    nothing = numpy.zeros((height, width), bool)
+    texture = numpy.zeros((TEXTURE_PLANES, height, width), numpy.float32)
+    changes = (nothing, two_regions(ROWS, width, height, m), nothing, texture)
+    relief = levels(width, height, (0.0, -0.15, 0.15, 0.0))
+    assert check.sleeve(changes, inside, no_grain, relief)
+    assert not check.sleeve(changes, inside, no_grain)
+
+
+def test_the_bands_level_is_its_log_level_over_the_references() -> None:
+    band, empty = learned(surround())
+    frame = empty.copy()
+    frame[:, :20] = (empty[:, :20] * 0.5).astype(numpy.uint8)
+    level = band.level_of(frame)()
+    assert abs(float(numpy.median(level[:, 40:]))) < 0.01
+    assert -0.75 < float(numpy.median(level[:, :20])) < -0.6
