@@ -214,11 +214,17 @@ def read_face(
         )
         if again[0] is not None:
             number, margin, alternatives = again
-    if face.dim and (number is None or number < 10):
+    # (A back's mark, where a light face reads no number: asked here, kept for the end.)
+    marked = back_mark(seen, face.region, BACK_MARK) if number is None and not face.dim else None
+    if (face.dim and (number is None or number < 10)) or (marked is not None and marked < BACK_MARK):
         # A dim face may lie in a shadow's edge: its lightness evened out against the face round each
         # pixel, its number looked for again (where its outline was found, then at its ink); one digit
         # found before may be half of it. Only two digits count there: evened, any shadow's texture shows
         # strokes (a shadow on felt, burnt seed 20261134, read 1); a lone digit keeps the reading before.
+        # So may a light face reading no number, unless it shows a back's mark (evened, a back's ring shows
+        # strokes): a shadow across part of it is darker than half the way to its ink and joins a digit to
+        # the tile's edge (dev seed 58 dark wood, travel: a played 82 read 81 from the 8 and a sliver). (Not
+        # one reading one digit: evened, a lone 8 read 87.)
         even = evened(face.window)
         for centred in (
             normalised_tile(seen, face.region, EVEN_LEVEL, window=even),
@@ -243,7 +249,7 @@ def read_face(
     # may be a piece of its ring (burnt 20261138 dark wood, travel: a red back at 0.72 of its brightest
     # read 7 in the ink window).
     maybe_back = number is None or (number < 10 and face.median < LIT_BACK_SHARE * face.light_level)
-    if maybe_back and back_mark(seen, face.region, BACK_MARK) >= BACK_MARK:
+    if maybe_back and (back_mark(seen, face.region, BACK_MARK) if marked is None else marked) >= BACK_MARK:
         return DOWN, float(min(1.0, face.tile)), []
     if number is None or (face.median < face_least and number < 10):
         # No face is this dark (nor this much darker than the frame's: face_least) but one in a deep
