@@ -111,3 +111,23 @@ def test_a_bar_far_lighter_than_the_sure_sticks_is_not_a_stick_however_wide() ->
     read = recogniser_for("minoa").read(plane, layout, None).items
     assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
     assert read[PRINTED] == minoa.EMPTY
+
+
+@pytest.mark.parametrize(
+    ("colour", "expected"),
+    [
+        ((10, 20, 45), minoa.STICK),  # 17 lighter than the sure sticks, 9.8 off their hue
+        ((60, 70, 90), minoa.EMPTY),  # as narrow, 12 off, darkening 1.8, but 57 lighter: print
+    ],
+)
+def test_a_narrowed_stick_as_dark_as_the_sure_ones_is_a_stick_though_off_their_hue(
+    colour: tuple[int, int, int], expected: str
+) -> None:
+    """Dark in two rows, the card kept beside it: its core (0.09) is short of a stick's (STICK_CORE), its
+    hue of the sure sticks' (LIKE_AB), yet it darkens the line as a sure stick does (DARK_NARROW_L)."""
+    layout = recogniser_for("minoa").layout({})
+    sure = INNER[::9][:8]
+    plane = _bars(layout, {**dict.fromkeys(sure, (BROWN, 4.0, 1.5)), NARROWED: (colour, 2.0, 1.25)})
+    read = recogniser_for("minoa").read(plane, layout, None).items
+    assert [read[item] for item in sure] == [minoa.STICK] * len(sure)
+    assert read[NARROWED] == expected

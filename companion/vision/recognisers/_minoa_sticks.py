@@ -74,6 +74,13 @@ sure sticks' hue but warmer (its a and b both GLARED_WARMER above theirs) and no
 a black stick paled by a warm hotspot takes the lamp's hue (burnt 20261142's laminate: 9.5-12.8 off, a and
 b 5-10 above, 53-70 lighter). A print line as wide and as far off, grey by brown sticks, is cooler (dev
 77's dark wood: a 4-7, b 9-12 below); no empty line was read a stick by this on dev 8, 26, 55, 77."""
+DARK_NARROW_CORE, DARK_NARROW_L = 0.05, 20.0
+"""A line darkened as a sure stick is (SURE_DIP) but narrower (core this much at least: not a hairline) is a
+stick when no more than DARK_NARROW_L lighter than the frame's sure sticks and within GLARED_AB of their hue:
+a stick the reference narrowed, dark in two or three rows, its hue pulled by the table left beside it (dev
+36's gingham 9.4 off, 68's dark wood 8.7, 55's felt 6.1; cores 0.13-0.16, from 26 darker to 16 lighter).
+Empty lines so dark (dip 1.5 and more) were 34 lighter and more on dev 7-77 and burnt 20261142 (the print,
+a shadow), whatever their core; none darkened 1.2 within 34 of the sticks' lightness and 13 of their hue."""
 WEAK_DIP = 0.6
 """Least darkening of a stick recognised by its colour (whatever its width: the narrowed stick's core is
 none, its 3 mm flanked by the neutral grey)."""
@@ -130,7 +137,9 @@ def stick_dips(
         unlike = (((hue > UNLIKE_AB) & (lighter > UNLIKE_L) & ~glared) | ((lighter > WASHED_L) & ~wide)) & ~(
             sure & flat
         )
-        stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP))
+        narrow = ~edge & (dip >= SURE_DIP) & (core >= DARK_NARROW_CORE)
+        narrow &= (lighter <= DARK_NARROW_L) & (hue <= GLARED_AB)
+        stick = (stick & ~unlike) | (like & (dip >= WEAK_DIP)) | narrow
         if shown is not None:
             shown.update(hue=hue, lighter=lighter)
     return numpy.where(stick, numpy.maximum(dip, STICK_DIP_MM), 0.0).astype(numpy.float32)
