@@ -38,7 +38,7 @@ def test_a_tile_whose_twin_on_the_same_paths_correlates_better_is_read_as_itself
     # The learned pictures differ a little all over: a travel edition's plain corridor correlated 0.083
     # less with the corridor's than with the winged corridor's (burnt 20261135, a blue corridor on dark
     # wood), beyond CLOSE_CALL, and the wing corridor, compared with a treasure corridor and a hidden
-    # chest only, won. Here the twin's every look scores the best and the tile's own
+    # chest only, won. Here the twin in the tile's turn scores the best and the tile's every look
     # between CLOSE_CALL and TWIN_CALL under it: the pair tests still find the tile.
     recogniser = AsterionRecogniser()
     templates = recogniser._prepared_for(recogniser._profile(None)).templates
@@ -47,22 +47,24 @@ def test_a_tile_whose_twin_on_the_same_paths_correlates_better_is_read_as_itself
     wrong = []
     for colour in COLOURS:
         looks = templates.by_colour[colour][2]
-        twin_looks = numpy.array([look[0] == DESIGN_INDEX[twin] for look in looks])
         shown_looks = numpy.array([look[0] == DESIGN_INDEX[shown] for look in looks])
-
-        def skewed(
-            matrix: FloatArray,
-            window: FloatArray,
-            twin_looks: numpy.typing.NDArray[numpy.bool_] = twin_looks,
-            shown_looks: numpy.typing.NDArray[numpy.bool_] = shown_looks,
-        ) -> FloatArray:
-            scores = scores_of(matrix, window)
-            top = float(scores.max())
-            scores = numpy.where(twin_looks, top + 0.01, scores)
-            return numpy.asarray(numpy.where(shown_looks, top + 0.01 - gap, scores), numpy.float32)
-
-        monkeypatch.setattr("companion.vision.recognisers._asterion_match._scores", skewed)
         for rotation in range(4):
+            # The twin in the tile's own turn scores the best (the looks of its label alike).
+            label = tile_label(colour, DESIGN_INDEX[twin], rotation)
+            twin_looks = numpy.array([tile_label(colour, *look) == label for look in looks])
+
+            def skewed(
+                matrix: FloatArray,
+                window: FloatArray,
+                twin_looks: numpy.typing.NDArray[numpy.bool_] = twin_looks,
+                shown_looks: numpy.typing.NDArray[numpy.bool_] = shown_looks,
+            ) -> FloatArray:
+                scores = scores_of(matrix, window)
+                top = float(scores.max())
+                scores = numpy.where(twin_looks, top + 0.01, scores)
+                return numpy.asarray(numpy.where(shown_looks, top + 0.01 - gap, scores), numpy.float32)
+
+            monkeypatch.setattr("companion.vision.recognisers._asterion_match._scores", skewed)
             cell = numpy.ascontiguousarray(numpy.rot90(draw_cell(colour, DESIGN_INDEX[shown]), k=-rotation))
             plane = numpy.clip(cv2.GaussianBlur(on_table(cell), (0, 0), 1.5), 0, 255).astype(numpy.uint8)
             windows = cell_windows(plane, REGION)

@@ -33,7 +33,7 @@ from companion.vision.recognisers._asterion_looks import built_in_shapes as buil
 from companion.vision.recognisers._asterion_looks import built_in_templates as built_in_templates
 from companion.vision.recognisers._asterion_looks import looks_of
 from companion.vision.recognisers._asterion_pair_tests import PairTests
-from companion.vision.recognisers._asterion_pairs import _path_against_wall, differ
+from companion.vision.recognisers._asterion_pairs import differ, plain_twin, same_paths
 from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
@@ -58,12 +58,6 @@ with its design on other tables than looks transferred from the built-in picture
 frames) do with theirs: the travel edition taught on dark wood (burnt 20261137), its blue cell taught
 alone, read blue cells on gingham and printed cloth as treasuries, the taught cell 0.10-0.12 under the
 transferred treasury, never compared where they differ. 0.1 and 0.15 read fewer of them right."""
-
-
-def _twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
-    """Whether `other` (design, rotation) has `look`'s paths with other things on them: no path against a
-    wall where they differ (a wing, horns or a chest more or less, or one for another)."""
-    return bool(len(differ(*look, *other))) and _path_against_wall(*look, *other) == 0
 
 
 UNSURE = 0.2
@@ -104,14 +98,18 @@ class Templates(PairTests):
         self._shifts = {colour: _Shifts(mean) for colour, mean in self._mean.items()}
         self._alikes: dict[tuple[str, int], list[int]] = {}
         self._by_channel: dict[str, tuple[FloatArray, FloatArray]] = {}
-        # Per colour and look: the looks with its paths and other things on them (its twins).
-        self._twins = {
-            colour: [
-                [j for j, other in enumerate(looks) if j != i and _twin(look, other)]
-                for i, look in enumerate(looks)
-            ]
-            for colour, (_, _, looks) in self.by_colour.items()
-        }
+        # Per colour and look: the looks with its paths and other things on them (its twins), and those
+        # without a thing on a path it shows (a wing, horns) and nothing else (its plain twins).
+        self._twins, self._plain_twins = (
+            {
+                colour: [
+                    [j for j, other in enumerate(looks) if j != i and kin(look, other)]
+                    for i, look in enumerate(looks)
+                ]
+                for colour, (_, _, looks) in self.by_colour.items()
+            }
+            for kin in (same_paths, plain_twin)
+        )
 
         # Per colour: its taught looks (none untaught).
         self._taught = {
@@ -190,8 +188,10 @@ class Templates(PairTests):
         # it was left out while the other won unopposed (a blue treasure junction 0.086 under its
         # junction, read as it on burnt 20261143 dark wood, dev 47, 60 and 83).
         twins_floor = max(values) - TWIN_CALL
-        for i in list(chosen):
-            for twin in self._twins[colour][i]:
+        for k, i in enumerate(list(chosen)):
+            # The best look's twins on its paths; the others' plain twins alone (each one more pair test:
+            # all their twins asked a cell 25 more, 0.2 ms a frame).
+            for twin in (self._twins if k == 0 else self._plain_twins)[colour][i]:
                 if labels[twin] not in named and values[twin] >= twins_floor:
                     named.add(labels[twin])
                     chosen.append(twin)

@@ -297,6 +297,20 @@ def build_pairs(looks: Iterable[tuple[int, int]]) -> None:
             _winning_share(*other, *look)
 
 
+def plain_twin(look: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether `other` (design, rotation) is `look` without a thing on its path (a wing, horns)."""
+    if not len(differ(*look, *other)) or not things_on_path(*look, *other):
+        return False
+    mine, theirs = _pair_spreads(*look, *other)
+    return theirs < PLAIN_SPREAD <= mine
+
+
+def same_paths(look: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether `other` (design, rotation) has `look`'s paths with other things on them: no path against a
+    wall where they differ (a wing, horns or a chest more or less, or one for another)."""
+    return bool(len(differ(*look, *other))) and _path_against_wall(*look, *other) == 0
+
+
 def clear_pairs() -> None:
     """Forget everything worked out from the shipped drawings (when training writes them afresh)."""
     for cached in (
