@@ -359,3 +359,23 @@ def test_a_short_row_whose_first_square_is_not_all_tile_scores_below_its_squares
     assert coarse.scores(numpy.stack([shifted(-4.0), shifted(4.0)]), 0).tolist() == [right, right]
     # Along y the tile does not count (the column of first squares places the rows).
     assert coarse.scores(shifted(0.0)[None, :], 1)[0] == 0.0
+
+
+def test_the_boxed_ink_at_a_point_is_the_ink_in_its_box() -> None:
+    # One look-up a point (the flat index worked out in floats, cast once): the ink in the BOX_MM box
+    # about the point rounded to whole millimetres, nothing beyond the plane's sides.
+    rng = numpy.random.default_rng(5)
+    ink = (rng.random((50, 80)) < 0.3).astype(numpy.uint8)
+    boxed = _hornochsen_grid._BoxedInk.of(ink)
+    xs = numpy.array([[0.4, 12.6, 79.0, 40.5, -7.2, 130.0, 41.5]])
+    ys = numpy.array([[0.0, 25.4, 49.6, 20.5, 3.0, 10.0, -60.0]])
+    width, height = round(_hornochsen_grid.BOX_MM[0]), round(_hornochsen_grid.BOX_MM[1])
+    for place in range(xs.shape[1]):
+        weights = numpy.zeros(xs.shape[1])
+        weights[place] = 1.0
+        x, y = (int(numpy.rint(v)) for v in (xs[0, place], ys[0, place]))
+        x = min(max(x, -_hornochsen_grid._PAD), 80 + _hornochsen_grid._PAD - 1)
+        y = min(max(y, -_hornochsen_grid._PAD), 50 + _hornochsen_grid._PAD - 1)
+        x0, y0 = x - width // 2, y - height // 2
+        expected = ink[max(y0, 0) : max(y0 + height, 0), max(x0, 0) : max(x0 + width, 0)].sum()
+        assert boxed.sums_at(xs.copy(), ys.copy(), weights)[0] == expected

@@ -178,11 +178,12 @@ class _BoxedInk:
         # (numpy.clip's two halves, in place: its dispatch cost more than its work.)
         numpy.rint(xs, out=xs)
         numpy.rint(ys, out=ys)
-        ix = numpy.minimum(numpy.maximum(xs, 0, out=xs), self.width - 1, out=xs).astype(numpy.intp)
-        iy = numpy.minimum(numpy.maximum(ys, 0, out=ys), self.height - 1, out=ys).astype(numpy.intp)
-        iy *= self.width
-        iy += ix
-        inside = self.sums.take(iy)
+        numpy.minimum(numpy.maximum(xs, 0, out=xs), self.width - 1, out=xs)
+        numpy.minimum(numpy.maximum(ys, 0, out=ys), self.height - 1, out=ys)
+        # The flat index in floats, cast once (whole numbers far below 2^53: the same index).
+        ys *= self.width
+        ys += xs
+        inside = self.sums.take(ys.astype(numpy.intp))
         return numpy.asarray(inside @ weights, numpy.float64)
 
 
