@@ -104,10 +104,10 @@ def _without_blur(
 
 
 def _sloping(
-    window: numpy.typing.NDArray[numpy.intp], apart: numpy.typing.NDArray[numpy.bool_] | None = None
+    window: numpy.typing.NDArray[numpy.intp], *apart: numpy.typing.NDArray[numpy.generic] | None
 ) -> FloatArray:
-    """An offset sloping across the window's pixels, and one over the pixels `apart` if given (a chest),
-    as orthonormal columns (pixels, 3 or 4)."""
+    """An offset sloping across the window's pixels, and one over each of `apart` given (a chest's
+    pixels, the frame colour's share of each pixel), as orthonormal columns (pixels, 3 to 5)."""
     if len(window) < 3:
         return numpy.zeros((len(window), 3), numpy.float32)
     across = (window % TEMPLATE_PX).astype(numpy.float32) / TEMPLATE_PX - 0.5
@@ -115,14 +115,13 @@ def _sloping(
     # Orthonormal columns spanning the same as QR's (three columns: by their Gram matrix's Cholesky
     # factor, a tenth of numpy's QR here); the tests use only the projection, whatever the signs.
     parts = [numpy.ones_like(across), across, down]
-    if apart is not None:
-        parts.append(apart.astype(numpy.float32))
+    parts += [part.astype(numpy.float32) for part in apart if part is not None]
     columns = numpy.stack(parts, axis=1).astype(numpy.float64)
     return numpy.asarray(columns @ _inverse_cholesky(columns.T @ columns).T, numpy.float32)
 
 
 def _inverse_cholesky(gram: numpy.typing.NDArray[numpy.float64]) -> numpy.typing.NDArray[numpy.float64]:
-    """The inverse of the lower Cholesky factor of a small Gram matrix (3 or 4 square), in Python floats:
+    """The inverse of the lower Cholesky factor of a small Gram matrix (3 to 5 square), in Python floats:
     numpy.linalg's cholesky and solve cost 130 us a pair of looks in overhead, built inside timed frames.
     Raises numpy.linalg.LinAlgError as numpy's when the matrix is not positive definite (the pixels on a
     line: no slope to fit)."""

@@ -30,6 +30,7 @@ from companion.vision.recognisers._asterion_pairs import (
     DIFFERENT,
     PAIR_GROW_PX,
     _pair_chests,
+    _pair_frames,
     _pair_window,
     _winning_share,
     build_pairs,
@@ -208,8 +209,10 @@ class PairTests:
             return None
         chests = _pair_chests(*looks[mine], *looks[theirs])
         chests = None if chests is None or not chests[kept].any() else chests[kept]
+        frames = _pair_frames(*looks[mine], *looks[theirs])
+        frames = None if frames is None or not frames[kept].any() else frames[kept]
         try:
-            sloping = _sloping(window[kept], chests)
+            sloping = _sloping(window[kept], chests, frames)
         except numpy.linalg.LinAlgError:
             return None
         softened = self._softened[colour]
