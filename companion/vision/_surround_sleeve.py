@@ -34,8 +34,8 @@ RELIEF = 0.09
 """How much brighter (log) one of two regions crossing the band an arm's width apart is than the table on
 both sides of the pair, and the other darker, that they are an arm lit from one side and its shaded flank or
 shadow (`lit_and_shaded`; burnt 20261143 Asterion light wood session 00 frame 8, a motion-blurred skin arm
-in a dim room: 0.13 brighter and 0.11 darker). Dev frames at rest whose band showed two such regions (a
-shadow's soft edge in two parts, felt's blotchy light) were at most 0.06 either way at once."""
+in a dim room: 0.11 either way at once). The 13 dev and burnt frames at rest whose band showed such a pair
+(a shadow's soft edge in two parts, felt's blotchy light), 0.025 at most, most below zero (one way only)."""
 RELIEF_BESIDE_PX = 10
 """Mask pixels along the edge beside such a pair over which the table's level is taken."""
 SLEEVE_GRAIN_PX = 40

@@ -139,7 +139,7 @@ def test_a_shadows_edge_in_two_parts_or_a_faint_relief_is_no_arm() -> None:
     changed = two_regions(ROWS, width, height, m)
     # A soft shadow's edge, its middle followed by the band's light: darker step by step.
     assert not lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, -0.1, -0.55, -0.6)))
-    # Felt's blotchy light at rest: 0.06 either way at most.
+    # Felt's blotchy light at rest: 0.06 either way, more than any pair at rest showed (0.025).
     assert not lit_and_shaded(changed, inside, m, PX_PER_MM, levels(width, height, (0.0, -0.06, 0.06, 0.0)))
 
 
