@@ -78,3 +78,21 @@ def test_tiles_of_a_ring_stretched_past_the_search_are_read_where_the_whole_grid
     read = AsterionRecogniser().read(plane, LAYOUT, None).items
     wrong = {item for item in labels if read[item] != labels[item]}
     assert {"cell:2,0", "cell:-2,0"} <= wrong
+
+
+def test_a_tile_found_at_the_edge_of_the_search_is_read_again_where_the_whole_grid_puts_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Two cells out the tile lies 11 mm (10 template pixels) off its window, beyond the two searches of
+    # SHIFT_PX (6): matched there 4 pixels short of it, a plain corridor read as its winged twin.
+    labels = _labels()
+    plane = _plane(labels)
+    recogniser = AsterionRecogniser()
+    profile = recogniser._profile(None)
+    reading, offsets = recogniser._fitted(plane, LAYOUT, profile)
+    assert reading.items["cell:2,-1"] == labels["cell:2,-1"] == "red:corridor@0"
+    assert offsets["cell:2,-1"][0] >= asterion.REREAD_PX
+    # Without reading it again, it is read where its ring put it, at the edge of the search.
+    monkeypatch.setattr(asterion, "FAR_SHIFT_PX", 10**6)
+    _, offsets = AsterionRecogniser()._fitted(plane, LAYOUT, profile)
+    assert offsets["cell:2,-1"] == (0, 0)

@@ -76,7 +76,7 @@ from companion.vision.recognisers._asterion_profile import TABLE as TABLE
 from companion.vision.recognisers._asterion_profile import _default_profile as _default_profile
 from companion.vision.recognisers._asterion_profile import _templates_of as _templates_of
 from companion.vision.recognisers._asterion_teach import learned_profile
-from companion.vision.recognisers._asterion_window import GAME
+from companion.vision.recognisers._asterion_window import GAME, SHIFT_PX
 from companion.vision.recognisers._lab import balanced, is_neutral, neutral_gains
 
 REREAD_PX = 3
@@ -84,6 +84,11 @@ REREAD_PX = 3
 template pixels (1.1 mm each) or more from where it was read: nearer, its tile lay within the shift
 searched there (SHIFT_PX). 2 read one tile more of 16,000 on dev and burnt planes, and cost 0.3 ms a
 frame instead of 0.12."""
+FAR_SHIFT_PX = 2 * SHIFT_PX
+"""A tile found this far from its cell's window (template pixels: at the edge of both searches, the window's
+and the one moved to where the first found it) may lie further off, and was matched short of it; it is read
+again where the grid fitted to every ring puts it, as an empty cell is (a tile 10 pixels off the window,
+matched 4 short of it with a path's edge where a wing would be, read as winged)."""
 ROUGH_CONTRAST = 8.0
 """A cell whose corners show no tile colour clearly (under TILE_VOTE) is empty when the spread of grey
 inside it, read roughly from the plane, stays under this (tiles show 12+). Not when its corners show
@@ -191,6 +196,7 @@ class AsterionRecogniser:
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         offsets: dict[str, tuple[int, int]] = {}
+        far: set[str] = set()
         # From the middle outwards, each ring of cells where the tiles of the rings inside it put the
         # grid: markers laid by their paper's cut edge stretch the plane by 5 %, 8 mm at the rim.
         for ring in grid.rings():
@@ -203,8 +209,11 @@ class AsterionRecogniser:
                 items[item_id], confidence[item_id] = label, sure
                 if shift is not None:
                     grid.found(index, offset, shift)
+                    if max(abs(shift[0]), abs(shift[1])) >= FAR_SHIFT_PX:
+                        far.add(item_id)
             grid.refit()
-        # A cell read empty where the grid, fitted to every ring, now puts it elsewhere is read again there:
+        # A cell read empty (or its tile found at the edge of the search, FAR_SHIFT_PX) where the grid,
+        # fitted to every ring, now puts it elsewhere is read again there:
         # a ring's tiles too doubtful to place the grid by (corners washed out) left the next ring's
         # cells placed by too little stretch, 8 mm off the tiles' rim beyond the shift searched (burnt
         # 20261135: a wide lens 35 cm above a light wood read a column of tiles empty).
@@ -212,7 +221,7 @@ class AsterionRecogniser:
             (index, item_id, layout.items[item_id])
             for ring in grid.rings()
             for index, item_id in ring
-            if items[item_id] == EMPTY
+            if items[item_id] == EMPTY or item_id in far
         ]
         if moved:
             placed = grid.offsets([index for index, _, _ in moved])
@@ -224,8 +233,13 @@ class AsterionRecogniser:
             if again:
                 cells = [moved[k] for k in again]
                 read = self._read_ring(plane, small, cells, placed[again], (rows, cols), prepared)
-                for k, (_, item_id, _), (label, sure, _) in zip(again, cells, read, strict=True):
-                    if label != EMPTY:
+                for k, (_, item_id, _), (label, sure, shift) in zip(again, cells, read, strict=True):
+                    # A far tile's first reading stands when it is found at the edge of the search again:
+                    # lined up on something else (dev 83 printed travel: a treasure bend, sure, then a
+                    # treasure corridor 6 pixels on, unsure).
+                    if label != EMPTY and (
+                        item_id not in far or (shift is not None and max(map(abs, shift)) < FAR_SHIFT_PX)
+                    ):
                         offsets[item_id] = (int(placed[k][0]), int(placed[k][1]))
                         items[item_id], confidence[item_id] = label, sure
         return Reading(items, confidence), offsets
