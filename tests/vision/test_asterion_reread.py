@@ -9,6 +9,7 @@ from companion.games.asterion.tiles import COLOURS, DESIGN_INDEX, MINOTAUR_DESIG
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.asterion import draw_cell
 from companion.vision.recognisers import asterion
+from companion.vision.recognisers._asterion_cell import read_cell
 from companion.vision.recognisers._asterion_labels import MINOTAUR, tile_label
 from companion.vision.recognisers.asterion import CELL_MM, TILE_MM, AsterionRecogniser, asterion_layout
 from companion.vision.reference import NEUTRAL_BGR
@@ -96,3 +97,28 @@ def test_a_tile_found_at_the_edge_of_the_search_is_read_again_where_the_whole_gr
     monkeypatch.setattr(asterion, "FAR_SHIFT_PX", 10**6)
     _, offsets = AsterionRecogniser()._fitted(plane, LAYOUT, profile)
     assert offsets["cell:2,-1"] == (0, 0)
+
+
+@pytest.mark.parametrize(("again", "kept"), [((1, 0), "green:bend@1"), ((6, 0), "red:corridor@0")])
+def test_a_far_tile_read_again_keeps_its_first_reading_when_found_at_the_edge_again(
+    monkeypatch: pytest.MonkeyPatch, again: tuple[int, int], kept: str
+) -> None:
+    # The cell's readings rigged: at its ring's place its tile at the edge of the search; read again, found
+    # within it (that reading taken) or at the edge again (lined up on something else: the first stands).
+    labels = _labels()
+    plane = _plane(labels)
+    region = LAYOUT.items["cell:2,-1"]
+    calls: list[int] = []
+
+    def rigged(*args: object) -> tuple[str, float, tuple[int, int] | None]:
+        placed = args[-1]
+        assert isinstance(placed, tuple)
+        if placed[1] != region:
+            return read_cell(*args)  # type: ignore[arg-type]
+        calls.append(1)
+        return ("red:corridor@0", 0.5, (6, 0)) if len(calls) == 1 else ("green:bend@1", 0.9, again)
+
+    monkeypatch.setattr(asterion, "read_cell", rigged)
+    read = AsterionRecogniser().read(plane, LAYOUT, None).items
+    assert len(calls) == 2
+    assert read["cell:2,-1"] == kept
