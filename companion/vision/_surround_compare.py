@@ -10,7 +10,7 @@ from typing import NamedTuple
 import cv2
 import numpy
 
-from companion.vision._surround_side import LOG_OFFSET, Side, clipped_ratio, glare, shifted
+from companion.vision._surround_side import LOG_OFFSET, STEP_NOISE, Side, clipped_ratio, glare, shifted
 from companion.vision._surround_texture import TEXTURE_PX, kept_texture, texture_lost
 from companion.vision.base import Frame
 from companion.vision.table_light import SATURATED, Floats, Mask, floats, max3, min3, sum3
@@ -53,6 +53,8 @@ class Differs(NamedTuple):
     slack: Floats
     """The camera's noise in the ratio of `blurred` to the reference (`HUE_NOISE`): how far a shadow's
     hue may stray from the table's by noise alone."""
+    step_floor: Floats
+    """The step of the darkening that `STEP_NOISE` grey levels of the frame's own move it by (`side_rest`)."""
 
 
 def side_differs(
@@ -100,6 +102,7 @@ def side_differs(
     window = (TEXTURE_PX, TEXTURE_PX)
     blurred: Floats = numpy.zeros(0, numpy.float32)
     slack: Floats = blurred
+    step_floor: Floats = blurred
     differs = cv2.blur(distance, (blur, blur)) > level
     if whole:
         blurred = floats(cv2.blur(corrected, window) + numpy.float32(2.0))
@@ -109,13 +112,19 @@ def side_differs(
         now = cv2.divide(float(HUE_NOISE), min3(floats(cv2.blur(current, window))) + numpy.float32(1.0))
         then = cv2.divide(float(HUE_NOISE), min3(side.mean_2) - numpy.float32(1.0))
         slack = floats(numpy.maximum(cv2.subtract(now, then), numpy.float32(0.0)))
+        # The camera's noise is in the frame's levels: under a light a fifth of the reference's, its
+        # STEP_NOISE levels move the darkening five times as far as `Side.steep_step` allows for.
+        inverse = cv2.divide(1.0, numpy.maximum(at_light, numpy.float32(0.0)) + numpy.float32(2.0))
+        step_floor = floats(cv2.sqrt(sum3(floats(cv2.multiply(inverse, inverse))))) * numpy.float32(
+            STEP_NOISE / 3.0
+        )
         # A lamp's glare the empty table was learned without is light, not a change.
         lamp = glare(blurred, grey, lost, differs, side, margin)
         if lamp is not None and numpy.any(lamp):
             distance[lamp] = 0.0
             differs = cv2.blur(distance, (blur, blur)) > level
     # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
-    return Differs(differs | lost, distance, lost, grey, mean, blurred, slack)
+    return Differs(differs | lost, distance, lost, grey, mean, blurred, slack, step_floor)
 
 
 def side_rest(
@@ -147,7 +156,8 @@ def side_rest(
     rise_x = cv2.Sobel(darkening, cv2.CV_32F, 1, 0, ksize=1, scale=0.5)
     rise_y = cv2.Sobel(darkening, cv2.CV_32F, 0, 1, ksize=1, scale=0.5)
     # On a print or checks a shadow a pixel off its reference steps sharply too: plain cloth only.
-    steep = cv2.magnitude(rise_x, rise_y) > side.steep_step
+    magnitude = cv2.magnitude(rise_x, rise_y)
+    steep = magnitude > side.steep_step
     # The darkening steps where the band steps now (an arm's side) or where its reference does, hidden
     # now: the marker sheet's edge or a grain line under an arm, the band darker than its reference on
     # one side of it at least. A player's shadow over the band while the empty area was learned, gone
@@ -166,7 +176,10 @@ def side_rest(
     )
     lifted_by = cv2.erode(darkening, _WINDOW)
     lifted = hue & (lifted_by > numpy.float32(LIFT_FLOOR))
-    outline = steep & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > side.steep_step))
+    # An outline steps beyond the camera's noise now too: a frame far dimmer than its reference (a lamp
+    # turned down over a dark print, 7 levels of 35) speckles the darkening with noise's steps alone.
+    sharp = cv2.max(side.steep_step, state.step_floor)
+    outline = (magnitude > sharp) & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > sharp))
     table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
     centred = (grey - mean) / (mean + numpy.float32(2.0))
     texture = kept_texture(centred, side, steep, distance, table_hue, darkening, lost)
