@@ -15,7 +15,7 @@ import cv2
 import numpy
 import pytest
 
-from companion.vision.recognisers._minotaurus_checks import _value_match
+from companion.vision.recognisers._minotaurus_pips import value_match as _value_match
 from companion.vision.recognisers.minotaurus import SETUPS, _templates, parse_piece
 
 DATA = Path(__file__).parent / "data" / "minotaurus_faint_rows"

@@ -48,8 +48,9 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     glyph_window,
 )
 from companion.vision.recognisers._minotaurus_grid import FOREGROUND_LEVEL
-from companion.vision.recognisers._minotaurus_pips import value_match as _value_match
+from companion.vision.recognisers._minotaurus_pips import read_value
 from companion.vision.recognisers._minotaurus_prototypes import COLOUR_FEATURES, Prototypes
+from companion.vision.recognisers._minotaurus_rings import FaceRow, reread_ring_rows
 from companion.vision.recognisers._minotaurus_white import too_coloured_for_white
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -376,20 +377,6 @@ def _horn_ink(grey: GreyImage, at: tuple[float, float]) -> float:
     return float(box.std()) if box.size else 0.0
 
 
-VALUE_CHANNEL = {"green": 1}
-"""Faces whose value is also matched in one channel (BGR index) beside grey, the likelier match winning: a
-green face's blue pips come out nearly its grey, while in green they are dark on a light face (burnt
-20261140 laminate, a green 1 lying turned, its single pip faint in grey, read 3). Not instead of grey: in
-green alone other green faces' rows read one pip off (dev 2, 34). Not blue's blue channel: as many rows
-went wrong as right (dev 5, 8, 40, 77)."""
-
-
-VALUE_CLEAR = 0.7
-"""A value matched in grey at least this well is taken without trying VALUE_CHANNEL: the faint green 1
-matched 0.58, and trying every green face's channel cost 0.45 ms a frame (recogniser alone, dev 34) for
-one more row right on dev (77, a green 1 read 2 at a grey likeness over this)."""
-
-
 def read_glyphs(
     plane: Frame,
     cells: Cells,
@@ -403,6 +390,7 @@ def read_glyphs(
     """Each face-up cell's horn and value, in place: "<colour>" becomes "<colour>-<value>-<horn>" (or, on a
     normalised plane, in a cell that shows no horn where a face would, the nearer of empty and down; in one
     whose horn is unclear and whose middle goes on across the gap about its place, left_table, empty)."""
+    faces: list[FaceRow] = []
     for item in [item for item in cells.ids if items[item] not in ("empty", "down")]:
         n = cells.ids.index(item)
         x, y = (
@@ -441,12 +429,13 @@ def read_glyphs(
             if distance is not None:
                 items[item], confidence[item] = "empty", 1.0 - 0.5 * distance / GAP_LIKE
                 continue
-        value, value_sure, _, value_likeness = _value_match(grey, at, glyphs, values)
-        if items[item] in VALUE_CHANNEL and value_likeness < VALUE_CLEAR:
-            centre_mm = (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM)
-            channel = glyph_window(plane, centre_mm, n in taken, VALUE_CHANNEL[items[item]])[0]
-            in_channel = _value_match(channel, at, glyphs, values)
-            if in_channel[3] > value_likeness:
-                value, value_sure = in_channel[0], in_channel[1]
+        centre_mm = (x / COARSE_PX_PER_MM, y / COARSE_PX_PER_MM)
+        value, value_sure, like = read_value(
+            plane, grey, centre_mm, n in taken, at, items[item], glyphs, values
+        )
+        faces.append(FaceRow(item, centre_mm, n in taken, at, value, value_sure, like))
         items[item] = f"{items[item]}-{value}-{horn}"
         confidence[item] = min(confidence[item], horn_sure, value_sure)
+    for item, value in reread_ring_rows(plane, faces, glyphs, values).items():
+        colour, _, horn = items[item].split("-")
+        items[item] = f"{colour}-{value}-{horn}"

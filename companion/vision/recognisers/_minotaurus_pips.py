@@ -11,8 +11,8 @@ horn contrast over the face's noise (3-4) travel rows read wrong 24 times in 99,
 (29 cached sets). Matched with the travel print's own rows instead, unfilled at the plane's resolution (an
 oracle: it knows the edition), travel rows read 1832 right of 1894 against 1812 here (fresh dev 19 and 23:
 247 of 257 against 238); but the print is not known, and the camera hardly shows it: even a white face's
-row fits another print's pips (round, square, ring) best one time in four, and rows drawn in each style,
-the style voted by the frame's faces, righted 24 rows and broke 19 (cached), 6 and 2 (fresh). Nor does
+row fits another print's pips (round, square, ring) best one time in four. Rings alone are told well enough
+by a frame's clearest face: _minotaurus_rings reads faint rows by rows of rings there. Nor does
 centring the row better help (the thin horn is found 0.7 px off, by its side; corrected, 1799), nor a mix
 of channels from the horn's ink and the face (1806-1814), a median or blur before filling (1803, 1806), a
 wider fill (1747-1780), a narrower or wider box (1792-1799); without the tie rule (1788), removing the
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import numpy
 
+from companion.vision.base import Frame
 from companion.vision.recognisers._minotaurus_glyphs import (
     GLYPH_PX_PER_MM,
     VALUE_BOX_MM,
@@ -34,6 +35,7 @@ from companion.vision.recognisers._minotaurus_glyphs import (
     box_window,
     class_matches,
     filled,
+    glyph_window,
 )
 
 ROW_TIE = 0.03
@@ -56,6 +58,41 @@ BEYOND_PX = 3.0
 """Width of the face beyond the longer row, each side, that is its face's grey."""
 MARGIN_PX = 6
 """How much wider than the matched box the face is cut, for the face beyond a long row."""
+
+
+VALUE_CHANNEL = {"green": 1}
+"""Faces whose value is also matched in one channel (BGR index) beside grey, the likelier match winning: a
+green face's blue pips come out nearly its grey, while in green they are dark on a light face (burnt
+20261140 laminate, a green 1 lying turned, its single pip faint in grey, read 3). Not instead of grey: in
+green alone other green faces' rows read one pip off (dev 2, 34). Not blue's blue channel: as many rows
+went wrong as right (dev 5, 8, 40, 77)."""
+
+
+VALUE_CLEAR = 0.7
+"""A value matched in grey at least this well is taken without trying VALUE_CHANNEL: the faint green 1
+matched 0.58, and trying every green face's channel cost 0.45 ms a frame (recogniser alone, dev 34) for
+one more row right on dev (77, a green 1 read 2 at a grey likeness over this)."""
+
+
+def read_value(
+    plane: Frame,
+    grey: GreyImage,
+    centre_mm: tuple[float, float],
+    taken: bool,
+    at: tuple[float, float],
+    colour: str,
+    glyphs: Glyphs,
+    values: list[int],
+) -> tuple[str, float, float]:
+    """A face's value, its confidence and likeness (value_match on its `grey` glyph window, the plane's about
+    `centre_mm`, and on its VALUE_CHANNEL where it has one and grey matched it under VALUE_CLEAR)."""
+    value, sure, _, likeness = value_match(grey, at, glyphs, values)
+    if colour in VALUE_CHANNEL and likeness < VALUE_CLEAR:
+        channel = glyph_window(plane, centre_mm, taken, VALUE_CHANNEL[colour])[0]
+        in_channel = value_match(channel, at, glyphs, values)
+        if in_channel[3] > likeness:
+            value, sure, likeness = in_channel[0], in_channel[1], in_channel[3]
+    return value, sure, likeness
 
 
 def value_match(
