@@ -9,7 +9,7 @@ plane is compared with it at `MASK_PX_PER_MM` (masks need no detail; small is ch
   one side or a soft shadow across the table is light, not a piece;
 - the table: a pixel that, light corrected, lies within its reference neighbourhood's
   colour range is table; so is a pixel darker than the table by one factor in every
-  channel (a shadow) close to something that is no table (the piece casting it);
+  channel (a shadow) close to something that is no table (the piece casting it), not amid its parts;
 - a hand: a foreign region that crosses the table around the plane (surround.py: a band of
   the camera frame just outside it, learned too, where no item ever lies) and goes on into
   the plane, whatever its colour: no skin model, as skin tones and sleeves vary. Without
@@ -31,6 +31,7 @@ white balance, band): _reference_learning.py; the comparison of each plane with 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
 
 import cv2
@@ -80,6 +81,15 @@ EMPTY_LABELS = frozenset({"empty", "clear", "unseen"})
 
 _NEIGHBOURS = numpy.ones((3, 3), numpy.uint8)
 """A pixel's neighbourhood, as a kernel."""
+ENCLOSING_PX = 7
+"""Gaps between a piece's solid parts narrower than this (mask pixels: 12 mm) are piece, shadow-like or not
+(`look`; a tile's digits are 2-4 wide there)."""
+
+
+@functools.cache
+def _ones(side: int) -> numpy.typing.NDArray[numpy.uint8]:
+    """A square kernel `side` mask pixels wide (made once: OpenCV only reads it)."""
+    return numpy.ones((side, side), numpy.uint8)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -219,11 +229,22 @@ class TableReference(LearnedReference):
             off[max3(current) >= SATURATED] = 0.0  # a clipped channel's hue is unknown
         matches &= off <= self._hue_tolerance
         foreign = ~matches & ~shadow_like
-        # Only a solid foreign region casts a shadow: not the stray pixels of an arm of the table's hue.
-        solid = cv2.morphologyEx(foreign.astype(numpy.uint8), cv2.MORPH_OPEN, square(5.0))
-        near_foreign = cv2.dilate(solid, square(2 * settings.shadow_reach_mm)) > 0
+        # Only a solid foreign region casts a shadow: not the stray pixels of an arm of the table's hue (its
+        # opening by `square(5.0)`, an erosion and a dilation). Nor into a piece: between its solid parts a
+        # few millimetres apart (`ENCLOSING_PX`, their closing), what looks like a shadow is a dark print on
+        # it, a tile's digit whose ink blurred into its cream face darkens it alike in every channel. On a
+        # face of the cloth's very colour, its edge matching the cloth let that "shadow" out to the table,
+        # and no hole was filled (dev 11 Hornochsen laminate: played 54 read 14, 62 read 2). The price: a
+        # shadow in a gap that narrow between two pieces is piece too, the table's own pixels left there
+        # (dev 47 Minotaurus laminate: a blue 4 read 3 beside one). Dilations of squares add up: the
+        # opening's dilation, the closing's and the shadow's reach share one.
+        opening, reach = px(5.0), px(2 * settings.shadow_reach_mm)
+        core = cv2.erode(foreign.view(numpy.uint8), square(5.0))
+        spread = cv2.dilate(core, _ones(opening + ENCLOSING_PX - 1))
+        beside = cv2.dilate(spread, _ones(max(1, reach - ENCLOSING_PX + 1)))
+        near_foreign: Mask = cv2.subtract(beside, cv2.erode(spread, _ones(ENCLOSING_PX))) > 0
         cast_shadow = shadow_like & near_foreign
-        raw = (foreign | (shadow_like & ~near_foreign)).astype(numpy.uint8)
+        raw = (foreign | (shadow_like & ~near_foreign)).view(numpy.uint8)
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
         foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _NEIGHBOURS)

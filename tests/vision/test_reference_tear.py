@@ -30,7 +30,11 @@ def printed(rng: numpy.random.Generator) -> Frame:
     image[(diamond > 21) & (diamond < 23)] = (60, 90, 110)
     image[(x % cell < 3) | (y % cell < 3)] = (40, 45, 50)
     image = cv2.GaussianBlur(image, (0, 0), 0.8) + rng.normal(0, 2.0, image.shape)
-    out = numpy.clip(image, 0, 255).astype(numpy.uint8)
+    return with_markers(numpy.clip(image, 0, 255).astype(numpy.uint8))
+
+
+def with_markers(out: Frame) -> Frame:
+    """`out` (changed) with the corner markers on their white paper."""
     side = round(MARKER_SIDE_MM * PLANE_PX_PER_MM)
     for marker_id, corners in marker_corners_mm(PLANE_MM).items():
         x0, y0 = (round(float(v) * PLANE_PX_PER_MM) for v in corners[0])
