@@ -164,11 +164,14 @@ def side_rest(
     # since, leaves its sharp old edge in the darkening alone, the band of the table's hue and as bright
     # as its reference or brighter on both sides (`LIFT_FLOOR`): there the step has to be the band's
     # own too (each channel's step over its reference level, the reference's left out: a third of the
-    # central difference, the mean of the three channels' as the darkening's).
+    # central difference, the mean of the three channels' as the darkening's). Over the band's level now
+    # where that is the higher: a band lit far above its reference (a lamp's fall-off learned dim, 45
+    # levels, lit now to 130) steps over the dim reference by the lift's factor more than it steps.
+    higher = floats(cv2.max(side.mean_2, blurred))
     step_x, step_y = (
         sum3(
             numpy.asarray(
-                cv2.divide(cv2.Sobel(blurred, cv2.CV_32F, dx, 1 - dx, ksize=1, scale=1 / 6), side.mean_2),
+                cv2.divide(cv2.Sobel(blurred, cv2.CV_32F, dx, 1 - dx, ksize=1, scale=1 / 6), higher),
                 numpy.float32,
             )
         )
