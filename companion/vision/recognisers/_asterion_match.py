@@ -32,6 +32,7 @@ from companion.vision.recognisers._asterion_looks import built_in_drawings as bu
 from companion.vision.recognisers._asterion_looks import built_in_shapes as built_in_shapes
 from companion.vision.recognisers._asterion_looks import built_in_templates as built_in_templates
 from companion.vision.recognisers._asterion_looks import looks_of
+from companion.vision.recognisers._asterion_noise import NOISE_CLOSE
 from companion.vision.recognisers._asterion_pair_tests import PairTests
 from companion.vision.recognisers._asterion_pairs import differ, plain_twin, same_paths
 from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
@@ -317,7 +318,10 @@ class Templates(PairTests):
                 if kept_test is None:
                     return 0.0
                 return winning_share - float(seen @ kept_test)
-            value = winning_share - sign * float(seen @ test)
+            share = sign * float(seen @ test)
+            value = winning_share - share
+            if abs(value) < NOISE_CLOSE:  # asked again, each channel weighed by the cell's misfit in it
+                value = winning_share - self._noise_share(colour, look, other, seen, share)
             if abs(value) < LINED_CLOSE and (lined := self._lined_test(colour, look, other)) is not None:
                 # Close: asked again with the cell lined up to this pair's window (a pixel off put a path's
                 # edge or a prisoner's rim where a wing would be).

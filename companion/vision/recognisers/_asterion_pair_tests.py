@@ -26,9 +26,11 @@ from companion.vision.recognisers._asterion_filters import (
     blur_of,
 )
 from companion.vision.recognisers._asterion_looks import built_in_drawings
+from companion.vision.recognisers._asterion_noise import NoiseTest
 from companion.vision.recognisers._asterion_pairs import (
     DIFFERENT,
     PAIR_GROW_PX,
+    _chest_pixels,
     _pair_chests,
     _pair_frames,
     _pair_window,
@@ -46,6 +48,10 @@ their pair test to be built with the templates (`PairTests._build_likely_pair_te
 (163 MB peak); with the blur explained away (`_asterion_filters.BLUR_EXTRA_PX`) a pair test built inside
 a frame costs a third more, and the ~500 a dev run of 28 sessions still built so cost 0.2 ms a frame:
 0.6 builds 6,492 (+0.4 s and +31 MB once) and the frames cost what they did before the blur."""
+
+NOISE_LIKELY = 0.7
+"""Two looks differing by a chest whose pictures correlate this well or more have their `_noise_share` test
+built with the templates."""
 
 PARTIAL_LEAST_PX = 12
 """Two looks are told apart without the pixels the table covers (`_asterion_match.PARTIAL_SHARE`) on
@@ -90,6 +96,8 @@ class PairTests:
         ] = {}
         self._lined_tests: dict[tuple[str, int, int], LinedTest | None] = {}
         self._build_lined_tests()
+        self._noise_tests: dict[tuple[str, int, int], tuple[NoiseTest | None, float]] = {}
+        self._build_noise_tests()
 
     def _drawing(self, drawings: dict[str, Frame], colour: str, look: int) -> FloatArray:
         """The built-in drawing of a look (a built-in picture), turned as the look is."""
@@ -193,6 +201,45 @@ class PairTests:
                     ):
                         self._lined_test(colour, look, other)
 
+    def _noise_share(
+        self, colour: str, champion: int, challenger: int, seen: FloatArray, share: float
+    ) -> float:
+        """`_pair_test`'s share for the cell `seen` (times its sign: `sign * seen @ test`, given as `share`)
+        with each channel weighed by the cell's misfit in it (`_asterion_noise.NoiseTest`) where the looks
+        differ by a chest (more or less, or one for another; with a path's end or not); `share` elsewhere
+        (a wing or horns are asked lined up, `_lined_test`)."""
+        key = (colour, champion, challenger)
+        if key not in self._noise_tests:
+            self._noise_test(colour, champion, challenger)
+        noise, way = self._noise_tests[key]
+        return share if noise is None else way * noise.share(seen)
+
+    def _noise_test(self, colour: str, champion: int, challenger: int) -> None:
+        """Build `_noise_share`'s test of two looks (both ways round; None where they differ by no chest).
+        Weighed between looks differing otherwise too, cells read as they did (dev and burnt planes)."""
+        _, _, looks = self.by_colour[colour]
+        mine, theirs = self._drawn(colour, champion), self._drawn(colour, challenger)
+        window, test, _, sign = self._pair_test(colour, champion, challenger)
+        noise = None
+        if len(window) >= 3 and _chests_between(looks[mine], looks[theirs], window):
+            _, sloping = _pair_window(*looks[mine], *looks[theirs])
+            softened, blur = self._softened[colour], self._blur(colour, mine, theirs)
+            # The filter as it gives the challenger's share (the mean of both looks is either way round).
+            noise = NoiseTest(window, sloping, sign * test, softened[mine], softened[theirs], blur)
+        self._noise_tests[(colour, champion, challenger)] = (noise, 1.0)
+        self._noise_tests[(colour, challenger, champion)] = (noise, -1.0)
+
+    def _build_noise_tests(self) -> None:
+        """`_noise_share`'s tests of drawn looks differing by a chest whose pictures correlate NOISE_LIKELY
+        or more, built with the templates: most close calls weighed are between them."""
+        for colour, (features, _, looks) in self.by_colour.items():
+            likeness = numpy.triu(features @ features.T, 1)
+            drawn = [self._drawn(colour, i) == i for i in range(len(looks))]
+            for look, other in numpy.argwhere(likeness >= NOISE_LIKELY).tolist():
+                window, _ = _pair_window(*looks[look], *looks[other])  # kept whichever way round
+                if drawn[look] and drawn[other] and _chests_between(looks[look], looks[other], window):
+                    self._noise_test(colour, look, other)
+
     def _partial_test(
         self,
         colour: str,
@@ -264,3 +311,10 @@ class PairTests:
             likeness = numpy.triu(features @ features.T, 1)
             for champion, challenger in numpy.argwhere(likeness >= LIKELY_PAIR).tolist():
                 self._pair_test(colour, champion, challenger)
+
+
+def _chests_between(
+    look: tuple[int, int], other: tuple[int, int], window: numpy.typing.NDArray[numpy.intp]
+) -> bool:
+    """Whether either of two looks (design, rotation) shows a chest where they are compared (`window`)."""
+    return bool((_chest_pixels(*look, window) | _chest_pixels(*other, window)).any())
