@@ -8,6 +8,18 @@ ellipse at all, and a true wing blurred or washed out leads by little. Where the
 less than WING_SHAPE_CLOSE, the cell's lightness there is correlated with the wing's own shape (the
 drawn winged look's lightness less the plain one's: a bright core and a darker rim), normalised, so
 neither the light's level nor its contrast counts, only whether that pattern is there.
+
+Where it fails, the wing is not in the plane's lightness at all, not misplaced. On burnt 20261144's
+captured planes, untaught, the 254 wing or plain corridor cells this was asked on: plain corridors
+correlated 0.18-0.23 at the median by print (a quarter above 0.26-0.35), true wings 0.31-0.48 (a
+quarter under 0.19-0.34, the plain ones' range). Searched over 3 pixels each way rather than 1, medians
+and quartiles rose by 0.00-0.06, plain paths' as much as wings'; 94 of 132 wings were best within a
+pixel. All 13 of the set's wing/plain errors had this asked; against the pair test alone it righted 6
+readings and broke 4. Tried there (items right of 11088, or of 12789 with the travel print taught too),
+all within noise, so not taken: WING_SHAPE_WEIGHT 1.0, 1.4, 2.0 (+0, +0, -2), WING_SHAPE_LEVEL 0.3
+searched without moves (+0), without moves (-1); `_asterion_pairs.PAIR_GROW_PX` 2, 4 where
+`_pair_pixels` grows (-2, +2) and `_asterion_filters.PAIR_SOFTEN_PX` 0.5, 1.2 (+5, -3), each moving a
+few wings both ways.
 """
 
 from __future__ import annotations
