@@ -78,3 +78,15 @@ def test_a_look_clipped_white_by_a_lamp_is_not_taught() -> None:
     lit = numpy.clip(_shot("green", 0.0).astype(numpy.float32) * 1.1, 0, 255).astype(numpy.uint8)
     clear = recogniser.teach(lit, LAYOUT, {"cell:1,0": "green:corridor@0"}, built_in)
     assert taught in clear.templates
+
+
+def test_a_frame_colour_in_dim_light_is_left_to_a_clearer_shot() -> None:
+    # A second print taught on dim dark wood learned red as a dark dull red and its yellows as reddish
+    # browns; on light wood its red frames then read yellow (25 of 693 cells wrong, 3 untaught).
+    recogniser = AsterionRecogniser()
+    built_in = recogniser.default_profile()
+    clear = _shot("red", 0.0)
+    dim = numpy.asarray(clear.astype(numpy.float32) * 0.7, numpy.uint8)
+    lesson = {"cell:1,0": "red:corridor@0"}
+    assert "red" not in recogniser.teach(dim, LAYOUT, lesson, built_in).params["taught_colours"]
+    assert "red" in recogniser.teach(clear, LAYOUT, lesson, built_in).params["taught_colours"]

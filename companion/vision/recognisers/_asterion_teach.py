@@ -66,6 +66,36 @@ def _frame_part(corners: FloatArray) -> FloatArray:
     return kept
 
 
+DIM_PAPER = 0.8
+"""A taught tile's frame colour is learned only when its paths are lit at least this share of the
+profile's paper (path) colour (BGR scale, as the palette shades a prototype): under a dim lamp a frame's
+colour is dark and dull, and the corners' most colourful part is as much the table or the sensor's
+noise as the frame. The second print taught on burnt 20261144's dark wood, 13 of its 18 lessons dim
+(paths 0.53-0.61 of the paper), learned red at Lab (70, 158, 146) (printed ~120, 171, 154) and yellows
+as reddish browns, (85-101, 142-148, 152-158): on light wood its red frames read yellow and green, 25
+of 693 cells wrong, 3 untaught. Lifted to the paper's light they still read 20 wrong (their hue is off,
+not only their light); left to the clear lessons (paths 0.99-1.0) or the built-in colours, 5."""
+PAPER_AB = 8.0
+"""A drawn pixel is the paper (a path) when its a and b lie within this of the path colour's."""
+
+
+def _lit_as_paper(view: FloatArray, drawing: FloatArray, paper: list[float]) -> bool:
+    """Whether a taught tile's paths (Lab, lined up with its drawing) are lit at least DIM_PAPER of the
+    profile's paper colour; True where the drawing shows too little paper to tell."""
+    drawn = drawing.reshape(-1, 3)
+    on_paper = (
+        (drawn[:, 0] >= paper[0] - 30.0)
+        & (numpy.abs(drawn[:, 1] - paper[1]) <= PAPER_AB)
+        & (numpy.abs(drawn[:, 2] - paper[2]) <= PAPER_AB)
+    )
+    if int(on_paper.sum()) < 20:
+        return True
+    seen = numpy.median(view.reshape(-1, 3)[on_paper], axis=0)
+    pair = numpy.array([[seen, paper]], numpy.float32).clip(0, 255).astype(numpy.uint8)
+    bgr = cv2.cvtColor(pair, cv2.COLOR_LAB2BGR).astype(numpy.float32)[0]
+    return float(bgr[0].mean()) >= DIM_PAPER * float(bgr[1].mean())
+
+
 def _in_clear_light(view: FloatArray, drawing: FloatArray) -> bool:
     """Whether a taught tile (Lab, lined up) shows its walls and paths as far apart as drawn.
 
@@ -122,7 +152,7 @@ def learned_profile(
         # half round); the drawing tells which one lies here.
         turns = [r for r in range(4) if tile_label(colour, design, r) == label] or [rotation]
         view = lined_up(windows, turned(built_in, turns[0]))
-        if _in_clear_light(view, built_in):
+        if _in_clear_light(view, built_in) and _lit_as_paper(view, built_in, base.colours["path"][0]):
             samples.setdefault(colour, []).append(_frame_part(corners))
         if float((view[..., 0] >= CLIPPED_L).mean()) >= CLIPPED_LOOK:
             # Walls, chests and wings washed into the paths: such a look (and the looks
