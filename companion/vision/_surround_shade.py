@@ -17,7 +17,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.table_light import Floats, Mask, sum3
+from companion.vision.table_light import Floats, Mask, floats, sum3
 
 SHADE_OFFSET = 4.0
 """Levels added to the band and its reference before their ratio (a near-black pixel's noise would make
@@ -62,12 +62,23 @@ shade itself. A pale forearm over the band and a head's shadow beside it, joined
 measured as one region as even (0.049) and as surely patterned (22.8) as a shadow (asterion laminate
 sitting 14 frame 15, a hand frame): the arm's pieces alone show no pattern (0.4) or are too narrow
 (`SHADE_MIN_PX`)."""
-
+SHADE_LIFTED = 0.9
+"""Log ratio (2.5 times) by which a piece of the band's summed levels, less `SHADE_OFFSET` a channel, lie
+above its reference's from which it is the table lifted out of a deep shadow the empty table was learned
+under (a lamp's brightening of a lit table stays within it). There the band's own light, a grid of wide
+cells, falls short of the old shadow's edge, the reference's near-black levels make every pixel's hue
+noisy, and the two lights' colours turn across that edge: one smooth lift is told by its evenness and the
+table's pattern alone, over all its pixels (`lifted_shades`), its hue not asked. Burnt 20261144 Minos
+printed session 05 frames 2, 4, 11 at rest, learned at levels 6-20 and lit some 5 times, were refused as
+a hand: their lifted pieces 1.1-1.7, evenness 0.023-0.043, pattern 16-40 (the band's corners' narrow
+pieces too); the arms beside them in that session's hand frames 0.14-0.64, 0.19-0.22 uneven, pattern
+-0.3 to 3.6."""
 
 CROP_PAD_PX = 16
 """Pixels kept around the regions' part in the band when `smooth_shades` crops to it: more than its windows
 reach from a region's pixels (the closing's 1, the inset's 6 beyond those, the 3-pixel smoothing and the
-window's 3 at the inner pixels, the pattern's 2), so the crop's own edges change none of its measures."""
+window's 3 at the inner pixels, the pattern's 2; a lift's smoothing and two windows, 7 from any of them), so
+the crop's own edges change none of its measures."""
 
 
 def smooth_shades(
@@ -113,11 +124,18 @@ def smooth_shades(
     # Away from the region's outline (the regions are apart, so eroding them together erodes each; a region
     # goes on into the plane, so its part in the band keeps the rows along the plane's edge).
     inner = (cv2.erode(whole, inset) > 0) & in_band
-    pixels, uneven, hue, agreement = shade_measures(frame, reference, pieces, inner)
+    greys = sum3(numpy.asarray(frame, numpy.float32)), sum3(reference)
+    pixels, uneven, hue, agreement = shade_measures(frame, reference, pieces, inner, greys)
     shade = (pixels >= SHADE_MIN_PX) & (uneven <= SHADE_EVEN) & (hue <= SHADE_HUE)
     shade &= agreement >= SHADE_PATTERN_Z
     counted = numpy.bincount(pieces.ravel(), minlength=found) >= piece_px
     counted[0] = False  # no piece: the rest of the band, and the plane
+    # A piece counted that is no shadow's shade may be the table lifted out of a deep shadow it was learned
+    # under, told over all its pixels in the band: its narrow pieces (the band's corners) have none away
+    # from the outline, and a lift's outline is no step (an arm's is, and counts against it).
+    asked = counted & ~shade
+    if numpy.any(asked):
+        shade |= asked & lifted_shades(frame, reference, pieces, part > 0, greys)
     # A region is a shade where a piece of it counted is one and none is not.
     shaded, arm = numpy.zeros(count, bool), numpy.zeros(count, bool)
     shaded[region[counted & shade]] = True
@@ -131,10 +149,12 @@ def shade_measures(
     reference: Floats,
     pieces: numpy.typing.NDArray[numpy.int32],
     inner: Mask,
+    greys: tuple[Floats, Floats] | None = None,
 ) -> tuple[numpy.typing.NDArray[numpy.float64], ...]:
     """Per piece (`pieces`, numbered from 0 on), `smooth_shades`'s measures over its `inner` pixels: how
     many, the deviation of its log darkening from the window's mean, that of its hue over the reference's,
-    and how surely the table's pattern shows through."""
+    and how surely the table's pattern shows through. `greys`, when known: the frame's and the reference's
+    levels summed over the channels."""
     count = int(pieces.max()) + 1
     now = cv2.blur(numpy.asarray(frame, numpy.float32), (3, 3))
     then = cv2.blur(reference, (3, 3))
@@ -158,7 +178,9 @@ def shade_measures(
     # The table's faint pattern (each grey level less its neighbourhood's), unsmoothed: a shadow scales
     # it, so it correlates with the reference's whatever the gain; an arm shows its own.
     window = (PATTERN_PX, PATTERN_PX)
-    grey_now, grey_then = sum3(numpy.asarray(frame, numpy.float32)), sum3(reference)
+    grey_now, grey_then = (
+        (sum3(numpy.asarray(frame, numpy.float32)), sum3(reference)) if greys is None else greys
+    )
     now_pattern = (grey_now - cv2.blur(grey_now, window))[inner].astype(numpy.float64)
     then_pattern = (grey_then - cv2.blur(grey_then, window))[inner].astype(numpy.float64)
     now_mean, then_mean = mean(now_pattern), mean(then_pattern)
@@ -166,3 +188,47 @@ def shade_measures(
     energies = (mean(now_pattern**2) - now_mean**2) * (mean(then_pattern**2) - then_mean**2)
     agreement = cross / numpy.sqrt(numpy.maximum(energies, 1e-12)) * numpy.sqrt(pixels)
     return pixels, spread(uneven), hue, agreement
+
+
+def lifted_shades(
+    frame: numpy.typing.NDArray[numpy.uint8],
+    reference: Floats,
+    pieces: numpy.typing.NDArray[numpy.int32],
+    within: Mask,
+    greys: tuple[Floats, Floats],
+) -> numpy.typing.NDArray[numpy.bool_]:
+    """Per piece (`pieces`, numbered from 0 on), whether its pixels `within` are the table lifted smoothly
+    out of a deep shadow: over `SHADE_MIN_PX` of them at least, their summed levels `SHADE_LIFTED` above
+    the reference's (summed, the noise of near-black levels cancels out; less `SHADE_OFFSET` a channel, so
+    that near-black noise lifts none that far), the log lift even (`SHADE_EVEN`)
+    and the table's pattern showing (`SHADE_PATTERN_Z`). The evenness is measured with the offset scaled
+    by the lift around each pixel (its window's ratio): a fixed offset, a large share of a near-black level
+    and a small one of its lifted level, makes an even lift uneven wherever the table's own level varies.
+    Only pieces lifted that far are measured further (an arm over a lit table is not). `greys`: the frame's
+    and the reference's levels summed over the channels."""
+    count = int(pieces.max()) + 1
+    flat = pieces[within]
+    pixels = numpy.bincount(flat, minlength=count).astype(numpy.float64)
+    now, then = greys
+    now_sum = numpy.bincount(flat, now[within], minlength=count)
+    then_sum = numpy.bincount(flat, then[within], minlength=count)
+    offset = numpy.float32(3 * SHADE_OFFSET)
+    lifted = (pixels >= SHADE_MIN_PX) & (now_sum > then_sum * numpy.exp(SHADE_LIFTED) + offset * pixels)
+    if not numpy.any(lifted):
+        return numpy.asarray(lifted, bool)
+    now, then = floats(cv2.blur(now, (3, 3))), floats(cv2.blur(then, (3, 3)))
+    window = (SHADE_SMOOTH_PX, SHADE_SMOOTH_PX)
+    gain = cv2.divide(cv2.blur(now, window) + offset, cv2.blur(then, window) + offset)
+    lift = numpy.asarray(cv2.log(cv2.divide(now + offset * gain, then + offset)), numpy.float32)
+    picked = (lift - cv2.blur(lift, window))[within].astype(numpy.float64)
+    used = numpy.maximum(pixels, 1.0)
+    centre = numpy.bincount(flat, picked, minlength=count) / used
+    spread = numpy.sqrt(
+        numpy.maximum(numpy.bincount(flat, picked * picked, minlength=count) / used - centre**2, 0.0)
+    )
+    lifted &= spread <= SHADE_EVEN
+    if not numpy.any(lifted):
+        return numpy.asarray(lifted, bool)
+    return numpy.asarray(
+        lifted & (shade_measures(frame, reference, pieces, within, greys)[3] >= SHADE_PATTERN_Z), bool
+    )
