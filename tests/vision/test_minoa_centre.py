@@ -76,10 +76,14 @@ def _plane(layout: Layout, item: str, off_mm: float, width_mm: float) -> Frame:
         (-5.0, 5.0, minoa.EMPTY),
     ],
 )
-def test_a_piece_covers_its_lines_middle(off_mm: float, width_mm: float, expected: str) -> None:
+def test_a_piece_covers_its_lines_middle(
+    off_mm: float, width_mm: float, expected: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The line's middle alone (CENTRE_HOLDS), not where the colour lies across (OFF_LINE_MM).
+    monkeypatch.setattr(minoa, "OFF_LINE_MM", 100.0)
     layout = recogniser_for("minoa").layout({})
     item = ITEM
-    read = recogniser_for("minoa").read(_plane(layout, item, off_mm, width_mm), layout, None).items
+    read = minoa.MinoaRecogniser().read(_plane(layout, item, off_mm, width_mm), layout, None).items
     assert read[item] == expected
     assert {read[other] for other in OTHERS} == {"blue"}
 
@@ -87,6 +91,7 @@ def test_a_piece_covers_its_lines_middle(off_mm: float, width_mm: float, expecte
 def test_without_the_centre_the_check_beside_the_line_is_a_piece(monkeypatch: pytest.MonkeyPatch) -> None:
     """The test above tells the feature: with no share asked of the line's middle, the check is read."""
     monkeypatch.setattr(minoa, "CENTRE_HOLDS", 0.0)
+    monkeypatch.setattr(minoa, "OFF_LINE_MM", 100.0)
     layout = recogniser_for("minoa").layout({})
     item = ITEM
     read = minoa.MinoaRecogniser().read(_plane(layout, item, 5.0, 5.0), layout, None).items

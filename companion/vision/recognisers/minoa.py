@@ -103,6 +103,19 @@ CENTRE_SHOWN = 0.5
 more): a piece whose middle the reference took for the table (a green piece on a green check) is told by
 the rest of its band alone."""
 
+OFF_LINE_MM = 3.5
+"""A piece's colour centred further than this from its line, across the strip (ACROSS_MM), lies beside the
+line, not on it: a 9 mm piece that far off would leave the line's middle bare, and the strip shows its
+colour over no more than 6 mm beyond. What so lies is the table the reference left in view beyond an edge
+line (a red felt under a shadow, a light wood's yellow, a gingham's red check: 3.9-4.8 on burnt 20261145
+and dev 8, 68), where the line's middle was taken for the table and CENTRE_HOLDS could not ask. Right
+pieces on dev 7-77 and burnt 20261142-45 (25,557): 3.23 at most, 1.79 at the 99th percentile."""
+
+FIT_ON_PIECES_MM = 1.5
+"""... asked only where the frame's pieces lie on their lines (their colours' median distance across, this
+at most): a frame of a piece or two leaves the fit to the sheets' layout, several millimetres off its
+pieces (test_minoa_shade's lone piece: 4.9), where right pieces lie 0.59 mm off at the median."""
+
 PIECE_LABELS = (STICK, *COLOURS)
 ALL_LABELS = (*PIECE_LABELS, BOARD_PRINT, TABLE)
 
@@ -265,9 +278,21 @@ class MinoaRecogniser:
             ],
             axis=1,
         )
-        # Pieces go on the edge only, sticks inside only (beside an edge the dark table would look like one).
-        best = numpy.where(edge, shares.max(axis=1), numpy.minimum(1.0, dip / STICK_DIP_MM * HOLDS))
         label_of = numpy.where(edge, shares.argmax(axis=1), -1)
+        # A piece lies on its line (OFF_LINE_MM): where its colour lies across the strip.
+        chosen = numpy.array([ALL_LABELS.index(c) for c in COLOURS])[label_of]
+        across = (owners == chosen[:, None, None]).mean(axis=2)
+        centre_of = numpy.abs(across @ ACROSS_MM) / numpy.maximum(across.sum(axis=1), 1e-6)
+        pieces = edge & (shares.max(axis=1) >= HOLDS)
+        # Only where the fit laid the lines on the frame's pieces (FIT_ON_PIECES_MM).
+        fitted = numpy.any(pieces) and float(numpy.median(centre_of[pieces])) <= FIT_ON_PIECES_MM
+        off = (centre_of > OFF_LINE_MM) & fitted
+        # Pieces go on the edge only, sticks inside only (beside an edge the dark table would look like one).
+        best = numpy.where(
+            edge,
+            numpy.where(off, 0.0, shares.max(axis=1)),
+            numpy.minimum(1.0, dip / STICK_DIP_MM * HOLDS),
+        )
         items: dict[str, str] = {}
         confidence: dict[str, float] = {}
         for index, item_id in enumerate(layout.items):
