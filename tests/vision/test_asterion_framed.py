@@ -9,19 +9,24 @@ import numpy
 
 from companion.vision.recognisers._asterion_cell import read_cell
 from companion.vision.recognisers._asterion_labels import EMPTY
+from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
 
 class _Designs:
-    """Templates as read_cell asks them: the cell lined up where it lies, its best design at `likeness`."""
+    """Templates as read_cell asks them: the cell lined up where it lies, its best design in every colour
+    at `likeness`."""
 
     def __init__(self, likeness: float) -> None:
-        self.likeness = likeness
+        self.best = likeness
+
+    def likeness(self, colour: str, windows: list[Any]) -> float:
+        return self.best
 
     def lined_up(self, colour: str, windows: list[Any]) -> tuple[None, tuple[int, int]]:
         return None, (0, 0)
 
     def match(self, colour: str, windows: list[Any]) -> tuple[int, int, float, tuple[int, int], float]:
-        return 0, 0, 0.2, (0, 0), self.likeness
+        return 0, 0, 0.2, (0, 0), self.best
 
 
 def _read(share: float, likeness: float) -> str:
@@ -41,7 +46,7 @@ def _read(share: float, likeness: float) -> str:
         (0, share, 1, 0.0),
         palettes,
         cast(Any, _Designs(likeness)),
-        numpy.ones(4, bool),
+        numpy.array([label != "minotaur" for label in FRAME_LABELS]),
         cast(Any, None),
     )
     return label

@@ -111,7 +111,7 @@ def test_a_far_tile_read_again_keeps_its_first_reading_when_found_at_the_edge_ag
     calls: list[int] = []
 
     def rigged(*args: object) -> tuple[str, float, tuple[int, int] | None]:
-        placed = args[-1]
+        placed = args[8]  # read_cell's `placed`: the shrunk plane, the cell and its offset
         assert isinstance(placed, tuple)
         if placed[1] != region:
             return read_cell(*args)  # type: ignore[arg-type]

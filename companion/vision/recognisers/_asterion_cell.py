@@ -15,7 +15,7 @@ import numpy.typing
 from companion.vision.base import Frame, ItemRegion
 from companion.vision.recognisers._asterion_grid import SmallPlane
 from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
-from companion.vision.recognisers._asterion_match import SHIFT_PX, Templates
+from companion.vision.recognisers._asterion_match import MOSTLY_MISSING, SHIFT_PX, Templates
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX, Window
 from companion.vision.recognisers._lab import to_lab
@@ -24,6 +24,16 @@ TILE_CONTRAST = 10.0
 """Least spread of grey inside a cell with a tile (walls against paths); the bare table is flat."""
 TILE_VOTE = 0.4
 """A cell holds a tile when this share of its corner pixels shows one tile colour."""
+
+TORN_SHARE = 0.25
+"""Whether a cell holds a tile (TILE_LIKENESS and the framed likenesses below) is asked of its likeness
+over the pixels the table does not cover when the table's neutral grey covers at least this share of it
+lined up (and at most `MOSTLY_MISSING`, where what is left is a scrap): where the reference took a tile's
+dark walls for a dark wood, the flat grey in their place is no wall and no path, and it drew the whole
+tile's likeness under the framed ones (burnt 20261145 dark wood, a yellow treasure bend voted yellow at
+0.75: 0.33 whole, 0.38 without the grey); an empty cell beside a tile, its window mostly the table's
+grey, matched a design on the neighbour's frame (light wood: 0.51 whole, 0.42 without). Tiles torn a
+little (0.16-0.18 of the window) lay either side of the framed likenesses by the grey they keep."""
 
 TILE_LIKENESS = 0.5
 """Otherwise it holds a tile when its inside, lined up, correlates this well with a design: on hard
@@ -158,6 +168,18 @@ likelier by 0.02-0.11. Of 14,395 reds voted red (dev 2-83, burnt 20261140-43, ta
 was likelier yellow (the 892 with a yellow runner-up at 0.034 less at most): red's designs are not
 yellow's."""
 
+FAR_COLOUR = 0.2
+ASKED_LIKENESS = 0.6
+"""A cell whose corners show its voted frame colour under HALF_FRAMED, and whose designs in it correlate
+under ASKED_LIKENESS, is read in another colour the cell can show when that colour's designs are likelier
+by over FAR_COLOUR and at least TILE_LIKENESS (as a doubtful cell's must be to hold a tile): a second
+print's blue in a dark wood's shadow or beside a light wood, its corners voted green at 0.40-0.44 (the
+rest the table), correlated 0.47-0.52 with green's designs and 0.85-0.86 with blue's (burnt 20261145,
+20261144 and 20261141 taught); a linen's green voted blue, 0.46 against 0.70 (dev 61). Of the 3,211
+cells voted under HALF_FRAMED on dev 2-83 and burnt 20261140-45 (taught editions too), none read right
+had another colour's designs likelier by over 0.15, and 150 were asked. Without the TILE_LIKENESS floor
+an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue tile at 0.24."""
+
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
     FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
@@ -173,6 +195,16 @@ def _frame_pixels(corner_pixels: Frame, palettes: _CellPalettes) -> Frame:
     pixels = corner_pixels.reshape(-1, 3)
     on_frame = palettes.every_map[palettes.every.classify_bgr(pixels)] < len(FRAME_LABELS)
     return pixels[on_frame] if on_frame.any() else pixels
+
+
+def _kept_likeness(templates: Templates, colour: str, windows: list[Window]) -> float | None:
+    """The colour's likeness (`Templates.likeness`) over the pixels of the cell lined up that the table
+    does not cover, when it covers TORN_SHARE to MOSTLY_MISSING of them; else None (the whole's stands)."""
+    view, _, _, (window, dy, dx) = templates._lined_scored(colour, windows)
+    missing = window.missing(dy, dx)
+    if missing is None or not TORN_SHARE <= float(missing.mean()) <= MOSTLY_MISSING:
+        return None
+    return float(templates._partial_scores(colour, view, ~missing).max())
 
 
 def _warm_green(corner_pixels: Frame, palettes: _CellPalettes) -> bool:
@@ -206,6 +238,7 @@ def read_cell(
     templates: Templates,
     frames_here: numpy.typing.NDArray[numpy.bool_],
     placed: tuple[SmallPlane, ItemRegion, tuple[int, int]],
+    torn: bool = False,
 ) -> tuple[str, float, tuple[int, int] | None]:
     """A cell's label and confidence, and where its tile lay (shift from its window's centre,
     template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
@@ -213,7 +246,8 @@ def read_cell(
     index in FRAME_LABELS then OTHER_LABELS), and the frame colour (index) most of them show among
     those the cell can, with its share, then the runner-up's and its share. `palettes`: of every
     surface, of the frame colours, and the frame colour nearest to the path's; `placed`: the shrunk
-    plane, the cell and its offset (to move its window)."""
+    plane, the cell and its offset (to move its window); `torn`: whether the table's grey shows inside it
+    enough to ask its likeness without it (`TORN_SHARE`)."""
     labels = (*FRAME_LABELS, *OTHER_LABELS)
     colour_index, share, rival, rival_share = voted
     doubtful = share < TILE_VOTE
@@ -263,6 +297,9 @@ def read_cell(
                     likeness + FAR_LIKELIER
                 ):
                     colour_index, likeness = third, other
+            if torn and likeness >= TILE_LIKENESS:
+                kept = _kept_likeness(templates, FRAME_LABELS[colour_index], windows)
+                likeness = likeness if kept is None else kept
         if contrast < TILE_CONTRAST or likeness < TILE_LIKENESS:
             return EMPTY, 1.0 - share / TILE_VOTE * 0.7, None
         share = TILE_VOTE
@@ -321,6 +358,21 @@ def read_cell(
         found = (0, 0)
     # Lined up and scored once per window and colour (kept in the window): not again here.
     design, rotation, margin, shift, likeness = templates.match(colour, windows)
+    if not doubtful and share < HALF_FRAMED and likeness < ASKED_LIKENESS:
+        # Few corners of the voted colour and its designs unlike the cell: another colour's far likelier.
+        likeliest = max(
+            (
+                (templates.likeness(other, windows), other)
+                for index, other in enumerate(FRAME_LABELS)
+                if frames_here[index] and other != colour
+            ),
+            default=(0.0, colour),
+        )
+        if likeliest[0] >= max(TILE_LIKENESS, likeness + FAR_COLOUR):
+            colour = likeliest[1]
+            design, rotation, margin, shift, likeness = templates.match(colour, windows)
+    if torn and likeness > 0.0 and (kept := _kept_likeness(templates, colour, windows)) is not None:
+        likeness = kept
     if likeness < LEAST_LIKENESS or (
         not doubtful
         and (

@@ -102,6 +102,9 @@ even those the reference tore where their inside matches the cloth (laminate, bu
 showed more than 0.71 of their middle so; empty cells showed 0.82 and more but 2 %."""
 MIDDLE_PX = 28
 """The middle of a cell's window where TABLE_MIDDLE is measured: 70 % of a tile's side."""
+TORN_MIDDLE = 0.1
+"""A cell whose middle shows the table's grey at this share or more is asked whether the reference tore
+its tile (`_asterion_cell.TORN_SHARE`); most cells show none, and are not."""
 ORIGIN = "cell:0,0"
 
 
@@ -263,7 +266,9 @@ class AsterionRecogniser:
         centres = small.centres([region for _, _, region in cells], offsets)
         # Flat (tiles show 12 and more): the bare table, however its corners look (a shadow, glare).
         busy = numpy.flatnonzero(small.spreads(centres, ROUGH_INSET_PX) >= ROUGH_CONTRAST)
-        busy = busy[small.table_shares(centres[busy], MIDDLE_PX) < TABLE_MIDDLE]
+        middles = small.table_shares(centres[busy], MIDDLE_PX)
+        busy = busy[middles < TABLE_MIDDLE]
+        torn = (middles[middles < TABLE_MIDDLE] >= TORN_MIDDLE).tolist()
         contrasts = small.spreads(centres[busy], CONTRAST_INSET_PX).tolist()
         # Rounded halves to even, as Python's round.
         moved = numpy.rint(offsets[busy] / _SMALL_PER_PX).astype(numpy.intp)
@@ -312,6 +317,7 @@ class AsterionRecogniser:
                 prepared.templates,
                 _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
                 (small, region, (placed_at[k][0], placed_at[k][1])),
+                torn[j],
             )
         return read
 
