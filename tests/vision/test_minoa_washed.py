@@ -50,10 +50,18 @@ COOL, OFF_HUE = (112, 98, 82), (74, 94, 118)
 """As far off but cooler (a 3 and b 10 below: a grey print by brown sticks); 16.6 off."""
 
 
-def _strip(bar: tuple[int, int, int], rows: int) -> numpy.typing.NDArray[numpy.uint8]:
+def nearest_of(middles: numpy.typing.NDArray[numpy.float64]) -> numpy.typing.NDArray[numpy.intp]:
+    """Per line, every line from the nearest to the furthest by their middles (LatticeLines.nearest)."""
+    distance = numpy.linalg.norm(middles[:, None, :] - middles[None, :, :], axis=2)
+    return numpy.argsort(distance, axis=1, kind="stable")
+
+
+def _strip(
+    bar: tuple[int, int, int], rows: int, card: tuple[int, int, int] = STRIP_CARD
+) -> numpy.typing.NDArray[numpy.uint8]:
     across, along = len(minoa.ACROSS_MM), len(minoa.ALONG)
     strip = numpy.empty((across, along, 3), numpy.uint8)
-    strip[:] = STRIP_CARD
+    strip[:] = card
     start = across // 2 - rows // 2
     strip[start : start + rows] = bar
     strip[:3] = strip[-3:] = NEUTRAL_BGR
@@ -83,6 +91,8 @@ def test_a_stick_paled_to_a_warm_hotspots_hue_is_a_stick_when_dark_across_its_wi
     monkeypatch.setattr(sticks, "GLARED_WARMER", warmer)
     strips = numpy.stack([_strip(SURE_BLACK, 4)] * 6 + [_strip(bar, rows)])
     neutral = numpy.all(strips == numpy.array(NEUTRAL_BGR, numpy.uint8), axis=-1)
-    dips = sticks.stick_dips(strips, neutral, numpy.zeros(len(strips), bool))
+    dips = sticks.stick_dips(
+        strips, neutral, numpy.zeros(len(strips), bool), nearest_of(numpy.arange(len(strips))[:, None] * 36.0)
+    )
     assert numpy.all(dips[:-1] > 0)
     assert (dips[-1] > 0) == stick

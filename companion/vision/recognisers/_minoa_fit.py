@@ -59,6 +59,9 @@ class LatticeLines:
         self.edge = edge
         """Edge lines hold coloured pieces, the others sticks: each is looked for in its own evidence."""
         self.length_mm = length_mm
+        distance = numpy.linalg.norm(self.middles[:, None, :] - self.middles[None, :, :], axis=2)
+        self.nearest = numpy.argsort(distance, axis=1, kind="stable")
+        """Per line, every line from the nearest (itself) to the furthest by their middles."""
         self.centre = numpy.array(plane_mm, numpy.float64) / 2
         width, height = plane_mm
         self.hypotheses = [_scaled(self.centre, 1.0, 1.0)]

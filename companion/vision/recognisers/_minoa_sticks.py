@@ -42,6 +42,15 @@ in one row and a third as dark beside it (burnt 20261138's dark wood and gingham
 2-88, burnt 20261138)."""
 SURE_STICKS = 3
 """Fewer sure sticks than this and a frame's sticks are judged by their darkness alone."""
+SURE_NEAREST = 5
+"""A line's colour is weighed against its SURE_NEAREST nearest sure sticks' (their median; all the frame's
+when it has fewer): a lamp's hotspot pales the sticks under it and leaves those beyond dark, so a stick
+there lay 55-115 lighter than the frame's median sure stick and 7-14 off its hue (dev 26, 40, 55 and burnt
+20261142's laminate, beyond WASHED_L or GLARED_AB), but within the bounds of the sure sticks beside it;
+the print beside them is as much lighter than they as elsewhere. Not for WIDE_WASHED_L, asked against
+the frame's sure sticks all: beside paled sure sticks the built-in print's grey came 95-98 lighter, cores
+0.27-0.31 (fresh dev 51's linen). Dev 7-83 and burnt 20261142-45: 25 lines righted, none broken (3
+nearest: 5 broken, 9: 1)."""
 BAR_ROWS = 3
 """Rows (millimetres) across a line whose colour is a stick's: its middle, even where the reference took
 its blurred sides for the card."""
@@ -92,9 +101,11 @@ def stick_dips(
     strips: Frame,
     neutral: numpy.typing.NDArray[numpy.bool_],
     edge: numpy.typing.NDArray[numpy.bool_],
+    nearest: numpy.typing.NDArray[numpy.intp],
     shown: dict[str, FloatArray] | None = None,
 ) -> FloatArray:
     """Per line, the summed darkening (millimetres of black) of the stick across it; 0 where none.
+    `nearest`: per line, every line from the nearest to the furthest (LatticeLines.nearest);
     `shown` receives the measures it was made of (for diagnosis)."""
     # A stick darkens the card across its width; glare and blur lessen and widen the dip but
     # keep its area, which a thin printed line never reaches. Darkness is relative to the card.
@@ -123,14 +134,15 @@ def stick_dips(
     # there; a plane as the camera sees it shows every print line, whose bar (1 mm of print and 2 of card)
     # may average to a stick's colour, and no stick narrowed.
     normalised = numpy.count_nonzero(neutral) >= NORMALISED_SHARE * neutral.size
-    colours = bar_colours(strips, neutral, darkness, sure) if normalised else None
+    colours = bar_colours(strips, neutral, darkness, sure, nearest) if normalised else None
     if colours is not None:
-        hue, lighter, warmer = colours
+        hue, lighter, warmer, frame_hue, frame_lighter = colours
         like = ((hue <= LIKE_AB) & (lighter <= LIKE_L)) | ((hue <= WASHED_AB) & (lighter <= WASHED_L))
         # A sure stick is dark across its width, a print line in one row of it (SURE_FLAT).
         flat = core >= SURE_FLAT * darkness.max(axis=1)
-        # A bar washed further still is a stick only when of its very hue and dark across its width.
-        wide = (hue <= WASHED_AB) & (lighter <= WIDE_WASHED_L) & (core >= WIDE_WASHED_CORE)
+        # A bar washed further still is a stick only when of its very hue and dark across its width, told
+        # from the frame's sure sticks all: beside paled ones the built-in print's grey passes (SURE_NEAREST).
+        wide = (frame_hue <= WASHED_AB) & (frame_lighter <= WIDE_WASHED_L) & (core >= WIDE_WASHED_CORE)
         # A stick paled by a warm hotspot takes its hue: dark across its width, it is still a stick.
         glared = (hue <= GLARED_AB) & (warmer >= GLARED_WARMER) & (lighter <= WASHED_L)
         glared &= (core >= GLARED_CORE) & (dip >= GLARED_DIP)
@@ -150,11 +162,13 @@ def bar_colours(
     neutral: numpy.typing.NDArray[numpy.bool_],
     darkness: FloatArray,
     sure: numpy.typing.NDArray[numpy.bool_],
-) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    nearest: numpy.typing.NDArray[numpy.intp],
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray] | None:
     """Per line, how far the colour of its darkest BAR_ROWS rows (the pixels the plane shows) lies from
-    the sure sticks' (Lab a-b distance), how much lighter it is (8-bit L) and the less of how far its a and
-    b lie above theirs (warmer); None when the frame has too few sure sticks to tell, beyond all bounds
-    where the bar shows nothing."""
+    its nearest sure sticks' (SURE_NEAREST, by `nearest`; Lab a-b distance), how much lighter it is
+    (8-bit L), the less of how far its a and b lie above theirs (warmer), and the first two against all
+    the frame's sure sticks; None when the frame has too few sure sticks to tell, beyond all bounds where
+    the bar shows nothing."""
     lines = len(strips)
     if numpy.count_nonzero(sure) < SURE_STICKS:
         return None
@@ -171,13 +185,28 @@ def bar_colours(
     known = sure & (count > 0)
     if numpy.count_nonzero(known) < SURE_STICKS:
         return None
-    shift = bar - numpy.median(bar[known], axis=0)
-    hue = numpy.hypot(shift[:, 1], shift[:, 2])
+    where = numpy.flatnonzero(known)
+    frame_shift = bar - numpy.median(bar[where], axis=0)
+    shift = frame_shift
+    if len(where) > SURE_NEAREST:
+        # Per line, the first SURE_NEAREST sure sticks met going outwards.
+        ordered = known[nearest]
+        first = ordered & (numpy.cumsum(ordered, axis=1) <= SURE_NEAREST)
+        near = nearest[first].reshape(lines, SURE_NEAREST)
+        # Their median (SURE_NEAREST is odd), by a partition: numpy.median costs several times more.
+        middle = SURE_NEAREST // 2
+        shift = bar - numpy.partition(bar[near], middle, axis=1)[:, middle]
     nothing = count == 0
+
+    def bound(values: FloatArray, fill: float) -> FloatArray:
+        return numpy.where(nothing, fill, values).astype(numpy.float32)
+
     return (
-        numpy.where(nothing, numpy.inf, hue).astype(numpy.float32),
-        numpy.where(nothing, numpy.inf, shift[:, 0]).astype(numpy.float32),
-        numpy.where(nothing, -numpy.inf, shift[:, 1:].min(axis=1)).astype(numpy.float32),
+        bound(numpy.hypot(shift[:, 1], shift[:, 2]), numpy.inf),
+        bound(shift[:, 0], numpy.inf),
+        bound(shift[:, 1:].min(axis=1), -numpy.inf),
+        bound(numpy.hypot(frame_shift[:, 1], frame_shift[:, 2]), numpy.inf),
+        bound(frame_shift[:, 0], numpy.inf),
     )
 
 

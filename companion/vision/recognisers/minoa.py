@@ -250,7 +250,7 @@ class MinoaRecogniser:
         colours = self._deep(palette, profile) if deep else palette
         owners = colours.classify_bgr(strips)  # (lines, across, along)
         edge = self._lines(layout)[0].edge
-        dip = stick_dips(strips, neutral, edge)
+        dip = stick_dips(strips, neutral, edge, self._lines(layout)[0].nearest)
         # Per colour, the share of a piece-wide band of the strip that is of that colour, among the band's
         # pixels a normalised plane shows: where the reference took part of a piece for the table (a green
         # piece on a green check) the rest still tells its colour, if it is half the band at least.
