@@ -188,12 +188,16 @@ _PARTNERS = {
 runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is."""
 
 
-def _frame_pixels(corner_pixels: Frame, palettes: _CellPalettes) -> Frame:
+def _frame_pixels(
+    corner_pixels: Frame, palettes: _CellPalettes, on_frame: numpy.typing.NDArray[numpy.bool_] | None = None
+) -> Frame:
     """The corners' pixels (BGR, one row each) of a frame colour, all of them when none: beside the
     frame they show walls, paths and the table, whose a lies by the whites' and drew a green frame's
-    median to yellow (dev 83)."""
+    median to yellow (dev 83). `on_frame`: which they are, as the ring classified them (`_read_ring`):
+    not classified again (17 us; the warm-green gate asks ~8 cells a frame)."""
     pixels = corner_pixels.reshape(-1, 3)
-    on_frame = palettes.every_map[palettes.every.classify_bgr(pixels)] < len(FRAME_LABELS)
+    if on_frame is None:
+        on_frame = palettes.every_map[palettes.every.classify_bgr(pixels)] < len(FRAME_LABELS)
     return pixels[on_frame] if on_frame.any() else pixels
 
 
@@ -207,12 +211,15 @@ def _kept_likeness(templates: Templates, colour: str, windows: list[Window]) -> 
     return float(templates._partial_scores(colour, view, ~missing).max())
 
 
-def _warm_green(corner_pixels: Frame, palettes: _CellPalettes) -> bool:
-    """Whether the corners' pixels of a frame colour (all of them when none) are no lighter than WARM_L
-    and no yellower than WARM_B (medians)."""
+def _warm_green(
+    corner_pixels: Frame, palettes: _CellPalettes, on_frame: numpy.typing.NDArray[numpy.bool_] | None = None
+) -> bool:
+    """Whether the corners' pixels of a frame colour (all of them when none; `on_frame` as `_frame_pixels`)
+    are no lighter than WARM_L and no yellower than WARM_B (medians)."""
     # Medians of OpenCV's 8-bit Lab as it gives them (`to_lab`'s float copy holds the same values): asked
     # of every cell voted yellow, 22 us a call against 30.
-    lab = cv2.cvtColor(_frame_pixels(corner_pixels, palettes).reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0]
+    pixels = _frame_pixels(corner_pixels, palettes, on_frame)
+    lab = cv2.cvtColor(pixels.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0]
     middle = len(lab) // 2
     lightness, _, yellowness = numpy.partition(lab, middle, axis=0)[middle].tolist()
     return bool(lightness <= WARM_L and yellowness <= WARM_B)
@@ -239,6 +246,7 @@ def read_cell(
     frames_here: numpy.typing.NDArray[numpy.bool_],
     placed: tuple[SmallPlane, ItemRegion, tuple[int, int]],
     torn: bool = False,
+    on_frame: numpy.typing.NDArray[numpy.bool_] | None = None,
 ) -> tuple[str, float, tuple[int, int] | None]:
     """A cell's label and confidence, and where its tile lay (shift from its window's centre,
     template pixels; None: no tile, or one too doubtful to place the grid by), from its window, the
@@ -247,7 +255,8 @@ def read_cell(
     those the cell can, with its share, then the runner-up's and its share. `palettes`: of every
     surface, of the frame colours, and the frame colour nearest to the path's; `placed`: the shrunk
     plane, the cell and its offset (to move its window); `torn`: whether the table's grey shows inside it
-    enough to ask its likeness without it (`TORN_SHARE`)."""
+    enough to ask its likeness without it (`TORN_SHARE`); `on_frame`: which corner pixels show a frame
+    colour, as the ring classified them (classified here when None)."""
     labels = (*FRAME_LABELS, *OTHER_LABELS)
     colour_index, share, rival, rival_share = voted
     doubtful = share < TILE_VOTE
@@ -332,7 +341,7 @@ def read_cell(
         contrast >= TILE_CONTRAST
         and colour_index == _YELLOW
         and frames_here[_GREEN]
-        and _warm_green(corner_pixels, palettes)
+        and _warm_green(corner_pixels, palettes, on_frame)
         and (
             (share >= WARM_SHARE and lead(_YELLOW, _GREEN) < -WARM_LEAD)
             or (

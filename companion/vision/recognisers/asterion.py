@@ -302,6 +302,8 @@ class AsterionRecogniser:
         others[every, best] = -1.0
         rivals = others.argmax(axis=1)
         rival_shares = others[every, rivals].tolist()
+        # Which corner pixels show a frame colour (`_asterion_cell._frame_pixels`), for all cells at once.
+        on_frame = owners < len(FRAME_LABELS)
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
         placed_at = offsets.tolist()
         scales = small.scales_at(centres[busy])
@@ -318,6 +320,7 @@ class AsterionRecogniser:
                 _AT_ORIGIN if item_id == ORIGIN else _ELSEWHERE,
                 (small, region, (placed_at[k][0], placed_at[k][1])),
                 torn[j],
+                on_frame[j],
             )
         return read
 
