@@ -1,7 +1,8 @@
 """Asterion: a cell at template scale (`Window`), lined up with a template by the best shift.
 
 A cell is cut with SHIFT_PX pixels to spare each side from one shrunk copy of the plane; a template's
-lightness is lined up with it at every shift by one product (`_Shifts`). Cells and templates are compared
+lightness is lined up with it at every shift by one product (`_Shifts`), its Lab when lightness puts it at
+the edge of the search little like it (`_lined_in_lab`). Cells and templates are compared
 as Lab pictures, each channel centred and scaled (`_features`, `_scores`). Matching a cell against the
 templates is in _asterion_match, telling two looks apart in _asterion_pair_tests.
 """
@@ -211,37 +212,107 @@ _BOX = numpy.array([1, -1, -1, 1], numpy.int32)
 """A square's sum from the integral image at its corners (`_box_corners`): whole numbers, exact."""
 
 
+def _shifted(channel: FloatArray) -> tuple[FloatArray, float]:
+    """A template's channel less its mean, a row per shift where that shift puts it in a window, and its
+    length."""
+    picture = numpy.asarray(channel, numpy.float64)
+    centred = picture - picture.mean()
+    rows = numpy.zeros((_STEPS, _STEPS, _SIDE, _SIDE), numpy.float32)
+    for dy in range(_STEPS):
+        for dx in range(_STEPS):
+            rows[dy, dx, dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX] = centred
+    return rows.reshape(_STEPS * _STEPS, _SIDE * _SIDE), float(numpy.sqrt((centred * centred).sum()))
+
+
 class _Shifts:
     """A template's lightness lined up with a window at every shift by one product: a row per shift holds
     the template less its mean where that shift puts it in the window. OpenCV's matchTemplate went
     through Fourier transforms for 49 sums (40 us a cell, a sixth of reading)."""
 
     def __init__(self, template: FloatArray) -> None:
-        light = numpy.asarray(template[..., 0], numpy.float64)
-        centred = light - light.mean()
-        rows = numpy.zeros((_STEPS, _STEPS, _SIDE, _SIDE), numpy.float32)
-        for dy in range(_STEPS):
-            for dx in range(_STEPS):
-                rows[dy, dx, dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX] = centred
-        self.rows = rows.reshape(_STEPS * _STEPS, _SIDE * _SIDE)
-        self.norm = float(numpy.sqrt((centred * centred).sum()))
+        self.rows, self.norm = _shifted(template[..., 0])
+        # Its colour channels' rows too (a and b), for the cells lined up at the edge of the search
+        # (`_lined_in_lab`): 0.8 MB a frame colour, built with the templates.
+        self.colour_rows = [_shifted(template[..., channel]) for channel in (1, 2)]
 
-    def aligned_in(
+    def lightness(self, windows: list[Window]) -> tuple[float, int, int, int]:
+        """The best normalised correlation coefficient of the lightness (the template's and the window's
+        means taken out, over their spreads) over windows and shifts (the first best, as OpenCV's), and
+        where: the window's index and the place (dy, dx) in it."""
+        best, index, dy, dx, _ = self._lightness(windows)
+        return best, index, dy, dx
+
+    def _lightness(
         self, windows: list[Window]
-    ) -> tuple[FloatArray, tuple[int, int], tuple[Window, int, int]]:
-        """As `_aligned_in` with this template: the best normalised correlation coefficient of the
-        lightness (the template's and the window's means taken out, over their spreads) over windows and
-        shifts (the first best, as OpenCV's), its Lab view, shift, and the window and place (dy, dx) in
-        it the view was cut from."""
-        best, chosen = -2.0, (0, 0, 0)
+    ) -> tuple[float, int, int, int, numpy.typing.NDArray[numpy.float64]]:
+        """`lightness`, and the correlations at every shift in the best window (row after row)."""
+        best, chosen, correlations = -2.0, (0, 0, 0), numpy.zeros(_STEPS * _STEPS, numpy.float64)
         for index, window in enumerate(windows):
             scores = (self.rows @ window.grey.ravel()) * window.scales()
             at = int(scores.argmax())
             top = float(scores[at]) / self.norm if self.norm > 0 else 0.0
             if top > best:
                 best, chosen = top, (index, at // _STEPS, at % _STEPS)
-        index, dy, dx = chosen
+                if self.norm > 0:
+                    correlations = numpy.asarray(scores / self.norm, numpy.float64)
+        return (best, *chosen, correlations)
+
+    def aligned_in(
+        self, windows: list[Window]
+    ) -> tuple[FloatArray, tuple[int, int], tuple[Window, int, int]]:
+        """The cell lined up with this template by its lightness (`lightness`), or in Lab when that puts it
+        at the edge of the search little like it: its Lab view, shift, and the window and place (dy, dx)
+        in it the view was cut from."""
+        best, index, dy, dx, correlations = self._lightness(windows)
+        if (EDGES[dy] or EDGES[dx]) and best < LAB_LINING_BELOW:
+            # Lined up at the edge of the search by lightness alone, and poorly: a print whose frame is
+            # about as light as its walls (the travel edition's green) shows lightness little but its
+            # paths, and a bend or a treasury lined up with a neighbour's path beyond the search (burnt
+            # 20261145: 7 of Asterion's 14 cells read wrong, lined up 5-6 pixels off, likeness under 0.4).
+            # Its colour shows the frame: lined up again in Lab.
+            dy, dx = _lined_in_lab(windows[index], self.colour_rows, correlations)
         return windows[index].part(dy, dx), (dx - SHIFT_PX, dy - SHIFT_PX), (windows[index], dy, dx)
+
+
+LAB_LINING_BELOW = 0.4
+"""A cell lined up at the edge of the search with its lightness correlating under this is lined up again
+in Lab (`_lined_in_lab`)."""
+EDGES = [step in (0, _STEPS - 1) for step in range(_STEPS)]
+"""Per shift searched along an axis: whether it is at the edge of the search."""
+
+
+def _lined_in_lab(
+    window: Window,
+    colour_rows: list[tuple[FloatArray, float]],
+    lightness: numpy.typing.NDArray[numpy.float64],
+) -> tuple[int, int]:
+    """Where (dy, dx in the window) a template's Lab picture best matches the window's: each channel's
+    normalised correlation at each shift, weighed as `_features` weighs the channels; the lightness's
+    given (`_Shifts._lightness`: the grey's, for L), a and b's by one product each (`colour_rows`, as
+    `_Shifts` lines lightness up). ~80 us a cell (its Lab conversion and two products), asked about
+    once a frame (`LAB_LINING_BELOW`: 291 times in some 280 frames of dev 83 and burnt 20261145)."""
+    lab = channels(to_lab(window.bgr))
+    total = lightness.reshape(_STEPS, _STEPS) * _WEIGHT_VALUES[0]
+    for seen, (rows, norm), weight in zip(lab[1:], colour_rows, _WEIGHT_VALUES[1:], strict=True):
+        if norm > 0:
+            values, squares = cv2.integral2(seen.reshape(_SIDE, _SIDE), sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+            sums, sums_sq = (_box_sums(integral) for integral in (values, squares))
+            spreads = numpy.sqrt(numpy.maximum(sums_sq - sums * sums / (TEMPLATE_PX * TEMPLATE_PX), 0.0))
+            products = (rows @ seen).reshape(_STEPS, _STEPS)
+            total += numpy.divide(products, spreads, out=numpy.zeros_like(spreads), where=spreads > 0) * (
+                weight / norm
+            )
+    at = int(total.argmax())
+    return at // _STEPS, at % _STEPS
+
+
+def _box_sums(integral: numpy.typing.NDArray[numpy.float64]) -> numpy.typing.NDArray[numpy.float64]:
+    """The sum over the TEMPLATE_PX square at each shift (rows dy, columns dx) from a window's integral."""
+    far = slice(TEMPLATE_PX, TEMPLATE_PX + _STEPS)
+    near = slice(0, _STEPS)
+    return numpy.asarray(
+        integral[far, far] - integral[near, far] - integral[far, near] + integral[near, near]
+    )
 
 
 def lined_up(windows: list[Window], template: FloatArray, centred: FloatArray | None = None) -> FloatArray:
