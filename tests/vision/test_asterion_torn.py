@@ -99,6 +99,8 @@ def test_a_little_or_mostly_torn_cell_is_judged_whole() -> None:
     assert _framed(0.18, 0.33, 0.38) == EMPTY
     assert _framed(0.6, 0.33, 0.38) == EMPTY
     assert _framed(0.18, 0.5, 0.3) != EMPTY
+    # A tile like a design clearly (TORN_ASKED) is not asked.
+    assert _framed(0.29, 0.75, 0.1) != EMPTY
 
 
 def test_an_empty_cell_like_a_design_on_a_neighbours_frame_alone_is_empty() -> None:

@@ -34,6 +34,10 @@ tile's likeness under the framed ones (burnt 20261145 dark wood, a yellow treasu
 0.75: 0.33 whole, 0.38 without the grey); an empty cell beside a tile, its window mostly the table's
 grey, matched a design on the neighbour's frame (light wood: 0.51 whole, 0.42 without). Tiles torn a
 little (0.16-0.18 of the window) lay either side of the framed likenesses by the grey they keep."""
+TORN_ASKED = 0.7
+"""A framed cell is asked so only when its whole likeness is under this: the grey moved tiles' likeness
+by 0.1 or less (drawn tiles with every wall torn, 0.81 -> 0.72), empty cells' by up to 0.35 from 0.52,
+short of the framed likenesses (0.45 at most) from here."""
 
 TILE_LIKENESS = 0.5
 """Otherwise it holds a tile when its inside, lined up, correlates this well with a design: on hard
@@ -380,7 +384,11 @@ def read_cell(
         if likeliest[0] >= max(TILE_LIKENESS, likeness + FAR_COLOUR):
             colour = likeliest[1]
             design, rotation, margin, shift, likeness = templates.match(colour, windows)
-    if torn and likeness > 0.0 and (kept := _kept_likeness(templates, colour, windows)) is not None:
+    if (
+        torn
+        and 0.0 < likeness < TORN_ASKED
+        and (kept := _kept_likeness(templates, colour, windows)) is not None
+    ):
         likeness = kept
     if likeness < LEAST_LIKENESS or (
         not doubtful
