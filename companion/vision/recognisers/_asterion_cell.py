@@ -189,7 +189,14 @@ _PARTNERS = {
     FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
 }
 """Yellow's and green's designs are alike and their frames near in colour; where the corners'
-runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is."""
+runner-up is another colour (a light wood's red), the other of the two is compared as the runner-up is.
+A doubtful cell nearest one of them first is read in the other when that one's designs are far likelier
+(FAR_LIKELIER) though no corner pixel lies nearest it: a second print's green under a
+warm lamp on a light wood the reference left orange (burnt 20261146, 4 tiles in 3 frames) showed its
+corners the wood's orange (nearest red), the path and a thin frame washed to yellow, none nearest green,
+and correlated 0.74-0.81 with green's designs, 0.12-0.17 over yellow's. Of the doubtful cells so placed
+on dev 2-83 and burnt 20261140-46 (taught editions too), yellow tiles were at most 0.054 likelier green,
+and empty cells, up to 0.16 likelier, under TILE_LIKENESS."""
 
 
 def _frame_pixels(
@@ -304,11 +311,13 @@ def read_cell(
                     colour_index, likeness = partner, partners
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
             # print's blue beside a light wood showed the table at most corners and green and the
-            # path's yellow at more than blue (burnt 20261133).
+            # path's yellow at more than blue (burnt 20261133). The first's partner even when nearest
+            # none (`_PARTNERS`).
+            first_partner = _partner(first, second, frames_here)
             for third in rest:
-                if nearest[third] and (other := templates.likeness(FRAME_LABELS[third], windows)) > (
-                    likeness + FAR_LIKELIER
-                ):
+                if (nearest[third] or third == first_partner) and (
+                    other := templates.likeness(FRAME_LABELS[third], windows)
+                ) > likeness + FAR_LIKELIER:
                     colour_index, likeness = third, other
             if torn and likeness >= TILE_LIKENESS:
                 kept = _kept_likeness(templates, FRAME_LABELS[colour_index], windows)
