@@ -131,7 +131,9 @@ def cell_centres(
     columns, column_of = numpy.unique(nominal[:, 0], return_inverse=True)
     rows, row_of = numpy.unique(nominal[:, 1], return_inverse=True)
     mask = foreground(small, NEUTRAL_BGR)
-    fitted_columns, fitted_rows = fit_grid(mask, columns, rows, FIT_BOX_MM / 2 * COARSE_PX_PER_MM)
+    fitted_columns, fitted_rows = fit_grid(
+        mask, columns, rows, FIT_BOX_MM / 2 * COARSE_PX_PER_MM, small, TILE_MM / 2 * COARSE_PX_PER_MM
+    )
     return numpy.stack([fitted_columns[column_of], fitted_rows[row_of]], axis=1)
 
 
