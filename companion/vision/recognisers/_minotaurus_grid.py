@@ -162,9 +162,9 @@ def fit_grid(
 
     Each axis takes the comb that covers the most of its pieces, unless the two combs' margins disagree by
     more than MARGIN_AGREE while combs within MARGIN_TIE of each best agree: then the agreeing pair."""
-    mask = numpy.asarray(
-        cv2.erode(mask, numpy.ones((2 * RIM_PX + 1, 2 * RIM_PX + 1), numpy.uint8)), numpy.float32
-    )
+    # Eroded as bytes (0 or 1 alike): a third cheaper than as floats.
+    kernel = numpy.ones((2 * RIM_PX + 1, 2 * RIM_PX + 1), numpy.uint8)
+    mask = numpy.asarray(cv2.erode(numpy.asarray(mask > 0, numpy.uint8), kernel), numpy.float32)
     fitted = _combs(mask, columns, rows, half_box)
     if small is None or gap_fill(mask, *fitted, half_box) < GAP_FILLED:
         return fitted
@@ -183,10 +183,18 @@ def _combs(
     height, width = mask.shape
     across_steps, down_steps = (None, None) if steps is None else steps
     across, x_scores, x_shift = axis_scores(
-        mask.sum(axis=0).astype(numpy.float64), columns, half_box, across_steps, half_tile
+        cv2.reduce(mask, 0, cv2.REDUCE_SUM).ravel().astype(numpy.float64),
+        columns,
+        half_box,
+        across_steps,
+        half_tile,
     )
     down, y_scores, y_shift = axis_scores(
-        mask.sum(axis=1).astype(numpy.float64), rows, half_box, down_steps, half_tile
+        cv2.reduce(mask, 1, cv2.REDUCE_SUM).ravel().astype(numpy.float64),
+        rows,
+        half_box,
+        down_steps,
+        half_tile,
     )
     x, y = int(x_scores.argmax()), int(y_scores.argmax())
     x_margins, y_margins = margins(width), margins(height)
