@@ -133,8 +133,10 @@ def test_clipped_whites_lean_not_the_way_they_mislead(
     tile = _tile(frame, tint, white)
     whites = tile[0].bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
     assert int(whites[..., channel].max()) >= _asterion_cell.CLIPPED
-    assert _lead_of(colour, other, tile) == 0.0
     with pytest.MonkeyPatch.context() as patch:
+        # These yellowish frames are redder against blue than their whites: that lean is not asked here.
+        patch.setattr(_asterion_cell, "RED_OVER_BLUE_LEAN", 0.0)
+        assert _lead_of(colour, other, tile) == 0.0
         patch.setattr(_asterion_cell, "CLIPPED", 256)
         assert _lead_of(colour, other, tile) > 0.0
 
@@ -150,3 +152,32 @@ def test_only_the_corners_frame_pixels_tell() -> None:
     mixed = float(numpy.median(cv2.cvtColor(corners.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0, :, 1]))
     assert abs(mixed - WHITE[1]) < SECOND[0]
     assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(SECOND)) > 0.3  # type: ignore[arg-type]
+
+
+class _GreenLeads:
+    """Templates whose frame and prisoner show green's by 0.45 (felt's second print yellows, 0.33-0.50)."""
+
+    def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
+        return 0.45 if colour == "green" else -0.45
+
+
+@pytest.mark.parametrize("cast", [(0.0, 0.0), (-20.0, 0.0), (15.0, 10.0)])
+def test_a_yellow_redder_against_blue_than_its_whites_leans_yellow(cast: tuple[float, float]) -> None:
+    """A green cast (burnt 20261145 felt: a yellow frame at a 108) or a warm lamp moves a, not red against
+    blue over the whites': a yellow frame leans yellow by RED_OVER_BLUE_LEAN, a green frame not."""
+    palettes = _palettes(SECOND)
+    leads = _GreenLeads()
+    yellow, green = _tile(YELLOW, cast), _tile(GREEN, cast)
+    owners = palettes.every_map[palettes.every.classify_bgr(yellow[1])]
+    assert set(owners.tolist()) <= {FRAME_LABELS.index("yellow"), FRAME_LABELS.index("green")}
+
+    def leads_of(tile: tuple[Window, numpy.typing.NDArray[numpy.uint8]], colour: str, other: str) -> float:
+        return _lead(leads, colour, other, [tile[0]], tile[1], palettes)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_asterion_cell, "RED_OVER_BLUE_LEAN", 0.0)
+        unleant = leads_of(yellow, "yellow", "green"), leads_of(green, "green", "yellow")
+    assert leads_of(yellow, "yellow", "green") == pytest.approx(
+        unleant[0] + _asterion_cell.RED_OVER_BLUE_LEAN
+    )
+    assert leads_of(green, "green", "yellow") == pytest.approx(unleant[1])

@@ -8,6 +8,8 @@ colour whose designs the inside is likelier to be), and its design and rotation 
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy
 import numpy.typing
@@ -106,6 +108,19 @@ their whites and led green by 0.09-0.22 only; felt's yellows, read green by 0.29
 theirs. Where most whites have their green at CLIPPED or over, no lean to green (a shipped print's yellow
 on linen under glare, whites at L 253, lay 18 under them); their red, no lean to yellow."""
 
+RED_OVER_BLUE = 0.5
+RED_OVER_BLUE_LEAN = 0.4
+"""Green against yellow also leans yellow by RED_OVER_BLUE_LEAN where the corners are redder against blue
+than the cell's whites by RED_OVER_BLUE or more (natural log of red over blue: the median of the corners'
+pixels nearest yellow or green, less the whites' mean's): a yellow's red stands far over its blue (the
+second print's 3.1 times, its paper's 1.3), a green's not (1.1), and a lamp tints the whites alike, where
+a green cast leaves red over blue alone. On felt the second print's yellows under a green cast (frames at
+a 108 where printed 128), their whites' green clipped (no tint to measure in a), showed frame and
+prisoner green's by 0.33-0.50 and were read green (burnt 20261141, 42, 45, dev 61), at 0.65-0.87. Second
+print tiles voted yellow or green on dev 2-83 and burnt 20261140-46, over all their frame colours' pixels:
+greens 0.28 at the 99th percentile, yellows 0.30 at the 1st; greens over 0.5 (felt, a dark wood, a travel
+green taught) led green by 0.8 and more."""
+
 
 def _lead(
     templates: Templates,
@@ -127,7 +142,9 @@ def _lead(
     whites = numpy.asarray(lightness >= numpy.partition(lightness.ravel(), least)[least], numpy.uint8)
     bgr = window.bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
     clipped = cv2.mean(cv2.threshold(bgr, CLIPPED - 1, 255, cv2.THRESH_BINARY)[1], mask=whites)
-    corners = to_lab(_frame_pixels(corner_pixels, palettes).reshape(1, -1, 3))[0, :, 1]
+    pixels = corner_pixels.reshape(-1, 3)
+    owners = palettes.every_map[palettes.every.classify_bgr(pixels)]
+    corners = to_lab(_frame_pixels(pixels, palettes, owners < len(FRAME_LABELS)).reshape(1, -1, 3))[0, :, 1]
     middle = corners.size // 2
     below = cv2.mean(part, mask=whites)[1] - float(numpy.partition(corners, middle)[middle])
     yellow_split, green_split = palettes.tint
@@ -138,6 +155,14 @@ def _lead(
         + (0.0 if 2 * clipped[2] > 255 else min(0.0, below - yellow_split))
     )
     greener = min(TINT_MOST, max(-TINT_MOST, greener))
+    # Of the pixels nearest yellow or green only: a light wood's orange beside the frame (nearest red)
+    # is as red against blue as a yellow (burnt 20261141 light wood, a green's corners at 0.57 with it).
+    either = pixels[(owners == _YELLOW) | (owners == _GREEN)].astype(numpy.float32)
+    if either.size:
+        white = cv2.mean(bgr, mask=whites)
+        ratios = numpy.log((either[:, 2] + 1.0) / (either[:, 0] + 1.0))
+        if float(numpy.median(ratios)) - math.log((white[2] + 1.0) / (white[0] + 1.0)) >= RED_OVER_BLUE:
+            greener -= RED_OVER_BLUE_LEAN
     return lead + (greener if colour == "green" else -greener)
 
 
