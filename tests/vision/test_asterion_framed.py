@@ -1,5 +1,6 @@
-"""Asterion: a cell whose corners show a frame colour at only three of four corners and whose inside is
-like no design is the table (`_asterion_cell.MOSTLY_FRAMED`)."""
+"""Asterion: a cell whose corners show a frame colour at only three of four corners, or whose inside is
+flat (`_asterion_cell.FLAT_FRAMED`), and whose inside is like no design is the table
+(`_asterion_cell.MOSTLY_FRAMED`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any, cast
 
 import numpy
 
-from companion.vision.recognisers._asterion_cell import read_cell
+from companion.vision.recognisers._asterion_cell import FLAT_FRAMED, read_cell
 from companion.vision.recognisers._asterion_labels import EMPTY
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
@@ -29,7 +30,7 @@ class _Designs:
         return 0, 0, 0.2, (0, 0), self.best
 
 
-def _read(share: float, likeness: float) -> str:
+def _read(share: float, likeness: float, contrast: float = 20.0) -> str:
     counts = numpy.zeros(8, numpy.intp)
     counts[0] = round(share * 100)
     # Corners of a lit yellow frame (L 206, b 208): not a green under a warm light (`WARM_B`).
@@ -40,7 +41,7 @@ def _read(share: float, likeness: float) -> str:
     palettes.every_map = numpy.array([0])
     label, _, _ = read_cell(
         cast(Any, None),
-        20.0,
+        contrast,
         numpy.full((100, 3), (20, 200, 230), numpy.uint8),
         counts,
         (0, share, 1, 0.0),
@@ -66,3 +67,11 @@ def test_a_tile_framed_at_three_corners_or_like_a_design_is_read() -> None:
 def test_a_cell_framed_at_two_corners_must_look_more_like_a_design() -> None:
     assert _read(0.5, 0.4) == EMPTY
     assert _read(0.5, 0.5) != EMPTY
+
+
+def test_a_flat_cell_framed_at_every_corner_like_no_design_is_empty() -> None:
+    # Burnt 20261146 light wood: the wood left orange, red at 0.93 of the corners, its grain 12, 0.30.
+    assert _read(0.93, 0.3, contrast=FLAT_FRAMED - 4) == EMPTY
+    assert _read(0.93, 0.3, contrast=FLAT_FRAMED + 4) != EMPTY
+    # The flattest tiles measured correlated 0.386 and more.
+    assert _read(0.93, 0.39, contrast=FLAT_FRAMED - 4) != EMPTY

@@ -68,6 +68,12 @@ wood or a felt, taken for yellow or green beside a tile's frame, voted 0.60-0.75
 0.24-0.34 (dev 2, 5, 7 planes); of 2,406 tiles voting under 0.8 (dev 2, 5, 7, 9, 13, 21, 34, burnt
 20261140), 2 correlated under 0.35, one of them read wrong anyway, and none 0.34-0.37."""
 
+FLAT_FRAMED = 16.0
+"""Nor does a cell whose spread of grey inside (`TILE_CONTRAST`) is under FLAT_FRAMED, however many of its
+corners show its frame colour: a light wood the reference left orange beside the tiles (burnt 20261146,
+its grain at 12) showed red at 0.93 of a cell's corners and correlated 0.30 with a red design. Of the 90
+tiles so flat on dev 2-83 and burnt 20261140-46 (taught editions too), none correlated under 0.386."""
+
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
 to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47). Short of that, a
@@ -428,7 +434,7 @@ def read_cell(
         not doubtful
         and (
             (share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS)
-            or (share < MOSTLY_FRAMED and likeness < MOSTLY_FRAMED_LIKENESS)
+            or ((share < MOSTLY_FRAMED or contrast < FLAT_FRAMED) and likeness < MOSTLY_FRAMED_LIKENESS)
         )
     ):
         # Corners of a tile's colour and walls and paths, but like no design: the table itself
