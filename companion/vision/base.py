@@ -111,6 +111,10 @@ class Layout:
     markers (the toss figure's head, 40-80 mm up, where the rings rest) are seen off their plane position
     by parallax; the pipeline warps the frame to this raised plane, using the camera pose the markers
     give (companion/vision/pose.py), so what lies on it is read where it really is."""
+    joined_gap_mm: float = 0.0
+    """Gaps in what differs from the table narrower than this (mm) are piece in the normalised plane: for
+    a game whose pieces lie edge to edge (components.py's `JOINED_GAP_MM`), where no table shows between
+    two of them; 0 (the default): pieces stand apart and every gap keeps the table."""
 
     def plane_size_px(self) -> tuple[int, int]:
         """(width, height) of the plane image in pixels."""

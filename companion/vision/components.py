@@ -8,6 +8,7 @@ rule texts give no sizes, so most are documented assumptions to measure on a rea
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from companion.seeddata import SeedError, load_seed, seeds_dir
@@ -30,6 +31,21 @@ of the five, read every tile in most sessions up to 0.9, lost a tile in a few hu
 to half the frames above 1.2; Asterion's tiles lost more above 1.4 (a tile in thirty); Minotaurus showed
 no loss that grew with it up to 1.46. Minoa, Minos and the toss are given the coarsest their hard sets
 were measured at (1.26, 1.04, 1.03)."""
+
+JOINED_GAP_MM: Mapping[str, float] = {"asterion": 18.0}
+"""Per game whose pieces lie edge to edge on a grid (no table shows between two of them), the widest gap
+in what differs from the table that is still piece (`Layout.joined_gap_mm`): Asterion's tiles. Under a dim
+lamp a light wood's grain matches a tile's pale paths, and the reference took them for table and painted
+them neutral grey (burnt 20261146, light wood 954 mm up: 53 % of the matched tiles showed grey inside); the
+paths join across neighbouring tiles and open onto the table, so they are no enclosed holes, but none is
+wider than a path (closed up to 14 mm, half that session's misread cells stayed; up to 18 mm, none).
+The other games' pieces stand apart with the table between them: they close nothing."""
+
+
+def with_joined_gaps(game: str, layout: Layout) -> Layout:
+    """The game's layout with its `JOINED_GAP_MM` (unchanged for a game without one)."""
+    gap = JOINED_GAP_MM.get(game, 0.0)
+    return dataclasses.replace(layout, joined_gap_mm=gap) if gap > 0 else layout
 
 
 def _dimension(game: str, name: str) -> object:

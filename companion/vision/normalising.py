@@ -8,6 +8,8 @@ nothing far past white (`unclipped`: least of all where the empty table showed a
 
 from __future__ import annotations
 
+import functools
+
 import cv2
 import numpy
 import numpy.typing
@@ -104,6 +106,21 @@ def normalised_with_table(
     replaced = numpy.full(shape, 255, numpy.uint8)
     replaced[region] = table
     return out, replaced
+
+
+@functools.cache
+def _disc(side: int) -> numpy.typing.NDArray[numpy.uint8]:
+    """A round kernel `side` mask pixels across (made once: OpenCV only reads it)."""
+    return numpy.asarray(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side)), numpy.uint8)
+
+
+def gaps_joined(foreground: Mask, side: int) -> Mask:
+    """`foreground` with every gap in it narrower than `side` mask pixels closed (a round kernel: no
+    corner of the table between two pieces standing diagonally is filled more than a straight gap): for
+    pieces lying edge to edge (`Layout.joined_gap_mm`), whose pale parts the reference took for the
+    table where they open onto it. One closing of the mask, ~0.1 ms."""
+    closed = cv2.morphologyEx(foreground.view(numpy.uint8), cv2.MORPH_CLOSE, _disc(side))
+    return numpy.asarray(closed, numpy.uint8).view(bool)
 
 
 def hotspot(image: Floats, log_white: Floats) -> Floats:

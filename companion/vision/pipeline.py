@@ -22,6 +22,7 @@ from companion.vision.calibration import (
     Homography,
     warp_plane,
 )
+from companion.vision.components import with_joined_gaps
 from companion.vision.pose import raised_homography
 from companion.vision.reference import LearnResult, TableReference, learn_from_planes
 
@@ -58,7 +59,7 @@ class PlaneReader:
         calibration: CalibrationSettings | None = None,
     ) -> None:
         self.recogniser = recogniser or recogniser_for(game)
-        self.layout: Layout = self.recogniser.layout(options)
+        self.layout: Layout = with_joined_gaps(game, self.recogniser.layout(options))
         self.profile = profile
         self.calibrator = Calibrator(self.layout.plane_mm, calibration)
         self._raised: tuple[Homography, tuple[int, int], Homography] | None = None

@@ -43,7 +43,7 @@ from companion.vision._reference_learning import LOG_OFFSET, LearnedReference, R
 from companion.vision._reference_texture import TEXTURE_MM, pieces_whole
 from companion.vision.base import Frame, Layout
 from companion.vision.hand_check import HAND_BLUR_MM, HAND_JOIN_MM, filled, joined_changes
-from companion.vision.normalising import normalised_with_table, unclipped
+from companion.vision.normalising import gaps_joined, normalised_with_table, unclipped
 from companion.vision.table_light import SATURATED, Floats, Mask, floats, max3, min3, none_above, sum3
 
 LOG_LEVELS = numpy.log(numpy.arange(256, dtype=numpy.float32) + numpy.float32(LOG_OFFSET)).astype(
@@ -336,7 +336,10 @@ class TableReference(LearnedReference):
         view = view if view is not None else self.look(plane)
         small = view.small if view.small.shape[:2] == view.correction.shape[:2] else self._small_bytes(plane)
         correction = unclipped(small, view.correction, self._lift_ceiling)
-        return normalised_with_table(plane, view.foreground, correction, self._neutral)
+        foreground = view.foreground
+        if self.layout.joined_gap_mm > 0:
+            foreground = gaps_joined(foreground, px(self.layout.joined_gap_mm))
+        return normalised_with_table(plane, foreground, correction, self._neutral)
 
     def keep_current(self, plane: Frame, view: TableView) -> None:
         """Let the reference follow the table where it shows clearly (never from under or beside a
