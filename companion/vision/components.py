@@ -39,6 +39,9 @@ lamp a light wood's grain matches a tile's pale paths, and the reference took th
 them neutral grey (burnt 20261146, light wood 954 mm up: 53 % of the matched tiles showed grey inside); the
 paths join across neighbouring tiles and open onto the table, so they are no enclosed holes, but none is
 wider than a path (closed up to 14 mm, half that session's misread cells stayed; up to 18 mm, none).
+On dev 9, 60, 61, 83 and burnt 20261142-45 (taught editions too), items right of 86436: 86282 not
+closed, 86289 at 14 mm, 86296 at 18, 86292 at 22 (the wider, the more empty cells whose table specks it
+joins to their neighbours read as a tile).
 The other games' pieces stand apart with the table between them: they close nothing."""
 
 
