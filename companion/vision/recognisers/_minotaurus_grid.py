@@ -171,6 +171,11 @@ def fit_grid(
     return _combs(mask, columns, rows, half_box, outline_steps(small), half_tile)
 
 
+def _summed(mask: numpy.typing.NDArray[numpy.float32], axis: int) -> FloatArray:
+    """The mask summed down its columns (axis 0) or across its rows (axis 1)."""
+    return numpy.asarray(cv2.reduce(mask, axis, cv2.REDUCE_SUM).ravel(), numpy.float64)
+
+
 def _combs(
     mask: numpy.typing.NDArray[numpy.float32],
     columns: FloatArray,
@@ -182,20 +187,8 @@ def _combs(
     """fit_grid's combs on the eroded mask (and the outlines' `steps` across and down, if given)."""
     height, width = mask.shape
     across_steps, down_steps = (None, None) if steps is None else steps
-    across, x_scores, x_shift = axis_scores(
-        cv2.reduce(mask, 0, cv2.REDUCE_SUM).ravel().astype(numpy.float64),
-        columns,
-        half_box,
-        across_steps,
-        half_tile,
-    )
-    down, y_scores, y_shift = axis_scores(
-        cv2.reduce(mask, 1, cv2.REDUCE_SUM).ravel().astype(numpy.float64),
-        rows,
-        half_box,
-        down_steps,
-        half_tile,
-    )
+    across, x_scores, x_shift = axis_scores(_summed(mask, 0), columns, half_box, across_steps, half_tile)
+    down, y_scores, y_shift = axis_scores(_summed(mask, 1), rows, half_box, down_steps, half_tile)
     x, y = int(x_scores.argmax()), int(y_scores.argmax())
     x_margins, y_margins = margins(width), margins(height)
     if abs(x_margins[x] - y_margins[y]) > MARGIN_AGREE:
