@@ -47,6 +47,12 @@ BENCH_LOOSE = [
 ]
 """Its backs matched under EMBLEM_LIKE or less than BODILESS_COVER foreign (cell:10 0.22, cell:2 0.51)."""
 
+RECORDED_DIM = Path(__file__).parent / "data" / "minotaurus_bodiless_bench20261148_felt_13_7.png"
+DIM_BODILESS = ["cell:22", "cell:32", "cell:41", "cell:44", "cell:47"]
+"""The bench seed 20261148's (felt, second print, a very dim room, session 13, the eighth labelled frame):
+navy backs on navy felt whose emblems show little lighter than them (polarity -0.05 to 0.36); these five
+lost their bodies to the reference."""
+
 
 def _read_recorded(recorded: Path = RECORDED) -> dict[str, str]:
     plane = numpy.asarray(cv2.imread(str(recorded), cv2.IMREAD_COLOR), numpy.uint8)
@@ -82,6 +88,15 @@ def test_backs_the_bench_read_empty_are_down(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(_minotaurus_bodiless, "SURE_COVER", 0.95)
     read = _read_recorded(RECORDED_BENCH)
     assert sum(read[item] == "down" for item in items) == 8
+
+
+def test_a_frame_of_dim_backs_lends_its_emblem(monkeypatch: pytest.MonkeyPatch) -> None:
+    # No back of this frame shows its emblem lighter than it by SURE_POLARITY's former 0.5.
+    read = _read_recorded(RECORDED_DIM)
+    assert [read[item] for item in DIM_BODILESS] == ["down"] * len(DIM_BODILESS)
+    monkeypatch.setattr(_minotaurus_bodiless, "SURE_POLARITY", 0.5)
+    read = _read_recorded(RECORDED_DIM)
+    assert [read[item] for item in DIM_BODILESS] == ["empty"] * len(DIM_BODILESS)
 
 
 def test_a_broad_patch_is_no_emblem(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,8 +38,12 @@ SURE_COVER = 0.6
 """Least foreign share of a cell's middle for a back read there to lend its emblem (SURE_POLARITY). Bench
 seed 20261142 felt (second print, blue backs on blue felt, session 13): in a frame whose every back lost
 most of its body the plainest were 0.69-0.91 foreign; at 0.6 nothing else changes on the dev sets."""
-SURE_POLARITY = 0.5
-"""Least ink_polarity of such a back: its emblem plainly lighter than it."""
+SURE_POLARITY = 0.3
+"""Least ink_polarity of such a back: its emblem plainly lighter than it. 0.5 left a frame with no back to
+lend its emblem: bench seed 20261148 felt (second print, navy backs on navy felt in a very dim room,
+session 13), where the backs read down showed polarity -0.05 to 0.36 and five bodiless ones read empty.
+At 0.3, on the pipeline's planes of 35 dev and burnt sets (dev hard sets of seeds 2-99, burnt 20261138-42
+and 44-46), 11 items more right and none lost (frames 2858 -> 2859); on 20261148 6868 -> 6882 of 6900."""
 SURE_BACKS = 3
 """The frame's plain backs nearest a cell that it is compared with (the same light, the same tilt)."""
 SLACK_MM = 4.0
