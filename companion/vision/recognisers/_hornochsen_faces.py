@@ -23,6 +23,7 @@ from companion.vision.recognisers._hornochsen_digits import (
 )
 from companion.vision.recognisers._hornochsen_glyphs import Glyph, tile_glyphs
 from companion.vision.recognisers._hornochsen_layout import SLOT_PITCH_MM, SQUARE_PITCH_MM
+from companion.vision.recognisers._hornochsen_lost import lost_digit
 from companion.vision.recognisers._hornochsen_seen import NORMALISED_TILE_SHARE, Levels, Seen, square_levels
 from companion.vision.recognisers._hornochsen_steady import STEADY_MARGIN, steadied
 from companion.vision.recognisers._hornochsen_tiles import (
@@ -260,4 +261,9 @@ def read_face(
         # Nor does a dim patch covering little of the square's middle show one digit but as a mark of a
         # printed cloth the reference left in view (burnt 20261138: a 6 at 0.28 of the middle, 139 median).
         return EMPTY, 0.1, []
+    if number < 10:
+        # One digit standing off the tile's middle may be the darker of two (see _hornochsen_lost.py).
+        two = lost_digit(face.straight, face.glyphs, templates, least, joined)
+        if two is not None:
+            number, margin, alternatives = two
     return str(number), float(min(1.0, margin * 4)), alternatives

@@ -71,6 +71,9 @@ class Glyph(NamedTuple):
     """Its box's width/height."""
     joined: bool
     """Cut from a shape of two digits blurred together (see _split_joined)."""
+    offset: float = 0.0
+    """Its box's middle's distance right of the tile's middle (mm): a lone digit stands there, each of two
+    digits 3.5-4.5 mm to its side."""
 
 
 def tile_glyphs(
@@ -202,7 +205,8 @@ def _shapes_glyphs(
         patch = inkness[y0:y1, x0:x1]
         glyph = numpy.asarray(cv2.resize(patch, GLYPH_SIZE, interpolation=cv2.INTER_AREA), numpy.float32)
         pixels = normalised(glyph) if normalise else glyph.ravel()
-        glyphs.append(Glyph(pixels, (x1 - x0) / max(1, y1 - y0), joined))
+        offset = ((x0 + x1) / 2 - width / 2) / PLANE_PX_PER_MM
+        glyphs.append(Glyph(pixels, (x1 - x0) / max(1, y1 - y0), joined, offset))
     return glyphs
 
 

@@ -375,8 +375,8 @@ def _taught_digits(tile: FloatArray | None, label: str) -> list[tuple[int, Float
         seen = numpy.asarray(cv2.GaussianBlur(tile, (0, 0), sigma), numpy.float32) if sigma else tile
         glyphs = tile_glyphs(seen)
         if len(glyphs) == len(label):
-            for place, (glyph, aspect, _) in enumerate(glyphs):
-                found[place].append((glyph, aspect))
+            for place, glyph in enumerate(glyphs):
+                found[place].append((glyph.pixels, glyph.aspect))
     return [
         (
             int(digit),

@@ -109,11 +109,11 @@ def drawn_digits() -> tuple[dict[str, str], list[float]]:
             glyphs = tile_glyphs(seen)
             if len(glyphs) != len(str(number)):
                 continue  # blurred together: nothing to learn from it
-            for digit, (glyph, aspect, _) in zip((int(c) for c in str(number)), glyphs, strict=True):
+            for digit, glyph in zip((int(c) for c in str(number)), glyphs, strict=True):
                 name = f"digit:{digit}:b{level}"
-                sums[name] = sums[name] + glyph if name in sums else glyph
+                sums[name] = sums[name] + glyph.pixels if name in sums else glyph.pixels
                 counts[name] = counts.get(name, 0) + 1
-                aspect_sums[digit] += aspect
+                aspect_sums[digit] += glyph.aspect
                 aspect_counts[digit] += 1
     templates = {
         name: encode_template(to_png(normalised((sums[name] / counts[name]).astype(numpy.float32))))
