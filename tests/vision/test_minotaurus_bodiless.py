@@ -52,6 +52,10 @@ DIM_BODILESS = ["cell:22", "cell:32", "cell:41", "cell:44", "cell:47"]
 """The bench seed 20261148's (felt, second print, a very dim room, session 13, the eighth labelled frame):
 navy backs on navy felt whose emblems show little lighter than them (polarity -0.05 to 0.36); these five
 lost their bodies to the reference."""
+RECORDED_FEW = Path(__file__).parent / "data" / "minotaurus_bodiless_bench20261148_felt_13_2.png"
+FEW_BODILESS = [f"cell:{n}" for n in (6, 7, 10, 23, 32, 39, 41, 42, 43, 45, 46)]
+"""The bench seed 20261148's (felt, second print, a very dim room, session 13, its third labelled frame):
+one back plain at SURE_COVER, speckled; these eleven lost their bodies to the reference."""
 
 
 def _read_recorded(recorded: Path = RECORDED) -> dict[str, str]:
@@ -86,17 +90,26 @@ def test_backs_the_bench_read_empty_are_down(monkeypatch: pytest.MonkeyPatch) ->
     # Its plainest backs are under 0.95 foreign: with them alone lending the emblem, no emblem is matched and
     # only the backs at least half foreign (EMPTY_COVER) stay down.
     monkeypatch.setattr(_minotaurus_bodiless, "SURE_COVER", 0.95)
+    monkeypatch.setattr(_minotaurus_bodiless, "FEW_COVER", 0.95)
     read = _read_recorded(RECORDED_BENCH)
     assert sum(read[item] == "down" for item in items) == 8
 
 
-def test_a_frame_of_dim_backs_lends_its_emblem(monkeypatch: pytest.MonkeyPatch) -> None:
-    # No back of this frame shows its emblem lighter than it by SURE_POLARITY's former 0.5.
-    read = _read_recorded(RECORDED_DIM)
-    assert [read[item] for item in DIM_BODILESS] == ["down"] * len(DIM_BODILESS)
-    monkeypatch.setattr(_minotaurus_bodiless, "SURE_POLARITY", 0.5)
-    read = _read_recorded(RECORDED_DIM)
-    assert [read[item] for item in DIM_BODILESS] == ["empty"] * len(DIM_BODILESS)
+@pytest.mark.parametrize(
+    ("recorded", "items", "setting", "off"),
+    [(RECORDED_DIM, DIM_BODILESS, "SURE_POLARITY", 0.5), (RECORDED_FEW, FEW_BODILESS, "FEW_LENDERS", 0)],
+    # The first frame's backs show their emblem lighter than them by under SURE_POLARITY's former 0.5; the
+    # second's one plain back is speckled.
+    ids=["a frame of dim backs lends its emblem", "a lone plain back has others lend too"],
+)
+def test_dim_frames_backs_lend_their_emblem(
+    monkeypatch: pytest.MonkeyPatch, recorded: Path, items: list[str], setting: str, off: float
+) -> None:
+    read = _read_recorded(recorded)
+    assert [read[item] for item in items] == ["down"] * len(items)
+    monkeypatch.setattr(_minotaurus_bodiless, setting, off)
+    read = _read_recorded(recorded)
+    assert [read[item] for item in items] == ["empty"] * len(items)
 
 
 def test_a_broad_patch_is_no_emblem(monkeypatch: pytest.MonkeyPatch) -> None:

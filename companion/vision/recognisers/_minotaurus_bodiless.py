@@ -44,6 +44,14 @@ lend its emblem: bench seed 20261148 felt (second print, navy backs on navy felt
 session 13), where the backs read down showed polarity -0.05 to 0.36 and five bodiless ones read empty.
 At 0.3, on the pipeline's planes of 35 dev and burnt sets (dev hard sets of seeds 2-99, burnt 20261138-42
 and 44-46), 11 items more right and none lost (frames 2858 -> 2859); on 20261148 6868 -> 6882 of 6900."""
+FEW_LENDERS = 2
+FEW_COVER = 0.5
+"""Where fewer than FEW_LENDERS backs are plain at SURE_COVER, backs from FEW_COVER foreign lend their emblem
+too: a lone plain back may be speckled, its emblem unlike its neighbours'. Bench seed 20261148 felt (second
+print, a very dim room, session 13, frame 000002): one back at SURE_COVER (0.71), its emblem speckled, and
+11 bodiless backs read empty; with one more back read down, 0.52 foreign (polarity 0.37), lending its
+emblem they read down. SURE_COVER 0.5 in every frame righted them too but lost two cells elsewhere. On
+the pipeline's planes of 35 dev and burnt sets (dev 2-99, burnt 20261138-42, 44-46) nothing else changes."""
 SURE_BACKS = 3
 """The frame's plain backs nearest a cell that it is compared with (the same light, the same tilt)."""
 SLACK_MM = 4.0
@@ -85,11 +93,9 @@ def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], t
     ]
     if not unsure:
         return
-    sure = [
-        n
-        for n, label in enumerate(classes)
-        if label == "down" and covered[n] >= SURE_COVER and cells.polarity[n] >= SURE_POLARITY
-    ]
+    sure = _lenders(classes, covered, cells.polarity, SURE_COVER)
+    if len(sure) < FEW_LENDERS:
+        sure = _lenders(classes, covered, cells.polarity, FEW_COVER)
     if not sure:
         return
     emblems: dict[int, FloatArray | None] = {}
@@ -100,6 +106,16 @@ def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], t
         least, cover = (FRAME_LIKE, FRAME_COVER) if whole_frame else (EMBLEM_LIKE, BODILESS_COVER)
         if covered[n] >= cover and likeness[n] >= least:
             classes[n], confidences[n] = "down", likeness[n]
+
+
+def _lenders(classes: list[str], covered: FloatArray, polarity: FloatArray, cover: float) -> list[int]:
+    """The cells read down that are at least `cover` foreign and SURE_POLARITY: backs plain enough to lend
+    their emblem."""
+    return [
+        n
+        for n, label in enumerate(classes)
+        if label == "down" and covered[n] >= cover and polarity[n] >= SURE_POLARITY
+    ]
 
 
 def _likeness(cells: Cells, n: int, sure: list[int], emblems: dict[int, FloatArray | None]) -> float:
