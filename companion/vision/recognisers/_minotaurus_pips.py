@@ -17,6 +17,19 @@ centring the row better help (the thin horn is found 0.7 px off, by its side; co
 of channels from the horn's ink and the face (1806-1814), a median or blur before filling (1803, 1806), a
 wider fill (1747-1780), a narrower or wider box (1792-1799); without the tie rule (1788), removing the
 face's slope (1789) or weighing positions by a prior about the horn (1757-1789).
+
+Where the lost pip is, measured later (the pipeline's planes of 36 dev and burnt sets, dev 2-99 cached to
+burnt 20261148, 2703 travel faces): 91 of 94 faces read with a wrong value are travel, 56 of them blue
+(its navy rings 14 grey levels under the face), 82 faint (led by under FAINT_LEAD); most one pip off
+(1->2 16, 5->4 15, 4->5 10, 4->3 8), a fifth two and more. Read wrong 3.1 % of travel faces with the camera
+under 650 mm, 6.5 % over 800. Tried there, item by item against the recogniser before: the red channel
+beside grey for red faces (9 righted, 21 broken: single pips read 2, the camera's colour at half its
+resolution), the blue channel for blue (11, 28); frames voted rings by other faces than the clearest
+(the most, the three clearest's mean, the median, a share of them; RING_LEAD -0.02 to 0.1), all worse by
+2-12 items: where the clearest face does not vote rings the rows of rings read 365 of 422 faint faces
+right, the filled rows 369; FAINT_LEAD 0.15 and 0.2 (the same), 0.08, ROW_TIE 0.05 and 0.08, END_SHARE
+0.5 and 0.7, the rings' ROW_SLACK_PX (2, 3) and (4, 5), ROW_BLUR_PX 0.7 and 1.4, and summing the filled
+and the ring rows' likeness per value (at any weight), all worse.
 """
 
 from __future__ import annotations
