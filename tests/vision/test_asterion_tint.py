@@ -9,8 +9,7 @@ import numpy.typing
 import pytest
 
 from companion.vision.base import Profile
-from companion.vision.recognisers import _asterion_cell
-from companion.vision.recognisers._asterion_cell import _lead
+from companion.vision.recognisers import _asterion_tint
 from companion.vision.recognisers._asterion_profile import (
     FRAME_LABELS,
     _CellPalettes,
@@ -18,6 +17,7 @@ from companion.vision.recognisers._asterion_profile import (
     default_colours,
     tint_splits,
 )
+from companion.vision.recognisers._asterion_tint import _lead
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
 
 Lab = tuple[float, float, float]
@@ -87,7 +87,7 @@ def test_a_warm_lamp_makes_green_as_red_as_yellow() -> None:
     assert abs(seen - YELLOW[1]) < abs(seen - GREEN[1])
     assert _lead_of("green", "yellow", tile) > 0.3
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_asterion_cell, "TINT_WEIGHT", 0.0)
+        patch.setattr(_asterion_tint, "TINT_WEIGHT", 0.0)
         assert _lead_of("green", "yellow", tile) == 0.0
 
 
@@ -100,7 +100,7 @@ def test_the_tint_leans_at_most_tint_most() -> None:
     """A cut edge's corners may show the table beside the frame: the tint never outweighs a frame and
     prisoner leading by more than TINT_MOST."""
     tile = _tile(GREEN, (15.0, 10.0))
-    assert _lead_of("green", "yellow", tile) == pytest.approx(_asterion_cell.TINT_MOST)
+    assert _lead_of("green", "yellow", tile) == pytest.approx(_asterion_tint.TINT_MOST)
 
 
 def test_the_splits_are_the_prints_own() -> None:
@@ -132,12 +132,12 @@ def test_clipped_whites_lean_not_the_way_they_mislead(
     """With nothing counted clipped (CLIPPED 256) the same tile leans that way."""
     tile = _tile(frame, tint, white)
     whites = tile[0].bgr[SHIFT_PX : SHIFT_PX + TEMPLATE_PX, SHIFT_PX : SHIFT_PX + TEMPLATE_PX]
-    assert int(whites[..., channel].max()) >= _asterion_cell.CLIPPED
+    assert int(whites[..., channel].max()) >= _asterion_tint.CLIPPED
     with pytest.MonkeyPatch.context() as patch:
         # These yellowish frames are redder against blue than their whites: that lean is not asked here.
-        patch.setattr(_asterion_cell, "RED_OVER_BLUE_LEAN", 0.0)
+        patch.setattr(_asterion_tint, "RED_OVER_BLUE_LEAN", 0.0)
         assert _lead_of(colour, other, tile) == 0.0
-        patch.setattr(_asterion_cell, "CLIPPED", 256)
+        patch.setattr(_asterion_tint, "CLIPPED", 256)
         assert _lead_of(colour, other, tile) > 0.0
 
 
@@ -175,9 +175,9 @@ def test_a_yellow_redder_against_blue_than_its_whites_leans_yellow(cast: tuple[f
         return _lead(leads, colour, other, [tile[0]], tile[1], palettes)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_asterion_cell, "RED_OVER_BLUE_LEAN", 0.0)
+        patch.setattr(_asterion_tint, "RED_OVER_BLUE_LEAN", 0.0)
         unleant = leads_of(yellow, "yellow", "green"), leads_of(green, "green", "yellow")
     assert leads_of(yellow, "yellow", "green") == pytest.approx(
-        unleant[0] + _asterion_cell.RED_OVER_BLUE_LEAN
+        unleant[0] + _asterion_tint.RED_OVER_BLUE_LEAN
     )
     assert leads_of(green, "green", "yellow") == pytest.approx(unleant[1])

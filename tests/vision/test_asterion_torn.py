@@ -42,10 +42,10 @@ class _Designs:
     def colour_lead(self, colour: str, other: str, windows: list[Any]) -> float:
         return 0.0
 
-    def _lined_scored(self, colour: str, windows: list[Any]) -> tuple[None, tuple[int, int], None, Any]:
+    def lined_scored(self, colour: str, windows: list[Any]) -> tuple[None, tuple[int, int], None, Any]:
         return None, (0, 0), None, (windows[0], 3, 3)
 
-    def _partial_scores(self, colour: str, view: Any, kept: Any) -> numpy.typing.NDArray[numpy.float32]:
+    def partial_scores(self, colour: str, view: Any, kept: Any) -> numpy.typing.NDArray[numpy.float32]:
         return numpy.array([self.kept, self.kept - 0.1], numpy.float32)
 
     def match(self, colour: str, windows: list[Any]) -> tuple[int, int, float, tuple[int, int], float]:

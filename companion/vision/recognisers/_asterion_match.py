@@ -145,7 +145,7 @@ class Templates(PairTests):
             memo[colour] = (view, shift, None, cut)
         return memo[colour]
 
-    def _lined_scored(
+    def lined_scored(
         self, colour: str, windows: list[Window]
     ) -> tuple[FloatArray, tuple[int, int], FloatArray, tuple[Window, int, int]]:
         """`_lined` with the view's scores against the colour's looks: scored when first asked, not
@@ -206,7 +206,7 @@ class Templates(PairTests):
                 chosen.append(i)
         return sorted(chosen, key=values.__getitem__, reverse=True)
 
-    def _partial_scores(
+    def partial_scores(
         self, colour: str, view: FloatArray, kept: numpy.typing.NDArray[numpy.bool_]
     ) -> FloatArray:
         """`_scores` over the kept pixels alone: the correlation of the view with each look there.
@@ -255,7 +255,7 @@ class Templates(PairTests):
         looks = self.by_colour[colour][2]
         cut: tuple[Window, int, int] | None = None
         if lined is None:
-            view, shift, scores, cut = self._lined_scored(colour, windows)
+            view, shift, scores, cut = self.lined_scored(colour, windows)
         else:
             view, shift = lined
             scores = _scores(self.by_colour[colour][0], view)
@@ -275,7 +275,7 @@ class Templates(PairTests):
             if missing is not None and int(missing.sum()) > MOSTLY_MISSING * len(missing):
                 return looks[champion][0], looks[champion][1], margin, shift, 0.0
             if missing is not None:
-                order = self._candidates(colour, self._partial_scores(colour, view, ~missing))
+                order = self._candidates(colour, self.partial_scores(colour, view, ~missing))
                 champion, margin = order[0], 1.0
                 if len(order) > 1:
                     champion, margin = self._tournament(colour, order, seen, missing)
@@ -414,7 +414,7 @@ class Templates(PairTests):
 
     def likeness(self, colour: str, windows: list[Window]) -> float:
         """The best correlation of the cell, lined up as in `match`, with any template of the colour."""
-        return float(self._lined_scored(colour, windows)[2].max())
+        return float(self.lined_scored(colour, windows)[2].max())
 
     def colour_lead(self, colour: str, other: str, windows: list[Window]) -> float:
         """How much better the cell shows `colour`'s frame and prisoners than `other`'s (negative: worse).
@@ -423,7 +423,7 @@ class Templates(PairTests):
         pictures differ (frame, prisoner) as two looks are in `match`: under glare all frames pale
         alike, but an offset and a gain per channel, fitted there, undo that."""
         looks = self.by_colour[colour][2]
-        view, _, scores, _ = self._lined_scored(colour, windows)
+        view, _, scores, _ = self.lined_scored(colour, windows)
         best = self._drawn(colour, int(numpy.argmax(scores)))
         other_looks = self.by_colour[other][2]
         sources = self._sources.get(other)
