@@ -9,7 +9,7 @@ import numpy
 import pytest
 
 from companion.vision.base import Frame
-from companion.vision.recognisers import _asterion_match, asterion
+from companion.vision.recognisers import _asterion_cell, _asterion_match, asterion
 from companion.vision.recognisers._asterion_grid import _SMALL_PER_PX, SMALL_ORIGIN_PX, SmallPlane
 from companion.vision.recognisers.asterion import AsterionRecogniser, asterion_layout
 from companion.vision.reference import NEUTRAL_BGR
@@ -53,9 +53,11 @@ def test_an_empty_cell_whose_window_shows_neighbours_frames_is_empty(
     # the table's grey, its rim a frame colour, and the whole matched a design.
     empty, beside = CASES[name]
     plane = _plane(name)
-    # Its window's grey alone read by the match (`_asterion_match.MOSTLY_MISSING`) holds the felt's cell
-    # too: left out, so that the middle's rule is what is tested.
+    # Its window's grey alone read by the match (`_asterion_match.MOSTLY_MISSING`) or by the torn test
+    # (`_asterion_cell.TORN_SHARE`) holds these cells too: left out, so that the middle's rule is what is
+    # tested.
     monkeypatch.setattr(_asterion_match, "MOSTLY_MISSING", 1.0)
+    monkeypatch.setattr(_asterion_cell, "TORN_SHARE", 1.01)
     read = AsterionRecogniser().read(plane, LAYOUT, None).items
     assert read[empty] == "empty"
     assert {item: read[item] for item in beside} == beside

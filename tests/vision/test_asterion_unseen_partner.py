@@ -48,26 +48,36 @@ def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def _read(designs: _Designs) -> str:
-    """The label read where the corners (burnt 20261146 light wood f2) are nearest yellow (the path's
-    glare with the frame) and red (the wood), none nearest green, and none at TILE_VOTE."""
-    counts = numpy.zeros(len(FRAME_LABELS) + 3, numpy.intp)
-    counts[YELLOW], counts[RED], counts[-1] = 2, 20, 49  # the rest the stone's
+def doubtful_read(
+    designs: Any, counts: dict[int, int], nearest_yellow: int, voted: tuple[int, float, int, float]
+) -> str:
+    """The label read of a doubtful cell whose corners show `counts` (by label index, negative from the
+    end: -1 the path), `nearest_yellow` per cent of them nearest yellow (the path's pixels count for
+    yellow too, the path's nearest) and the rest red, none green; `voted` as `read_cell` takes it."""
+    shown = numpy.zeros(len(FRAME_LABELS) + 3, numpy.intp)
+    for index, count in counts.items():
+        shown[index] = count
     palettes = cast(Any, type("P", (), {})())
-    # Nearest yellow 44, red the rest; the 49 path pixels count for yellow too (the path's nearest).
-    nearest_as_voted(palettes, {YELLOW: 44}, RED)
+    nearest_as_voted(palettes, {YELLOW: nearest_yellow}, RED)
     label, _, _ = read_cell(
         cast(Any, None),
         50.0,
         numpy.zeros((100, 3), numpy.uint8),
-        counts,
-        (RED, 0.20, YELLOW, 0.02),
+        shown,
+        voted,
         palettes,
         cast(Any, designs),
         numpy.array([label != "minotaur" for label in FRAME_LABELS]),
         cast(Any, None),
     )
     return label
+
+
+def _read(designs: _Designs) -> str:
+    """The label read where the corners (burnt 20261146 light wood f2) are nearest yellow (the path's
+    glare with the frame) and red (the wood), none nearest green, and none at TILE_VOTE."""
+    # The rest the stone's.
+    return doubtful_read(designs, {YELLOW: 2, RED: 20, -1: 49}, 44, (RED, 0.20, YELLOW, 0.02))
 
 
 def test_green_nearest_no_corner_is_read_when_its_designs_are_far_likelier() -> None:

@@ -28,7 +28,9 @@ TILE_VOTE = 0.4
 TORN_SHARE = 0.25
 """Whether a cell holds a tile (TILE_LIKENESS and the framed likenesses below) is asked of its likeness
 over the pixels the table does not cover when the table's neutral grey covers at least this share of it
-lined up (and at most `MOSTLY_MISSING`, where what is left is a scrap): where the reference took a tile's
+lined up (over `MOSTLY_MISSING` what is left is a scrap, like no design: likeness 0, as a close call's
+in `Templates.match`; burnt 20261147 gingham travel f7, an empty cell covered 0.565, voted red at 0.03,
+matched a blue cell at 0.51 on a neighbour's frame): where the reference took a tile's
 dark walls for a dark wood, the flat grey in their place is no wall and no path, and it drew the whole
 tile's likeness under the framed ones (burnt 20261145 dark wood, a yellow treasure bend voted yellow at
 0.75: 0.33 whole, 0.38 without the grey); an empty cell beside a tile, its window mostly the table's
@@ -139,7 +141,13 @@ rest the table), correlated 0.47-0.52 with green's designs and 0.85-0.86 with bl
 20261144 and 20261141 taught); a linen's green voted blue, 0.46 against 0.70 (dev 61). Of the 3,211
 cells voted under HALF_FRAMED on dev 2-83 and burnt 20261140-45 (taught editions too), none read right
 had another colour's designs likelier by over 0.15, and 150 were asked. Without the TILE_LIKENESS floor
-an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue tile at 0.24."""
+an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue tile at 0.24.
+Yellow's and green's designs are alike: the likelier of the two gives way to the other when more corners
+show the other and its frame and prisoner (with the corners' tint, `_lead`) lead: burnt 20261148 felt
+second print f12, a yellow voted blue at 0.42 (yellow 0.13, green none) correlated 0.61 with green's
+designs and 0.58 with yellow's, its tint yellow's by 0.13. Without the corners' count a light wood's
+green voted red (green 0.12 of the corners, yellow 0.06; burnt 20261146 f4) was read yellow, the wood's
+orange leaning its tint to yellow."""
 
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
@@ -153,16 +161,23 @@ warm lamp on a light wood the reference left orange (burnt 20261146, 4 tiles in 
 corners the wood's orange (nearest red), the path and a thin frame washed to yellow, none nearest green,
 and correlated 0.74-0.81 with green's designs, 0.12-0.17 over yellow's. Of the doubtful cells so placed
 on dev 2-83 and burnt 20261140-46 (taught editions too), yellow tiles were at most 0.054 likelier green,
-and empty cells, up to 0.16 likelier, under TILE_LIKENESS."""
+and empty cells, up to 0.16 likelier, under TILE_LIKENESS. Nor need the other be far likelier when its
+designs are no less like and its frame and prisoner (with the corners' tint, `_lead`) lead by over
+RIVAL_LEAD, as where a corner lies nearest it: burnt 20261148 light wood second print f13, a green under
+glare, its corners yellow at 0.25 and the wood's red, none nearest green, correlated 0.82 with green's
+designs (0.07 over yellow's) and led green by 0.8."""
 
 
 def _kept_likeness(templates: Templates, colour: str, windows: list[Window]) -> float | None:
     """The colour's likeness (`Templates.likeness`) over the pixels of the cell lined up that the table
-    does not cover, when it covers TORN_SHARE to MOSTLY_MISSING of them; else None (the whole's stands)."""
+    does not cover, when it covers TORN_SHARE to MOSTLY_MISSING of them; 0 over MOSTLY_MISSING; else None
+    (the whole's stands)."""
     view, _, _, (window, dy, dx) = templates.lined_scored(colour, windows)
     missing = window.missing(dy, dx)
-    if missing is None or not TORN_SHARE <= float(missing.mean()) <= MOSTLY_MISSING:
+    if missing is None or float(missing.mean()) < TORN_SHARE:
         return None
+    if float(missing.mean()) > MOSTLY_MISSING:
+        return 0.0
     return float(templates.partial_scores(colour, view, ~missing).max())
 
 
@@ -246,7 +261,7 @@ def read_cell(
                 other >= TILE_LIKENESS and (first, second) != (_YELLOW, _RED) and lead(first, second) < 0
             ):
                 colour_index, likeness = second, other
-            elif (partner := _partner(first, second, frames_here)) is not None and nearest[partner]:
+            elif (partner := _partner(first, second, frames_here)) is not None:
                 # Yellow against green beyond the runner-up (`_PARTNERS`): a second print's green on light
                 # wood, its corners nearest yellow (the path's glare) and red (the wood). Its designs
                 # no less like: a dark wood's yellow (dev 7) led green by 0.44, its designs yellow's.
@@ -334,8 +349,20 @@ def read_cell(
             ),
             default=(0.0, colour),
         )
-        if likeliest[0] >= max(TILE_LIKENESS, likeness + FAR_COLOUR):
-            colour = likeliest[1]
+        least = max(TILE_LIKENESS, likeness + FAR_COLOUR)
+        if likeliest[0] >= least:
+            # Yellow's and green's designs are alike: of the two, the one more corners show when its
+            # frame and prisoner lead too (`FAR_COLOUR`).
+            chosen = FRAME_LABELS.index(likeliest[1])
+            partner = _partner(chosen, colour_index, frames_here)
+            if (
+                partner is not None
+                and counts[partner] > counts[chosen]
+                and templates.likeness(FRAME_LABELS[partner], windows) >= least
+                and lead(chosen, partner) < 0.0
+            ):
+                chosen = partner
+            colour = FRAME_LABELS[chosen]
             design, rotation, margin, shift, likeness = templates.match(colour, windows)
     if (
         torn
