@@ -77,7 +77,31 @@ class BandCrossing:
         either side of them but do not count as the plane's changes. With `texture` (`Surround.changed`'s),
         a region whose texture in the band agrees with the reference's is a shadow; with `shades`, so is one
         that is the table under one smooth shade (`_surround_shade.py`: over plain laminate there is no
-        texture to keep, and a sharp shadow's outline is as steep as an arm's)."""
+        texture to keep, and a sharp shadow's outline is as steep as an arm's). A region taken for a
+        shadow only as its texture is kept so surely that its depth may spread may be pieces of the band
+        joined through the plane's changes, at other depths: each of its pieces that crosses the band is
+        judged by itself too (`_pieces`)."""
+        found, shadowed = self._crossed(band, inside, min_width_mm, outline, bridges, texture, shades)
+        if found or shadowed is None:
+            return found
+        return any(
+            self._crossed(piece, inside, min_width_mm, outline, bridges, texture, shades)[0]
+            for piece in self._pieces(shadowed, min_width_mm)
+        )
+
+    def _crossed(
+        self,
+        band: Mask,
+        inside: numpy.typing.NDArray[numpy.uint8],
+        min_width_mm: float,
+        outline: Mask | None,
+        bridges: Mask | None,
+        texture: Floats | None,
+        shades: Shades | None,
+    ) -> tuple[bool, Mask | None]:
+        """`crossing` of the band's changes as they are joined; where it finds none, the band's pixels of
+        the regions that crossed it but were taken for a shadow only as their texture is kept so surely
+        that their depth may spread (`shaded`'s second), if any."""
         m = self.margin
         joined = band.astype(numpy.uint8)
         joined[m:-m, m:-m] = inside
@@ -85,7 +109,7 @@ class BandCrossing:
             joined[m:-m, m:-m][bridges] = 1
         count, found = cv2.connectedComponents(joined, connectivity=8)
         if count <= 1:
-            return False
+            return False, None
         labels = numpy.asarray(found, numpy.int32)
         width = min_width_mm * self.px_per_mm
         outer = ring(labels, 1)
@@ -97,7 +121,7 @@ class BandCrossing:
         wide = (outer_count >= width) & (edge_count >= width) & (in_count >= width / 2)
         wide[0] = False
         if not numpy.any(wide):
-            return False  # what follows only narrows `wide` further: no need to count it
+            return False, None  # what follows only narrows `wide` further: no need to count it
         if bridges is not None:
             # Come in by a bridge (over a marker), an arm goes on over the plane, a hand's area of it; a
             # ring or a shadow lying beside the marker does not.
@@ -109,11 +133,39 @@ class BandCrossing:
             wide &= by_itself | far_in
         if outline is not None:
             wide &= self._outlined(labels, count, outline)
+        spared = numpy.zeros(count, bool)
         if texture is not None and numpy.any(wide):
-            wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)
+            kept, spared = shaded(labels, count, texture, width, self.margin, self._band_pixels)
+            spared &= wide
+            wide &= ~kept
         if shades is not None and numpy.any(wide):
             wide &= ~shades(labels, count)
-        return bool(numpy.any(wide))
+        if numpy.any(wide) or not numpy.any(spared):
+            return bool(numpy.any(wide)), None
+        return False, band & spared[labels]
+
+    def _pieces(self, regions: Mask, min_width_mm: float) -> list[Mask]:
+        """The pieces of the band's changes in `regions` (of the band alone) that cross it from its outer
+        edge as wide as an arm (`min_width_mm`), each alone; none where the regions are one piece (judged
+        so already). An arm's pieces joined through the plane's changes to a shadow's, at other depths: the
+        shadow's texture, summed with them, let their depth spread (bench seed 20261148, now burnt,
+        Asterion light wood session 00 frame 8, read with a hand: a warm lamp switched on since the empty
+        table was learned changed the whole plane; the arm's four outlined pieces over the wood's plain
+        stretches, none of its texture there to keep, joined a shadow along the band's top whose grain
+        agreed at 13.8 (`KEPT_TEXTURE_SURE_Z` 8), which spared the region's depth spread, 0.36, that the arm
+        made). Only there: where a region's depth is one (`KEPT_DEPTH_SPREAD`), its pieces over a plain
+        stretch are the shadow that keeps the texture elsewhere (judged by pieces wherever a region was
+        taken for a shadow, 8 frames at rest of 7278 were refused: a shade over felt, a printed cloth's)."""
+        m = self.margin
+        part = regions.astype(numpy.uint8)
+        part[m:-m, m:-m] = 0
+        count, found = cv2.connectedComponents(part, connectivity=8)
+        if count <= 2:
+            return []
+        labels = numpy.asarray(found, numpy.int32)
+        across = numpy.bincount(ring(labels, 1), minlength=count) >= min_width_mm * self.px_per_mm
+        across[0] = False
+        return [labels == n for n in numpy.flatnonzero(across)]
 
     def through_rim(self, foreign: Mask, darker: Mask) -> Mask:
         """`foreign` (the band's changes beyond light and shadow) carried straight on across the band's
@@ -178,7 +230,7 @@ class BandCrossing:
         if outline is not None and numpy.any(wide):
             wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
-            wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)
+            wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)[0]
         if not numpy.any(wide):
             return False
         # Straight on into the plane from where the crossing regions meet its edge.

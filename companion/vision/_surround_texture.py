@@ -146,10 +146,12 @@ def shaded(
     width: float,
     margin: int,
     band_pixels: numpy.typing.NDArray[numpy.intp],
-) -> Mask:
+) -> tuple[Mask, Mask]:
     """Per region, whether its part in the band keeps the reference's texture under one gain
     (`width`: an arm's least, in mask pixels; `margin`: the band's width, `band_pixels`: its pixels'
-    indices in an image of its size, raveled)."""
+    indices in an image of its size, raveled); and whether it does only as its texture is kept so surely
+    (`KEPT_TEXTURE_SURE_Z`) that its depth may spread beyond `KEPT_DEPTH_SPREAD` (that sureness speaks for
+    the pixels that hold the texture: `BandCrossing.crossing` judges such a region's pieces by themselves)."""
     m = margin
     # The band's pixels alone (the plane's are zeros in the texture, and no part of a region there).
     flat = labels.ravel()[band_pixels]
@@ -180,4 +182,5 @@ def shaded(
     kept = many & (centred > KEPT_TEXTURE)
     # Fewer pixels tell it only with a correlation as unlikely by chance (over more, `KEPT_TEXTURE`).
     kept |= ~many & (textured >= KEPT_TEXTURE_MIN_PX) & (evidence >= KEPT_TEXTURE_Z)
-    return numpy.asarray(kept & alike, bool)
+    out = numpy.asarray(kept & alike, bool)
+    return out, out & (spread > KEPT_DEPTH_SPREAD)
