@@ -99,15 +99,16 @@ def test_a_tile_found_at_the_edge_of_the_search_is_read_again_where_the_whole_gr
     assert offsets["cell:2,-1"] == (0, 0)
 
 
-@pytest.mark.parametrize(("again", "kept"), [((1, 0), "green:bend@1"), ((6, 0), "red:corridor@0")])
-def test_a_far_tile_read_again_keeps_its_first_reading_when_found_at_the_edge_again(
-    monkeypatch: pytest.MonkeyPatch, again: tuple[int, int], kept: str
-) -> None:
-    # The cell's readings rigged: at its ring's place its tile at the edge of the search; read again, found
-    # within it (that reading taken) or at the edge again (lined up on something else: the first stands).
-    labels = _labels()
-    plane = _plane(labels)
-    region = LAYOUT.items["cell:2,-1"]
+def _rigged_read(
+    monkeypatch: pytest.MonkeyPatch,
+    item: str,
+    first: tuple[str, float, tuple[int, int] | None],
+    again: tuple[int, int],
+) -> str:
+    """`item`'s reading when read_cell reads it `first` at its ring's place and, read again, a green bend
+    found `again` pixels off its window (every other cell read as it is)."""
+    plane = _plane(_labels())
+    region = LAYOUT.items[item]
     calls: list[int] = []
 
     def rigged(*args: object) -> tuple[str, float, tuple[int, int] | None]:
@@ -116,9 +117,30 @@ def test_a_far_tile_read_again_keeps_its_first_reading_when_found_at_the_edge_ag
         if placed[1] != region:
             return read_cell(*args)  # type: ignore[arg-type]
         calls.append(1)
-        return ("red:corridor@0", 0.5, (6, 0)) if len(calls) == 1 else ("green:bend@1", 0.9, again)
+        return first if len(calls) == 1 else ("green:bend@1", 0.9, again)
 
     monkeypatch.setattr(asterion, "read_cell", rigged)
     read = AsterionRecogniser().read(plane, LAYOUT, None).items
     assert len(calls) == 2
-    assert read["cell:2,-1"] == kept
+    return read[item]
+
+
+@pytest.mark.parametrize(("again", "kept"), [((1, 0), "green:bend@1"), ((6, 0), "red:corridor@0")])
+def test_a_far_tile_read_again_keeps_its_first_reading_when_found_at_the_edge_again(
+    monkeypatch: pytest.MonkeyPatch, again: tuple[int, int], kept: str
+) -> None:
+    # The cell's readings rigged: at its ring's place its tile at the edge of the search; read again, found
+    # within it (that reading taken) or at the edge again (lined up on something else: the first stands).
+    assert _rigged_read(monkeypatch, "cell:2,-1", ("red:corridor@0", 0.5, (6, 0)), again) == kept
+
+
+@pytest.mark.parametrize(("again", "kept"), [((1, 0), "green:bend@1"), ((-6, -2), "empty")])
+def test_an_empty_cell_read_again_stays_empty_when_its_tile_is_found_at_the_edge(
+    monkeypatch: pytest.MonkeyPatch, again: tuple[int, int], kept: str
+) -> None:
+    # The cell's readings rigged: at its ring's place empty; read again where the whole grid puts it, a
+    # tile found within the search (taken) or at its edge (burnt 20261148 light wood f5: the wood beside
+    # two tiles, its corners yellow at 0.84, lined up on a neighbour 6 pixels off, a horned junction at
+    # 0.29 by a lead of 0.003: empty stands).
+    monkeypatch.setattr(asterion, "REREAD_PX", 0)  # every cell read empty read again
+    assert _rigged_read(monkeypatch, "cell:-2,0", ("empty", 0.5, None), again) == kept

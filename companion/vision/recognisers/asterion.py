@@ -237,12 +237,13 @@ class AsterionRecogniser:
                 cells = [moved[k] for k in again]
                 read = self._read_ring(plane, small, cells, placed[again], (rows, cols), prepared)
                 for k, (_, item_id, _), (label, sure, shift) in zip(again, cells, read, strict=True):
-                    # A far tile's first reading stands when it is found at the edge of the search again:
-                    # lined up on something else (dev 83 printed travel: a treasure bend, sure, then a
-                    # treasure corridor 6 pixels on, unsure).
-                    if label != EMPTY and (
-                        item_id not in far or (shift is not None and max(map(abs, shift)) < FAR_SHIFT_PX)
-                    ):
+                    # A first reading stands when the tile is found at the edge of the search again:
+                    # lined up on something else (dev 83 printed travel: a far treasure bend, sure, then a
+                    # treasure corridor 6 pixels on, unsure; burnt 20261148 light wood f5: an empty cell,
+                    # the wood yellow at 0.84 of its corners, a horned junction 6 pixels on by a lead of
+                    # 0.003). A far tile's stands too when the new one is doubtful (no shift).
+                    at_edge = shift is not None and max(map(abs, shift)) >= FAR_SHIFT_PX
+                    if label != EMPTY and not at_edge and (item_id not in far or shift is not None):
                         offsets[item_id] = (int(placed[k][0]), int(placed[k][1]))
                         items[item_id], confidence[item_id] = label, sure
         return Reading(items, confidence), offsets
