@@ -30,6 +30,15 @@ resolution), the blue channel for blue (11, 28); frames voted rings by other fac
 right, the filled rows 369; FAINT_LEAD 0.15 and 0.2 (the same), 0.08, ROW_TIE 0.05 and 0.08, END_SHARE
 0.5 and 0.7, the rings' ROW_SLACK_PX (2, 3) and (4, 5), ROW_BLUR_PX 0.7 and 1.4, and summing the filled
 and the ring rows' likeness per value (at any weight), all worse.
+
+Nor is the lost pip the plane's resampling (its nearest pixel at PLANE_PX_PER_MM, then GLYPH_PX_PER_MM): the
+camera gives 1.0-1.75 px/mm over the play area (travel values read wrong 5 % of faces at 1.0-1.25, 2 % at
+1.5-1.75), so the plane already holds what it shows. Cut from the frame instead (35 dev and burnt sets' travel
+sessions, 838 frames, 41738 items right before), a faint face's rings read worse the finer the cut (2.5 px/mm
+41725, 3 px/mm 41706, the lens's blur 0.5-1 mm alike; 1.5 px/mm 41734), and its filled row, cut finer and
+averaged down to GLYPH_PX_PER_MM, swaps as many rows right as wrong (3 px/mm 41736, 6 px/mm 41745, 8 px/mm
+41741, against 41740 for the plane's own cut of the unnormalised frame); matching every glyph at the plane's
+resolution (2 px/mm, slack and blur alike in mm) read 21 fewer travel items of 43750 (G3's 36 sets).
 """
 
 from __future__ import annotations
