@@ -77,7 +77,18 @@ backs 0.36-0.78, 7 of 180 under this; the empty cells looked at there 0.17 and 0
 sets 0.51 at most (a lone cell, one in its frame) and under 0.47 in frames with several."""
 FRAME_COVER = 0.15
 """Least foreign share of a cell's middle in such a frame (BODILESS_COVER elsewhere): a back left with its
-thin emblem alone, 0.2-0.25 foreign."""
+thin emblem alone, 0.2-0.25 foreign.
+
+Where no rule here can reach, measured so it is not tried again: bench seed 20261149 (burnt) felt session 13
+(second print), frames 000005 and 000008, 46 cells wrong, the same untaught and with the second print taught
+on dark wood (the plane holds no back to match the taught one with). A shadow cast over the matrix after the
+reference was taken (the table there 10-20 grey levels of 255 in the frame) was painted neutral with every
+piece in it, emblem and all, and a pale blue face too. In 000005 the shadowed backs keep 0.06-0.19 of their
+middle foreign, likeness 0.46-0.73 to the lit backs' emblem, an empty cell 0.12 and 0.64; in 000008 (all but
+two columns shadowed) 22 backs keep 0-0.08 (7 of them nothing), the empty cells 0-0.08: no cover or likeness
+tells them apart. The frame itself does: the plus's white top-hat, matched as a cross, peaks at every back
+even in the deepest shadow of the un-normalised plane. That is for the reference to keep, not for a recogniser
+that is handed the plane already painted."""
 
 
 def bodiless_backs(cells: Cells, classes: list[str], confidences: list[float], taken: list[int]) -> None:
