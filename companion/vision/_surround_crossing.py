@@ -11,7 +11,8 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision._surround_texture import shaded
+from companion.vision._surround_sleeve import Grain
+from companion.vision._surround_texture import KEPT_TEXTURE_MIN_PX, KEPT_TEXTURE_Z, shaded
 from companion.vision.table_light import Floats, Mask
 
 OUTLINE_DEPTHS = 1 / 3
@@ -35,6 +36,17 @@ the band, its legs merged on the outer edge, holds the table on neither side for
 REACHED_HAND_MM2 = 6000.0
 """The changed region a hand unseen up to it makes at least (a palm and fingers, 8000 mm² and more); a
 ring lying there, some 2800 mm², is none."""
+REACHED_GRAIN = 0.9
+"""A region `reaching` finds whose texture in the band agrees with the reference's this well (over every
+textured pixel, differing or not: `Surround.grain_of`), as surely as `KEPT_TEXTURE_Z` asks, shows the table's
+grain nearly all over: an arm hides it where it crosses, and hiding it over a fifth of a region that keeps
+it at 0.99 elsewhere leaves some 0.89. The band's own light may take a lamp's pool for a pale arm
+(`WarmLight.warm`) and the pool's rest differ beyond light and shadow, of no shadow's hue: bench seed
+20261149 (now burnt) Minos linen session 03 frame 10, at rest, a warm lamp's pool beside a deep shadow and
+the dice joined as large as a hand within reach of the board's rim, was refused; its pool's regions kept
+the weave at 0.99 over 35 textured pixels and 0.98 over 2607. Over every frame at rest and hand frame of
+the dev sets and burnt sets of seeds 20261136-49 (8523), regions came this far in 9 frames, all at rest,
+at 0.89-0.99."""
 
 
 Shades = Callable[[numpy.typing.NDArray[numpy.int32], int], Mask]
@@ -200,13 +212,15 @@ class BandCrossing:
         reachable: Mask,
         outline: Mask | None = None,
         texture: Floats | None = None,
+        grain: Grain | None = None,
     ) -> bool:
         """Whether a region crossing the band (`band`: its changes, as `crossing`'s, with `outline` and
-        `texture` as there) as wide as an arm (`min_width_mm`) at its outer edge and halfway to the
-        plane's, faces, straight on into the plane within `REACH_MM` of its edge where that is a board's
-        rim (`reachable`), a changed region of the plane (`inside`) as large as a hand
-        (`REACHED_HAND_MM2`): an arm of the board's very colour (a skin tone as the toss's collar plate)
-        is unseen over it where it comes in, but its hand, shaded and with fingers, is not."""
+        `texture` as there; with `grain`, one showing the table's grain all over is none: `REACHED_GRAIN`)
+        as wide as an arm (`min_width_mm`) at its outer edge and halfway to the plane's, faces, straight
+        on into the plane within `REACH_MM` of its edge where that is a board's rim (`reachable`), a
+        changed region of the plane (`inside`) as large as a hand (`REACHED_HAND_MM2`): an arm of the
+        board's very colour (a skin tone as the toss's collar plate) is unseen over it where it comes in,
+        but its hand, shaded and with fingers, is not."""
         if not numpy.any(reachable):
             return False  # no board's rim: the plane's own changes show an arm where it comes in
         m = self.margin
@@ -231,6 +245,14 @@ class BandCrossing:
             wide &= self._outlined(labels, count, outline)
         if texture is not None and numpy.any(wide):
             wide &= ~shaded(labels, count, texture, width, self.margin, self._band_pixels)[0]
+        if grain is not None:
+            for label in numpy.flatnonzero(wide):
+                agreement, textured = grain(labels == label)
+                wide[label] = not (
+                    textured >= KEPT_TEXTURE_MIN_PX
+                    and agreement >= REACHED_GRAIN
+                    and agreement * textured**0.5 >= KEPT_TEXTURE_Z
+                )
         if not numpy.any(wide):
             return False
         # Straight on into the plane from where the crossing regions meet its edge.

@@ -247,8 +247,8 @@ class HandCheck:
         if crossed:
             return True
         reaching, reachable = self.surround.reaching, self.reachable
-        if reaching(band, joined, width, reachable, None, texture) or reaching(
-            darker, joined, width, reachable, outline, texture
+        if reaching(band, joined, width, reachable, None, texture, grain) or reaching(
+            darker, joined, width, reachable, outline, texture, grain
         ):
             return True
         return grain is not None and self.sleeve(changes, joined, grain, level)
