@@ -17,10 +17,15 @@ PIXELS = 1600
 
 
 class _Window:
-    """A cell of which the table covers `torn` (a share of its pixels)."""
+    """A cell of which the table covers `torn` (a share of its pixels), and `side` of one side of its
+    frame (`Window.table_side`)."""
 
-    def __init__(self, torn: float) -> None:
+    def __init__(self, torn: float, side: float = 0.0) -> None:
         self.mask = numpy.arange(PIXELS) < round(torn * PIXELS)
+        self.side = side
+
+    def table_side(self, dy: int, dx: int) -> float:
+        return self.side
 
     def missing(self, dy: int, dx: int) -> numpy.typing.NDArray[numpy.bool_] | None:
         return self.mask if self.mask.any() else None
@@ -52,7 +57,7 @@ class _Designs:
         return 0, 0, 0.2, (0, 0), self.whole
 
 
-def _read(torn: float, whole: float, kept: float, share: float, asked: bool = True) -> str:
+def _read(torn: float, whole: float, kept: float, share: float, asked: bool = True, side: float = 0.0) -> str:
     """A cell whose corners show yellow at `share` and the table at the rest: at 0.75, a dark wood's
     second-print yellow (burnt 20261145); at 0.23 (doubtful), an empty cell beside a tile."""
     counts = numpy.zeros(len(FRAME_LABELS) + 3, numpy.intp)
@@ -66,7 +71,7 @@ def _read(torn: float, whole: float, kept: float, share: float, asked: bool = Tr
     palettes.every_map = numpy.array([0])
     nearest_as_voted(palettes, {0: int(counts[0])}, FRAME_LABELS.index("minotaur"))
     label, _, _ = read_cell(
-        cast(Any, _Window(torn)),
+        cast(Any, _Window(torn, side)),
         30.0,
         numpy.full((100, 3), (20, 200, 230), numpy.uint8),
         counts,
@@ -80,12 +85,12 @@ def _read(torn: float, whole: float, kept: float, share: float, asked: bool = Tr
     return label
 
 
-def _framed(torn: float, whole: float, kept: float, asked: bool = True) -> str:
-    return _read(torn, whole, kept, 0.75, asked)
+def _framed(torn: float, whole: float, kept: float, asked: bool = True, side: float = 0.0) -> str:
+    return _read(torn, whole, kept, 0.75, asked, side)
 
 
-def _doubtful(torn: float, whole: float, kept: float) -> str:
-    return _read(torn, whole, kept, 0.23)
+def _doubtful(torn: float, whole: float, kept: float, side: float = 0.0) -> str:
+    return _read(torn, whole, kept, 0.23, side=side)
 
 
 def test_a_torn_tile_whose_rest_is_like_a_design_is_read() -> None:
@@ -117,3 +122,16 @@ def test_a_scrap_the_table_leaves_is_like_no_design() -> None:
     # Torn less than MOSTLY_MISSING: what is left decides.
     assert _doubtful(0.5, 0.51, 0.6) != EMPTY
     assert _framed(0.5, 0.5, 0.6) != EMPTY
+
+
+def test_a_torn_cell_with_the_table_along_a_side_of_its_frame_is_empty() -> None:
+    # Burnt 20261149 laminate f9: the lower half of an empty cell the table's grey (one side of its frame
+    # all grey), the rest a kept laminate like a corridor (0.58 whole, 0.65 without the grey).
+    assert _doubtful(0.28, 0.58, 0.65, side=1.0) == EMPTY
+    assert _doubtful(0.28, 0.58, 0.65, side=0.8) != EMPTY
+    # Felt f12: voted blue at 0.65 by the felt, like a design without the grey.
+    assert _framed(0.48, 0.34, 0.6, side=0.97) == EMPTY
+    assert _framed(0.48, 0.34, 0.6, side=0.5) != EMPTY
+    # Not asked where the table shows in the middle too little (a tile's rim beside the table between
+    # tiles).
+    assert _framed(0.29, 0.75, 0.1, asked=False, side=1.0) != EMPTY

@@ -41,6 +41,17 @@ TORN_ASKED = 0.7
 by 0.1 or less (drawn tiles with every wall torn, 0.81 -> 0.72), empty cells' by up to 0.35 from 0.52,
 short of the framed likenesses (0.45 at most) from here."""
 
+TABLE_SIDE = 0.9
+"""A torn cell (`TORN_SHARE`) whose tile, lined up, shows the table's neutral grey along this share of
+one side of its frame or more (`Window.table_side`) is empty: a tile's frame shows its colour along all
+four sides, and the reference leaves its dark walls grey (a dark wood's), not its frame. Why: burnt
+20261149 laminate f9, three empty cells, the lower half of each the table's grey and the upper a lilac
+laminate the reference kept with a pale streak of light across it, their corners no frame colour,
+correlated 0.58-0.68 with blue corridors (0.65-0.70 without the grey) and read as blue tiles; burnt
+20261149 felt second print f12, an empty cell voted blue at 0.65 by the felt, whole likeness 0.35, read
+a treasury. Every such empty cell on dev 2-83 and burnt 20261140-49 showed 0.97-1.0 on one side; of 795
+torn tiles read right none over 0.8 (a light wood's yellow frames washed towards grey)."""
+
 TILE_LIKENESS = 0.5
 """Otherwise it holds a tile when its inside, lined up, correlates this well with a design: on hard
 generated frames of seeds 1, 7 and 11 the bare table under glare or shadow stayed below 0.41 (16,000
@@ -179,6 +190,12 @@ def _kept_likeness(templates: Templates, colour: str, windows: list[Window]) -> 
     if float(missing.mean()) > MOSTLY_MISSING:
         return 0.0
     return float(templates.partial_scores(colour, view, ~missing).max())
+
+
+def _table_side(templates: Templates, colour: str, windows: list[Window]) -> float:
+    """`Window.table_side` of the cell lined up in the colour (as `Templates.match` lined it up)."""
+    window, dy, dx = templates.lined_scored(colour, windows)[3]
+    return window.table_side(dy, dx)
 
 
 def _warm_green(
@@ -379,6 +396,9 @@ def read_cell(
     ):
         # Corners of a tile's colour and walls and paths, but like no design: the table itself
         # where the reference kept it (a felt as green as a frame, a checked cloth).
+        return EMPTY, 0.5, None
+    if torn and _table_side(templates, colour, windows) >= TABLE_SIDE:
+        # A side of the table's grey where the frame would be: the table with a scrap of it kept.
         return EMPTY, 0.5, None
     shift = (found[0] + shift[0], found[1] + shift[1])
     sure = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))

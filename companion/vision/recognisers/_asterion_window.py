@@ -37,6 +37,11 @@ mostly in the tile's outer two pixels; uncounted, it stood for a wall there (jun
 with a chest, crossroads as junctions or treasuries: 11 cells on dev 7 and burnt 20261140-41, none
 lost). 1 lost a wing bend and a cell to the table between tiles."""
 
+SIDE_BAND_PX = (1, 5)
+"""A tile's frame, lined up, lies from the first to the fifth pixel inside its window's edge (its edge 1.4
+pixels in): `Window.table_side` looks there, but for the corners' 5 pixels (a neighbour's, the table's
+between tiles)."""
+
 CHANNEL_WEIGHTS = (1.0, 0.8, 0.8)
 """Weights of CIELAB's L, a and b in a template: colour tells a chest from a prisoner, a wing from a path."""
 
@@ -151,6 +156,21 @@ class Window:
         mask = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.uint8)
         mask[inner, inner] = cv2.dilate(neutral, _BESIDE)
         return numpy.asarray(mask.ravel() > 0, numpy.bool_)
+
+    def table_side(self, dy: int, dx: int) -> float:
+        """The largest share of the table's NEUTRAL_BGR (exactly: blended pixels are not counted) along
+        one side of the frame of a tile lined up at (dy, dx), `SIDE_BAND_PX` inside its edge."""
+        inner, outer = SIDE_BAND_PX
+        picture = numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
+        neutral = cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH)
+        along = slice(outer, TEMPLATE_PX - outer)
+        sides = (
+            neutral[inner:outer, along],
+            neutral[TEMPLATE_PX - outer : TEMPLATE_PX - inner, along],
+            neutral[along, inner:outer],
+            neutral[along, TEMPLATE_PX - outer : TEMPLATE_PX - inner],
+        )
+        return max(cv2.countNonZero(side) for side in sides) / float(sides[0].size)
 
     def scales(self) -> numpy.typing.NDArray[numpy.float64]:
         """`shift_scales` of the window's grey, unless given (`SmallPlane` gives them for many cells at
