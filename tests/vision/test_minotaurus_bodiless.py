@@ -86,6 +86,10 @@ def test_backs_the_bench_read_empty_are_down(monkeypatch: pytest.MonkeyPatch) ->
     assert [item for item in items if read[item] != "down"] == []
     monkeypatch.setattr(_minotaurus_bodiless, "FRAME_BACKS", 100)
     read = _read_recorded(RECORDED_BENCH)
+    # Without the frame's fainter likeness its bodiless backs still lend their plus to the loose ones.
+    assert [item for item in items if read[item] != "down"] == ["cell:10", "cell:39"]
+    monkeypatch.setattr(_minotaurus_bodiless, "PEER_LIKE", 2.0)
+    read = _read_recorded(RECORDED_BENCH)
     assert [item for item in items if read[item] != "down"] == BENCH_LOOSE
     # Its plainest backs are under 0.95 foreign: with them alone lending the emblem, no emblem is matched and
     # only the backs at least half foreign (EMPTY_COVER) stay down.
@@ -121,3 +125,18 @@ def test_a_broad_patch_is_no_emblem(monkeypatch: pytest.MonkeyPatch) -> None:
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "empty"
     monkeypatch.setattr(_minotaurus_bodiless, "EMBLEM_LIKE", -1.0)
     assert MinotaurusRecogniser().read(plane, LAYOUT, None).items["cell:24"] == "down"
+
+
+RECORDED_PEERS = Path(__file__).parent / "data" / "minotaurus_bodiless_bench20261142_felt_13_7.png"
+PEER_BODILESS = [f"cell:{n}" for n in (1, 10, 11, 21, 22, 23, 30, 41, 42)]
+"""The bench seed 20261142's (felt, second print, session 13, its eighth labelled frame): one back plain at
+SURE_COVER, in the matrix's corner; these nine lost their bodies to the reference, their plus left, and lie
+as its emblem under FRAME_LIKE (0.07-0.40), as the plus of the frame's other bodiless backs from 0.82."""
+
+
+def test_bodiless_backs_lend_their_remnant(monkeypatch: pytest.MonkeyPatch) -> None:
+    read = _read_recorded(RECORDED_PEERS)
+    assert [read[item] for item in PEER_BODILESS] == ["down"] * len(PEER_BODILESS)
+    monkeypatch.setattr(_minotaurus_bodiless, "PEER_LIKE", 2.0)
+    read = _read_recorded(RECORDED_PEERS)
+    assert [read[item] for item in PEER_BODILESS] == ["empty"] * len(PEER_BODILESS)
