@@ -1,6 +1,7 @@
 """Asterion: a doubtful cell (its corners not clearly of a frame colour) nearest yellow, then red, is not
-read red on its frame and prisoner's lead alone, only when red's designs are far likelier
-(`_asterion_cell.FAR_LIKELIER`); red nearest, then yellow, is read yellow on the lead."""
+read red on its frame and prisoner's lead alone, nor, voted yellow first, on red's designs
+(`_asterion_cell.ORANGE_YELLOW`; without it when far likelier, `FAR_LIKELIER`); red nearest, then
+yellow, is read yellow on the lead."""
 
 from __future__ import annotations
 
@@ -80,8 +81,14 @@ def test_a_doubtful_yellow_is_not_read_red_on_its_frame_alone() -> None:
     assert _read(designs, {YELLOW: 33, RED: 23}).startswith("yellow:")
 
 
-def test_a_doubtful_yellow_whose_designs_are_far_likelier_red_is_red() -> None:
+def test_a_doubtful_yellow_whose_designs_are_far_likelier_red_is_yellow(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Its corners vote yellow first: an orange yellow (`_asterion_cell.ORANGE_YELLOW`), none red.
     designs = _Designs(0.55, 0.55 + FAR_LIKELIER + 0.02, 0.0)
+    assert _read(designs, {YELLOW: 33, RED: 23}).startswith("yellow:")
+    # Without that rule red's far likelier designs decide.
+    monkeypatch.setattr(_asterion_cell, "ORANGE_YELLOW", False)
     assert _read(designs, {YELLOW: 33, RED: 23}).startswith("red:")
 
 

@@ -160,6 +160,16 @@ designs and 0.58 with yellow's, its tint yellow's by 0.13. Without the corners' 
 green voted red (green 0.12 of the corners, yellow 0.06; burnt 20261146 f4) was read yellow, the wood's
 orange leaning its tint to yellow."""
 
+ORANGE_YELLOW = True
+"""A cell whose corners vote yellow first and red next (and, doubtful, are nearest those two with the
+path's pixels counted) is yellow, not read red for red's designs being likelier, and is a tile when
+red's designs are like it as a tile's must be (TILE_LIKENESS doubtful, HALF_FRAMED_LIKENESS half framed):
+a second print's yellow on a dark wood turns orange, and correlated 0.39-0.45 with yellow's designs and
+0.50-0.52 with red's (burnt 20261149 dark wood second print f4, f7: read empty and red). Of ~230 cells
+voted yellow under HALF_FRAMED on dev 2-83 and burnt 20261140-49 none was red, and the empty ones' red
+likeness was 0.31 at most. Not where the corners vote red and only the path's glare puts yellow first
+among the nearest: two red tiles (0.62 and 0.80 red's designs) then read yellow."""
+
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
     FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
@@ -274,8 +284,13 @@ def read_cell(
             nearest = numpy.maximum(ranked, 0)
             colour_index, likeness = first, templates.likeness(FRAME_LABELS[first], windows)
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
-            if other > likeness + FAR_LIKELIER or (
-                other >= TILE_LIKENESS and (first, second) != (_YELLOW, _RED) and lead(first, second) < 0
+            # A yellow turned orange is likelier red's designs (`ORANGE_YELLOW`): yellow, a tile by them.
+            orange = (
+                ORANGE_YELLOW and (voted[0], rival) == (first, second) == (_YELLOW, _RED) and other > likeness
+            )
+            if not orange and (
+                other > likeness + FAR_LIKELIER
+                or (other >= TILE_LIKENESS and (first, second) != (_YELLOW, _RED) and lead(first, second) < 0)
             ):
                 colour_index, likeness = second, other
             elif (partner := _partner(first, second, frames_here)) is not None:
@@ -285,6 +300,8 @@ def read_cell(
                 partners = templates.likeness(FRAME_LABELS[partner], windows)
                 if partners >= max(TILE_LIKENESS, likeness) and lead(first, partner) < -RIVAL_LEAD:
                     colour_index, likeness = partner, partners
+            if orange and colour_index == _YELLOW:
+                likeness = max(likeness, other)
             # A frame colour nearest fewer corners still, when its designs are far likelier: a second
             # print's blue beside a light wood showed the table at most corners and green and the
             # path's yellow at more than blue (burnt 20261133). The first's partner even when nearest
@@ -387,10 +404,22 @@ def read_cell(
         and (kept := _kept_likeness(templates, colour, windows)) is not None
     ):
         likeness = kept
+    framed_likeness = likeness
+    if (
+        not doubtful
+        and share < HALF_FRAMED
+        and likeness < HALF_FRAMED_LIKENESS
+        and ORANGE_YELLOW
+        and colour == "yellow"
+        and rival == _RED
+        and rival_share >= RIVAL_SHARE * share
+    ):
+        # A yellow turned orange, likelier red's designs (`ORANGE_YELLOW`): a tile by them.
+        framed_likeness = max(likeness, templates.likeness("red", windows))
     if likeness < LEAST_LIKENESS or (
         not doubtful
         and (
-            (share < HALF_FRAMED and likeness < HALF_FRAMED_LIKENESS)
+            (share < HALF_FRAMED and framed_likeness < HALF_FRAMED_LIKENESS)
             or ((share < MOSTLY_FRAMED or contrast < FLAT_FRAMED) and likeness < MOSTLY_FRAMED_LIKENESS)
         )
     ):
