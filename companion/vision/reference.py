@@ -66,6 +66,14 @@ FAINT_LIGHT = 0.35
 and on the table a few levels bright there that error alone (4-9 levels, where the table's range under
 it is 2-6 wide) came out faint all over (burnt 20261138, linen under a player's shadow a quarter lit:
 Minoa's and Asterion's frames refused as a changed table, 0.22-0.28 of the light)."""
+MARK_PX = 5
+"""Side (mask pixels, 10 mm; OpenCV's median of floats goes to 5) of the surroundings a deep shadow's mark
+stands out of (`TableReference._marked`)."""
+MARK_LEVEL = 8.0
+"""Levels (summed over B, G and R) a mark under a deep shadow stands out of its surroundings beyond the
+table's own texture there. Burnt 20261149 Minotaurus felt session 13 (a shadow at 0.3 of the light): its empty
+cells' pixels half under 1.6 levels, at most 13 (the camera's noise, the light's error), beyond their texture
+99 % under 5.5, a few lone pixels to 10; over the backs the brightest 1 % (their emblems) from 27-33 up."""
 SHADE_DEPTH = 0.3
 """How much (log) darker than the light measured the table under one deep shadow is at least
 (`_one_shade`)."""
@@ -220,6 +228,7 @@ class TableReference(LearnedReference):
         if float(gain.min()) < FAINT_LIGHT:
             # Under a deep shadow the table's range shrinks with the light, its light's error does not.
             faint &= min3(gain) >= FAINT_LIGHT
+            matches &= ~self._marked(current, self._image, gain, floats(cv2.subtract(high, low)))
         matches &= ~faint
         # A piece of another hue than the table's around it is no table, even at its levels.
         # OpenCV's log: a fifth of numpy's cost, and within a unit of the last place of it.
@@ -301,6 +310,22 @@ class TableReference(LearnedReference):
             )
         correction = floats(cv2.exp(cv2.subtract(self._log_white, log_light)))
         return TableView(foreground > 0, correction, matches, table_share, hand, reason, small)
+
+    @staticmethod
+    def _marked(current: Floats, image: Floats, gain: Floats, texture: Floats) -> Mask:
+        """Where a deep shadow's table (under `FAINT_LIGHT`) shows marks of its own: a shadow darkens the
+        table evenly, its light's error too, and a mark on a piece under it (a back's emblem) stands out of
+        its surroundings by more than the table's own texture, at that light, ever did there. Within the
+        noise floor's tolerance everywhere there (burnt 20261149 Minotaurus felt: a shadow cast over the
+        matrix after the reference was taken, navy backs on navy felt at 10-20 levels of 255, painted
+        table with their emblem, 15-40 levels brighter than the back). `texture`: the table's neighbourhood
+        range at the light (the camera settling a millimetre off moves its texture that far)."""
+        residual = floats(cv2.subtract(current, cv2.multiply(image, gain)))
+        # Its surroundings' residual by the median: beside a piece's edge (within half the window) the
+        # table's own, so no halo is marked round a piece that differs anyway.
+        local = floats(cv2.absdiff(residual, cv2.medianBlur(residual, MARK_PX)))
+        excess = sum3(at_least_zero(floats(cv2.subtract(local, texture))))
+        return (excess > MARK_LEVEL) & (min3(gain) < FAINT_LIGHT)
 
     def _one_shade(self, log_ratio: Floats, log_light: Floats, matches: Mask, free: Mask) -> Mask | None:
         """Where the free area's pixels that differ are darker than the light measured by `SHADE_DEPTH` at
