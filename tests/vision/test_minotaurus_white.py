@@ -7,9 +7,11 @@ The planes are drawn as the reference would leave them: the generator's pieces o
 from __future__ import annotations
 
 import numpy
+import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Frame
 from companion.vision.generate.minotaurus import piece_face
+from companion.vision.recognisers import _minotaurus_white
 from companion.vision.recognisers._minotaurus_white import WHITE_CHROMA, too_coloured_for_white
 from companion.vision.recognisers.minotaurus import MinotaurusRecogniser, _cell_colours
 
@@ -87,3 +89,21 @@ def test_a_white_under_a_warm_cast_paler_than_any_yellow_stays_white() -> None:
     reading = MinotaurusRecogniser().read(plane, LAYOUT, None)
     assert reading.items["cell:7"] == "white-2-right"
     assert reading.items["cell:20"] == "yellow-4-left"
+
+
+def test_a_bright_pale_blue_is_too_coloured_for_white_where_a_warm_cast_as_faint_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bench seed 20261149 dark wood frame 000011: a second print's pale blue lit to lightness 167, chroma
+    17.5 (0.105 of it), under WHITE_SATURATION; a lamp's warm cast on a white as lit (0.111) stays white,
+    and a travel white's faint cool print (0.07) too. (Each alone: a frame's near-white face lends its
+    cast.)"""
+    casts = numpy.array([[-4.0, -17.0], [11.0, 15.0], [4.0, -15.0]], numpy.float32)
+    lightness = numpy.array([167.0, 167.0, 219.0], numpy.float32)
+
+    def alone() -> list[bool]:
+        return [bool(too_coloured_for_white(casts[n : n + 1], lightness[n : n + 1])[0]) for n in range(3)]
+
+    assert alone() == [True, False, False]
+    monkeypatch.setattr(_minotaurus_white, "COOL_SATURATION", _minotaurus_white.WHITE_SATURATION)
+    assert alone() == [False, False, False]

@@ -27,6 +27,12 @@ WHITE_SATURATION = 0.14
 """Most chroma per lightness (OpenCV's 0-255 L) a white face shows: dev frames' cast whites up to 0.093,
 every face of a colour (lit at all) from 0.108; the built-in white prototypes up to 0.09 but for the
 outlier."""
+COOL_SATURATION = 0.095
+"""WHITE_SATURATION for a face whose cast leans blue (Lab b under the table's): the whites' blue casts are
+faint (a travel white's cool print; dev and burnt sets' 450 such whites up to 0.081, chroma 18 at most),
+their strong casts a warm lamp's (yellow, up to 0.14). A second print's pale blue lit bright is as faint
+as those warm casts: bench seed 20261149 (burnt) dark wood session 01 frame 000011, a pale blue face at
+chroma 17.5, lightness 167 (0.105) read white; pale blues on dev and burnt sets from 0.105."""
 PALE_CHROMA = 12.0
 """Least chroma that makes a face too saturated for white: below it, a dim face's noise and the paper
 white's own tint (a cream edition's 8)."""
@@ -41,7 +47,8 @@ def too_coloured_for_white(
     neutral table's; `lightness`: each face's L (0-255); `taught_whites`: the (a, b) casts of taught white
     prototypes, if any."""
     chroma = numpy.hypot(casts[:, 0], casts[:, 1])
-    far = _too_coloured(chroma, lightness)
+    most = numpy.where(casts[:, 1] < 0, COOL_SATURATION, WHITE_SATURATION).astype(numpy.float32)
+    far = _too_coloured(chroma, lightness, most)
     if not far.any():
         return far
     near = casts[~far]
@@ -50,10 +57,10 @@ def too_coloured_for_white(
     if len(near):
         # Faces themselves near-white are never "far"; a far one is measured from its nearest white.
         apart = numpy.hypot(*(casts[far][:, None, :] - near[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-        far[far] = _too_coloured(apart, lightness[far])
+        far[far] = _too_coloured(apart, lightness[far], most[far])
     return far
 
 
-def _too_coloured(chroma: Casts, lightness: Casts) -> numpy.typing.NDArray[numpy.bool_]:
-    saturated = (chroma >= PALE_CHROMA) & (chroma >= WHITE_SATURATION * lightness)
+def _too_coloured(chroma: Casts, lightness: Casts, most: Casts) -> numpy.typing.NDArray[numpy.bool_]:
+    saturated = (chroma >= PALE_CHROMA) & (chroma >= most * lightness)
     return numpy.asarray((chroma >= WHITE_CHROMA) | saturated, numpy.bool_)
