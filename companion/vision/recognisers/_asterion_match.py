@@ -12,7 +12,8 @@ without the pixels the reference took for the table (its neutral grey inside the
 The looks, as shipped and taught, are in _asterion_looks, a cell's window and lining up in
 _asterion_window, the pair tests built and kept per pair of looks in _asterion_pair_tests (where two
 looks differ in _asterion_pairs, the filters' numerics in _asterion_filters), a wing's shape in
-lightness in _asterion_shape (names used elsewhere are re-exported here).
+lightness in _asterion_shape, how taught looks join the candidates in _asterion_taught (names used
+elsewhere are re-exported here).
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from companion.vision.recognisers._asterion_looks import looks_of
 from companion.vision.recognisers._asterion_noise import NOISE_CLOSE
 from companion.vision.recognisers._asterion_pair_tests import PairTests
 from companion.vision.recognisers._asterion_pairs import differ, plain_twin, same_paths
+from companion.vision.recognisers._asterion_taught import TAUGHT_CALL as TAUGHT_CALL
+from companion.vision.recognisers._asterion_taught import capped, taught_candidates
 from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
@@ -52,15 +55,6 @@ read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
 TWIN_CALL = 0.12
 """A candidate's twin (its paths with another thing on them, or none: a wing, horns, a chest) is told apart
 from it when scoring within this of the best, though beyond CLOSE_CALL."""
-TAUGHT_CALL = 0.2
-"""A taught look is told apart from the candidates when scoring within this of the best, though beyond
-CLOSE_CALL. It is one shot of one tile, under the teaching sitting's light and blur, and correlates less
-with its design on other tables than looks transferred from the built-in pictures (learned from many
-frames) do with theirs: the travel edition taught on dark wood (burnt 20261137), its blue cell taught
-alone, read blue cells on gingham and printed cloth as treasuries, the taught cell 0.10-0.12 under the
-transferred treasury, never compared where they differ. 0.1 and 0.15 read fewer of them right."""
-
-
 UNSURE = 0.2
 """A cell read by a lead under this (less than fully sure, as the recogniser counts) is looked at for
 pixels the table covers, and read again without them (most cells are not: 20 us each)."""
@@ -117,6 +111,12 @@ class Templates(PairTests):
             colour: [i for i, source in enumerate(self._sources.get(colour, [])) if source == "taught"]
             for colour in self.by_colour
         }
+        # Per colour taught in fewer designs than transferred: its looks not taught (TAUGHT_CEILING).
+        self._not_taught = {
+            colour: [i for i, source in enumerate(sources) if source != "taught"]
+            for colour, sources in self._sources.items()
+            if 0 < sources.count("taught") < sources.count("transferred")
+        }
 
     def _channel_wise(self, colour: str) -> tuple[FloatArray, FloatArray]:
         """A colour's looks' features as (looks x 3, pixels), channel after channel, and their squares."""
@@ -169,6 +169,8 @@ class Templates(PairTests):
         labels = self._labels[colour]
         # `values`: the scores as a list, when the caller has it (numpy's max cost a cell 4 us).
         values = scores.tolist() if values is None else values
+        if colour in self._not_taught:
+            values = capped(values, self._taught[colour], self._not_taught[colour])
         floor = max(values) - CLOSE_CALL
         order: list[int] = []
         later: list[int] = []
@@ -196,14 +198,7 @@ class Templates(PairTests):
                 if labels[twin] not in named and values[twin] >= twins_floor:
                     named.add(labels[twin])
                     chosen.append(twin)
-        # A taught look scoring up to TAUGHT_CALL under the best: one shot of a tile, it correlates less
-        # with the design elsewhere than the looks transferred from the built-in pictures do.
-        taught = self._taught[colour]
-        taught_floor = max(values) - TAUGHT_CALL if taught else 0.0
-        for i in taught:
-            if labels[i] not in named and values[i] >= taught_floor:
-                named.add(labels[i])
-                chosen.append(i)
+        chosen += taught_candidates(values, self._taught[colour], labels, named)
         return sorted(chosen, key=values.__getitem__, reverse=True)
 
     def partial_scores(
