@@ -96,3 +96,48 @@ def test_without_the_centre_the_check_beside_the_line_is_a_piece(monkeypatch: py
     item = ITEM
     read = minoa.MinoaRecogniser().read(_plane(layout, item, 5.0, 5.0), layout, None).items
     assert read[item] == "yellow"
+
+
+CARD = (150, 190, 215)
+"""The board's card where the reference kept it: a pale beige."""
+RED = (40, 40, 200)
+
+
+def line_offsets(layout: Layout, item: str, plane: Frame) -> tuple[numpy.ndarray, numpy.ndarray]:
+    """Each pixel's offset from the line's middle in mm: across it (towards its normal) and along it."""
+    region = layout.items[item]
+    turn = numpy.radians(region.rotation_deg)
+    along = numpy.array([numpy.cos(turn), -numpy.sin(turn)])
+    normal = numpy.array([-along[1], along[0]])
+    rows, columns = numpy.mgrid[0 : plane.shape[0], 0 : plane.shape[1]]
+    offset = (numpy.stack([columns, rows], axis=-1) - numpy.array(region.centre_px())) / PLANE_PX_PER_MM
+    return offset @ normal, offset @ along
+
+
+def _broad_red(layout: Layout, card_from_mm: float) -> Frame:
+    """Blue pieces on every other edge line, and about ITEM a red broader than a piece (a lamp's pool on a
+    red table the reference left, 2.5-10 mm either side of the line) round a middle the reference took for
+    the table but for the card along its first part (from -13 mm to `card_from_mm` along)."""
+    plane = None
+    for other in OTHERS:
+        plane = _bar(layout, other, BLUE, 0.0, minoa.PIECE_WIDTH_MM, plane)
+    assert plane is not None
+    across, lengthwise = line_offsets(layout, ITEM, plane)
+    plane[(numpy.abs(across) >= 2.5) & (numpy.abs(across) <= 10.0) & (numpy.abs(lengthwise) <= 14.0)] = RED
+    plane[(numpy.abs(across) < 2.5) & (lengthwise >= -13.0) & (lengthwise <= card_from_mm)] = CARD
+    return plane
+
+
+def test_a_colour_broader_than_a_piece_about_a_middle_mostly_taken_for_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Bench seed 20261149 (burnt) laminate frame 000093's line 97: the line's middle 0.41 shown, the red
+    0.44 of that, read red when only a middle half shown was asked (CENTRE_SHOWN 0.5). A middle shown at
+    all is asked; none shown (a piece's middle wholly taken for the table, test_minoa_off_line) is not."""
+    layout = recogniser_for("minoa").layout({})
+    plane = _broad_red(layout, -3.5)
+    read = minoa.MinoaRecogniser().read(plane, layout, None).items
+    assert read[ITEM] == minoa.EMPTY
+    assert {read[other] for other in OTHERS} == {"blue"}
+    monkeypatch.setattr(minoa, "CENTRE_SHOWN", 0.5)
+    assert minoa.MinoaRecogniser().read(plane, layout, None).items[ITEM] == "red"

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from companion.vision.base import PLANE_PX_PER_MM, Frame, Layout, recogniser_for
+from companion.vision.base import Frame, Layout, recogniser_for
 from companion.vision.recognisers import minoa
 from companion.vision.reference import NEUTRAL_BGR
 
-from .test_minoa_centre import BLUE, ITEM, OTHERS, _bar
+from .test_minoa_centre import BLUE, ITEM, OTHERS, _bar, line_offsets
 
 RED = (40, 40, 200)
 
@@ -23,13 +23,8 @@ def _plane(layout: Layout, off_mm: float, width_mm: float) -> Frame:
     for other in OTHERS:
         plane = _bar(layout, other, BLUE, 0.0, minoa.PIECE_WIDTH_MM, plane)
     plane = _bar(layout, ITEM, RED, off_mm, width_mm, plane)
-    region = layout.items[ITEM]
-    turn = numpy.radians(region.rotation_deg)
-    along = numpy.array([numpy.cos(turn), -numpy.sin(turn)])
-    normal = numpy.array([-along[1], along[0]])
-    rows, columns = numpy.mgrid[0 : plane.shape[0], 0 : plane.shape[1]]
-    offset = (numpy.stack([columns, rows], axis=-1) - numpy.array(region.centre_px())) / PLANE_PX_PER_MM
-    middle = (numpy.abs(offset @ normal) <= 1.5) & (numpy.abs(offset @ along) <= 14.0)
+    across, along = line_offsets(layout, ITEM, plane)
+    middle = (numpy.abs(across) <= 1.5) & (numpy.abs(along) <= 14.0)
     plane[middle] = NEUTRAL_BGR
     return plane
 

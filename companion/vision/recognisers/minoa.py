@@ -98,10 +98,14 @@ the line: a piece lies on its line, 9 mm wide, so its middle covers the line wha
 (burnt 20261138 and dev 2-77: right pieces 0.69 and more but one, in a frame the reference had emptied
 of its sticks). A cloth's or print's colour the reference left in view beside an edge fills a band off
 the line: a gingham's yellow checks and a print's red (burnt 20261138) 0.08-0.54, dev 13's linen 0.33."""
-CENTRE_SHOWN = 0.5
+CENTRE_SHOWN = 0.25
 """Asked only where the plane shows this share of the line's middle (those checks and prints: 0.7 and
 more): a piece whose middle the reference took for the table (a green piece on a green check) is told by
-the rest of its band alone."""
+the rest of its band alone. Not half: bench seed 20261149 (burnt) laminate frame 000093, a lamp's pool on
+the red laminate the reference left, broader than a piece about an edge line whose middle it took for
+the table but for a little card (0.41 shown, 0.44 of it red), read red; dev 26 linen frame 107 a blue
+check beside two lines (0.36 and 0.41 shown, none of it blue). Right pieces whose middle is 0.25-0.5
+shown hold 0.7-1.0 of it (dev 36, 83, burnt 20261142)."""
 
 OFF_LINE_MM = 3.5
 """A piece's colour centred further than this from its line, across the strip (ACROSS_MM), lies beside the
