@@ -74,6 +74,10 @@ MARK_LEVEL = 8.0
 table's own texture there. Burnt 20261149 Minotaurus felt session 13 (a shadow at 0.3 of the light): its empty
 cells' pixels half under 1.6 levels, at most 13 (the camera's noise, the light's error), beyond their texture
 99 % under 5.5, a few lone pixels to 10; over the backs the brightest 1 % (their emblems) from 27-33 up."""
+MARK_EDGE = 4.0
+"""Levels (as `MARK_LEVEL`) a deep shadow's table pixel beside a mark's core stands out by to be its edge:
+burnt 20261149 Minotaurus felt session 13, 541 -> 547 of 550 cells (from 505 without marks); 5 or 3, 542 and
+547, and at 4 one empty cell more read a piece in a frame lost anyway (burnt 20261141 linen f14)."""
 SHADE_DEPTH = 0.3
 """How much (log) darker than the light measured the table under one deep shadow is at least
 (`_one_shade`)."""
@@ -325,7 +329,10 @@ class TableReference(LearnedReference):
         # table's own, so no halo is marked round a piece that differs anyway.
         local = floats(cv2.absdiff(residual, cv2.medianBlur(residual, MARK_PX)))
         excess = sum3(at_least_zero(floats(cv2.subtract(local, texture))))
-        return (excess > MARK_LEVEL) & (min3(gain) < FAINT_LIGHT)
+        # A mark's edge, half in a mask pixel, stands out less: beside its core, less is enough.
+        core = (excess > MARK_LEVEL).view(numpy.uint8)
+        edge = (cv2.dilate(core, _NEIGHBOURS) > 0) & (excess > MARK_EDGE)
+        return (core.view(bool) | edge) & (min3(gain) < FAINT_LIGHT)
 
     def _one_shade(self, log_ratio: Floats, log_light: Floats, matches: Mask, free: Mask) -> Mask | None:
         """Where the free area's pixels that differ are darker than the light measured by `SHADE_DEPTH` at

@@ -30,7 +30,9 @@ def navy(rng: numpy.random.Generator) -> numpy.typing.NDArray[numpy.float32]:
     )
 
 
-def with_backs(cloth: numpy.typing.NDArray[numpy.float32]) -> numpy.typing.NDArray[numpy.float32]:
+def with_backs(
+    cloth: numpy.typing.NDArray[numpy.float32], emblem: tuple[float, float, float] = EMBLEM_BGR
+) -> numpy.typing.NDArray[numpy.float32]:
     """Backs of the felt's colour on it, each with a pale plus (strokes 3 mm wide, 16 mm long)."""
     out = cloth.copy()
     half = PIECE_MM * PLANE_PX_PER_MM / 2
@@ -40,8 +42,8 @@ def with_backs(cloth: numpy.typing.NDArray[numpy.float32]) -> numpy.typing.NDArr
         cv2.rectangle(
             out, (round(x - half), round(y - half)), (round(x + half), round(y + half)), NAVY_BGR, -1
         )
-        cv2.rectangle(out, (x - arm, y - stroke), (x + arm, y + stroke), EMBLEM_BGR, -1)
-        cv2.rectangle(out, (x - stroke, y - arm), (x + stroke, y + arm), EMBLEM_BGR, -1)
+        cv2.rectangle(out, (x - arm, y - stroke), (x + arm, y + stroke), emblem, -1)
+        cv2.rectangle(out, (x - stroke, y - arm), (x + stroke, y + arm), emblem, -1)
     return out
 
 
@@ -78,3 +80,26 @@ def test_the_empty_felt_under_a_deep_shadow_shows_no_marks() -> None:
     view = reference.look(shaded(with_markers(cloth, rng), 0.3, rng))
     assert not view.refused, view.reason
     assert numpy.mean(view.foreground[mask_box(20.0, 20.0, 380.0, 240.0)]) < 0.01
+
+
+def plus_found(foreground: numpy.typing.NDArray[numpy.bool_]) -> float:
+    """Share of the backs' plus arms (16 x 4 mm each way) the view holds for foreground, over every back."""
+    shares = [
+        float(numpy.mean(foreground[mask_box(cx - 8, cy - 2, cx + 8, cy + 2)]))
+        + float(numpy.mean(foreground[mask_box(cx - 2, cy - 8, cx + 2, cy + 8)]))
+        for cx, cy in PIECES
+    ]
+    return sum(shares) / (2 * len(shares))
+
+
+def test_a_fainter_plus_is_found_to_its_edges(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its strokes' edges, half in a mask pixel, stand out by less than its core: beside the core, enough.
+    rng = numpy.random.default_rng(43)
+    cloth = navy(rng)
+    reference = learned(with_markers(cloth, rng))
+    plane = shaded(with_markers(with_backs(cloth, (85.0, 65.0, 55.0)), rng), 0.3, rng)
+    view = reference.look(plane)
+    assert plus_found(view.foreground) > 0.75, plus_found(view.foreground)
+    assert numpy.mean(view.foreground[mask_box(20.0, 235.0, 380.0, 255.0)]) < 0.02
+    monkeypatch.setattr(reference_module, "MARK_EDGE", 1e9)
+    assert plus_found(reference.look(plane).foreground) < 0.7
