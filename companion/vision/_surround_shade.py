@@ -44,6 +44,13 @@ SHADE_PATTERN_Z = 8.0
 times the square root of the pixels it is taken over, as `KEPT_TEXTURE_Z`): those shadows 24-34; arms of
 the laminate's hue whose darkening is as even as a shadow's -2 to 2.3 (minotaurus laminate sitting 11
 frame 6: 0.7, a hand frame refused by this alone)."""
+SHADE_NOISE = 1.0
+"""Grey levels of the camera's noise in a channel, smoothed over 3 pixels (`HUE_NOISE`'s): in a deep
+shadow it alone turns the log darkening and hue by more than `SHADE_EVEN` and `SHADE_HUE` allow, so
+those limits grow by what it makes of them at the band's levels and its reference's (in quadrature).
+Bench seed 20261150 (now burnt) Minotaurus and Minoa dark wood cut edge session 01, at rest: a lamp's
+pool over the band blocked (the band 7-17 levels of 24-41), the wood's grain showing through at 49 (arms
+3.6 at most), uneven 0.049-0.055 and hue 0.15-0.17, refused as a hand."""
 PATTERN_PX = 5
 """Side (mask pixels) of the window whose mean the table's faint pattern is taken against."""
 SHADE_MIN_PX = 100
@@ -125,8 +132,11 @@ def smooth_shades(
     # goes on into the plane, so its part in the band keeps the rows along the plane's edge).
     inner = (cv2.erode(whole, inset) > 0) & in_band
     greys = sum3(numpy.asarray(frame, numpy.float32)), sum3(reference)
-    pixels, uneven, hue, agreement = shade_measures(frame, reference, pieces, inner, greys)
-    shade = (pixels >= SHADE_MIN_PX) & (uneven <= SHADE_EVEN) & (hue <= SHADE_HUE)
+    pixels, uneven, hue, agreement, noise_even, noise_hue = shade_measures(
+        frame, reference, pieces, inner, greys
+    )
+    even, one_hue = numpy.hypot(SHADE_EVEN, noise_even), numpy.hypot(SHADE_HUE, noise_hue)
+    shade = (pixels >= SHADE_MIN_PX) & (uneven <= even) & (hue <= one_hue)
     shade &= agreement >= SHADE_PATTERN_Z
     counted = numpy.bincount(pieces.ravel(), minlength=found) >= piece_px
     counted[0] = False  # no piece: the rest of the band, and the plane
@@ -153,7 +163,8 @@ def shade_measures(
 ) -> tuple[numpy.typing.NDArray[numpy.float64], ...]:
     """Per piece (`pieces`, numbered from 0 on), `smooth_shades`'s measures over its `inner` pixels: how
     many, the deviation of its log darkening from the window's mean, that of its hue over the reference's,
-    and how surely the table's pattern shows through. `greys`, when known: the frame's and the reference's
+    how surely the table's pattern shows through, and what the camera's noise (`SHADE_NOISE`) makes of the
+    first two at the levels now. `greys`, when known: the frame's and the reference's
     levels summed over the channels."""
     count = int(pieces.max()) + 1
     now = cv2.blur(numpy.asarray(frame, numpy.float32), (3, 3))
@@ -175,6 +186,12 @@ def shade_measures(
         return numpy.asarray(numpy.sqrt(numpy.maximum(mean(picked * picked) - centre**2, 0.0)), numpy.float64)
 
     hue = numpy.hypot(spread(log[..., 2] - log[..., 1]), spread(log[..., 0] - log[..., 1]))
+    # The noise's share of each channel's log at its levels now and then (a ratio of two shots): the
+    # darkening's (a mean of three) and the hue's (two differences from green), as deviations over it.
+    share = (SHADE_NOISE / (now + offset)) ** 2 + (SHADE_NOISE / (then + offset)) ** 2
+    blue, green, red = (share[..., k][inner].astype(numpy.float64) for k in range(3))
+    noise_even = numpy.sqrt(mean(blue + green + red)) / 3.0
+    noise_hue = numpy.sqrt(mean(blue + red + 2.0 * green))
     # The table's faint pattern (each grey level less its neighbourhood's), unsmoothed: a shadow scales
     # it, so it correlates with the reference's whatever the gain; an arm shows its own.
     window = (PATTERN_PX, PATTERN_PX)
@@ -187,7 +204,7 @@ def shade_measures(
     cross = mean(now_pattern * then_pattern) - now_mean * then_mean
     energies = (mean(now_pattern**2) - now_mean**2) * (mean(then_pattern**2) - then_mean**2)
     agreement = cross / numpy.sqrt(numpy.maximum(energies, 1e-12)) * numpy.sqrt(pixels)
-    return pixels, spread(uneven), hue, agreement
+    return pixels, spread(uneven), hue, agreement, noise_even, noise_hue
 
 
 def lifted_shades(
