@@ -47,7 +47,7 @@ def _frame_lead(templates: Any, colour: str, other: str, *_: Any) -> float:
 
 @pytest.fixture(autouse=True)
 def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_asterion_cell, "_lead", _frame_lead)
+    monkeypatch.setattr(_asterion_cell, "tinted_lead", _frame_lead)
 
 
 def _read(designs: _Designs, votes: dict[int, int]) -> str:

@@ -60,7 +60,7 @@ def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # The corners' tint needs a window's pixels; here the vote's handling alone is tested.
     monkeypatch.setattr(
         _asterion_cell,
-        "_lead",
+        "tinted_lead",
         lambda templates, colour, other, windows, corners, palettes: templates.colour_lead(
             colour, other, windows
         ),

@@ -38,7 +38,9 @@ class _Designs(_Likenesses):
 def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # The corners' tint needs a window's pixels; here the choice of colour alone is tested.
     monkeypatch.setattr(
-        _asterion_cell, "_lead", lambda templates, colour, other, *_: templates.colour_lead(colour, other, [])
+        _asterion_cell,
+        "tinted_lead",
+        lambda templates, colour, other, *_: templates.colour_lead(colour, other, []),
     )
 
 

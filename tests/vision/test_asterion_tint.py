@@ -17,7 +17,7 @@ from companion.vision.recognisers._asterion_profile import (
     default_colours,
     tint_splits,
 )
-from companion.vision.recognisers._asterion_tint import _lead
+from companion.vision.recognisers._asterion_tint import tinted_lead
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
 
 Lab = tuple[float, float, float]
@@ -44,7 +44,7 @@ class _Even:
 
 
 def _lead_of(colour: str, other: str, tile: tuple[Window, numpy.typing.NDArray[numpy.uint8]]) -> float:
-    return _lead(_Even(), colour, other, [tile[0]], tile[1], _palettes(SECOND))  # type: ignore[arg-type]
+    return tinted_lead(_Even(), colour, other, [tile[0]], tile[1], _palettes(SECOND))  # type: ignore[arg-type]
 
 
 def _tile(
@@ -74,9 +74,9 @@ def test_tinted_frames_tell_green_from_yellow(tint: tuple[float, float], splits:
     green, green_corners = _tile(GREEN, tint)
     yellow, yellow_corners = _tile(YELLOW, tint)
     even = _Even()
-    assert _lead(even, "green", "yellow", [green], green_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
-    assert _lead(even, "yellow", "green", [green], green_corners, _palettes(splits)) < -0.3  # type: ignore[arg-type]
-    assert _lead(even, "yellow", "green", [yellow], yellow_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
+    assert tinted_lead(even, "green", "yellow", [green], green_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
+    assert tinted_lead(even, "yellow", "green", [green], green_corners, _palettes(splits)) < -0.3  # type: ignore[arg-type]
+    assert tinted_lead(even, "yellow", "green", [yellow], yellow_corners, _palettes(splits)) > 0.3  # type: ignore[arg-type]
 
 
 def test_a_warm_lamp_makes_green_as_red_as_yellow() -> None:
@@ -109,8 +109,8 @@ def test_the_splits_are_the_prints_own() -> None:
     narrow = tint_splits({"yellow": [[180.0, 128.0, 170.0]], "green": [[160.0, 108.0, 160.0]]})
     assert narrow[1] < 10.0 < SHIPPED[1]
     window, corners = _tile((170.0, WHITE[1] - 10.0, 160.0), (0.0, 0.0))
-    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(narrow)) > 0.0  # type: ignore[arg-type]
-    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(SHIPPED)) == 0.0  # type: ignore[arg-type]
+    assert tinted_lead(_Even(), "green", "yellow", [window], corners, _palettes(narrow)) > 0.0  # type: ignore[arg-type]
+    assert tinted_lead(_Even(), "green", "yellow", [window], corners, _palettes(SHIPPED)) == 0.0  # type: ignore[arg-type]
     profile = Profile(game="asterion", colours=default_colours())
     assert _Prepared.of(profile).palettes[False].tint == SHIPPED
 
@@ -151,7 +151,7 @@ def test_only_the_corners_frame_pixels_tell() -> None:
     corners = numpy.concatenate([frame[:8], beside, numpy.repeat(path, 16, axis=0)])
     mixed = float(numpy.median(cv2.cvtColor(corners.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0, :, 1]))
     assert abs(mixed - WHITE[1]) < SECOND[0]
-    assert _lead(_Even(), "green", "yellow", [window], corners, _palettes(SECOND)) > 0.3  # type: ignore[arg-type]
+    assert tinted_lead(_Even(), "green", "yellow", [window], corners, _palettes(SECOND)) > 0.3  # type: ignore[arg-type]
 
 
 class _GreenLeads:
@@ -172,7 +172,7 @@ def test_a_yellow_redder_against_blue_than_its_whites_leans_yellow(cast: tuple[f
     assert set(owners.tolist()) <= {FRAME_LABELS.index("yellow"), FRAME_LABELS.index("green")}
 
     def leads_of(tile: tuple[Window, numpy.typing.NDArray[numpy.uint8]], colour: str, other: str) -> float:
-        return _lead(leads, colour, other, [tile[0]], tile[1], palettes)  # type: ignore[arg-type]
+        return tinted_lead(leads, colour, other, [tile[0]], tile[1], palettes)  # type: ignore[arg-type]
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_asterion_tint, "RED_OVER_BLUE_LEAN", 0.0)

@@ -17,7 +17,7 @@ from companion.vision.recognisers._asterion_grid import SmallPlane
 from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
 from companion.vision.recognisers._asterion_match import MOSTLY_MISSING, SHIFT_PX, Templates
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
-from companion.vision.recognisers._asterion_tint import _frame_pixels, _lead
+from companion.vision.recognisers._asterion_tint import frame_pixels, tinted_lead
 from companion.vision.recognisers._asterion_window import Window
 
 TILE_CONTRAST = 10.0
@@ -116,7 +116,7 @@ WARM_SHARE = 0.75
 WARM_L = 150.0
 WARM_B = 170.0
 """A cell whose corners vote yellow (at least WARM_SHARE of them) with green too seldom for the runner-up
-rules is read green when its frame and prisoner with the corners' tint (`_lead`) lead green by over
+rules is read green when its frame and prisoner with the corners' tint (`tinted_lead`) lead green by over
 WARM_LEAD; tried only where the corners of a frame colour are no lighter than CIELAB L WARM_L and no
 yellower than b WARM_B (medians, 8-bit). Why: on burnt 20261142 dark wood (second print, frame 3) a warm
 light patch turned four green frames wholly yellow (share 0.77-1.0, green at 0-7 of 100; corners L
@@ -154,7 +154,7 @@ cells voted under HALF_FRAMED on dev 2-83 and burnt 20261140-45 (taught editions
 had another colour's designs likelier by over 0.15, and 150 were asked. Without the TILE_LIKENESS floor
 an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue tile at 0.24.
 Yellow's and green's designs are alike: the likelier of the two gives way to the other when more corners
-show the other and its frame and prisoner (with the corners' tint, `_lead`) lead: burnt 20261148 felt
+show the other and its frame and prisoner (with the corners' tint, `tinted_lead`) lead: burnt 20261148 felt
 second print f12, a yellow voted blue at 0.42 (yellow 0.13, green none) correlated 0.61 with green's
 designs and 0.58 with yellow's, its tint yellow's by 0.13. Without the corners' count a light wood's
 green voted red (green 0.12 of the corners, yellow 0.06; burnt 20261146 f4) was read yellow, the wood's
@@ -183,7 +183,7 @@ corners the wood's orange (nearest red), the path and a thin frame washed to yel
 and correlated 0.74-0.81 with green's designs, 0.12-0.17 over yellow's. Of the doubtful cells so placed
 on dev 2-83 and burnt 20261140-46 (taught editions too), yellow tiles were at most 0.054 likelier green,
 and empty cells, up to 0.16 likelier, under TILE_LIKENESS. Nor need the other be far likelier when its
-designs are no less like and its frame and prisoner (with the corners' tint, `_lead`) lead by over
+designs are no less like and its frame and prisoner (with the corners' tint, `tinted_lead`) lead by over
 RIVAL_LEAD, as where a corner lies nearest it: burnt 20261148 light wood second print f13, a green under
 glare, its corners yellow at 0.25 and the wood's red, none nearest green, correlated 0.82 with green's
 designs (0.07 over yellow's) and led green by 0.8."""
@@ -211,11 +211,11 @@ def _table_side(templates: Templates, colour: str, windows: list[Window]) -> flo
 def _warm_green(
     corner_pixels: Frame, palettes: _CellPalettes, on_frame: numpy.typing.NDArray[numpy.bool_] | None = None
 ) -> bool:
-    """Whether the corners' pixels of a frame colour (all of them when none; `on_frame` as `_frame_pixels`)
+    """Whether the corners' pixels of a frame colour (all of them when none; `on_frame` as `frame_pixels`)
     are no lighter than WARM_L and no yellower than WARM_B (medians)."""
     # Medians of OpenCV's 8-bit Lab as it gives them (`to_lab`'s float copy holds the same values): asked
     # of every cell voted yellow, 22 us a call against 30.
-    pixels = _frame_pixels(corner_pixels, palettes, on_frame)
+    pixels = frame_pixels(corner_pixels, palettes, on_frame)
     lab = cv2.cvtColor(pixels.reshape(1, -1, 3), cv2.COLOR_BGR2LAB)[0]
     middle = len(lab) // 2
     lightness, _, yellowness = numpy.partition(lab, middle, axis=0)[middle].tolist()
@@ -260,8 +260,10 @@ def read_cell(
     windows = [window]
 
     def lead(colour: int, other: int) -> float:
-        """How much likelier `colour`'s frame and prisoner than `other`'s (`_lead`, on the windows now)."""
-        return _lead(templates, FRAME_LABELS[colour], FRAME_LABELS[other], windows, corner_pixels, palettes)
+        """How much likelier `colour`'s frame and prisoner than `other`'s (`tinted_lead`, these windows)."""
+        return tinted_lead(
+            templates, FRAME_LABELS[colour], FRAME_LABELS[other], windows, corner_pixels, palettes
+        )
 
     if doubtful:
         # Corners not clearly of a tile's colour: a yellow frame under glare reads as a

@@ -1,6 +1,6 @@
 """Asterion: how much likelier a cell's frame and prisoner are one frame colour's than another's, green
-against yellow joined by the corners' tint (`_lead`), and which corner pixels show a frame colour
-(`_frame_pixels`). `_asterion_cell` decides a cell's colour with these."""
+against yellow joined by the corners' tint (`tinted_lead`), and which corner pixels show a frame colour
+(`frame_pixels`). `_asterion_cell` decides a cell's colour with these."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ greens 0.28 at the 99th percentile, yellows 0.30 at the 1st; greens over 0.5 (fe
 green taught) led green by 0.8 and more."""
 
 
-def _lead(
+def tinted_lead(
     templates: Templates,
     colour: str,
     other: str,
@@ -68,7 +68,7 @@ def _lead(
     clipped = cv2.mean(cv2.threshold(bgr, CLIPPED - 1, 255, cv2.THRESH_BINARY)[1], mask=whites)
     pixels = corner_pixels.reshape(-1, 3)
     owners = palettes.every_map[palettes.every.classify_bgr(pixels)]
-    corners = to_lab(_frame_pixels(pixels, palettes, owners < len(FRAME_LABELS)).reshape(1, -1, 3))[0, :, 1]
+    corners = to_lab(frame_pixels(pixels, palettes, owners < len(FRAME_LABELS)).reshape(1, -1, 3))[0, :, 1]
     middle = corners.size // 2
     below = cv2.mean(part, mask=whites)[1] - float(numpy.partition(corners, middle)[middle])
     yellow_split, green_split = palettes.tint
@@ -90,7 +90,7 @@ def _lead(
     return lead + (greener if colour == "green" else -greener)
 
 
-def _frame_pixels(
+def frame_pixels(
     corner_pixels: Frame, palettes: _CellPalettes, on_frame: numpy.typing.NDArray[numpy.bool_] | None = None
 ) -> Frame:
     """The corners' pixels (BGR, one row each) of a frame colour, all of them when none: beside the

@@ -1,7 +1,7 @@
 """Tanz der Hornochsen: a straightened tile's digits, as shapes of ink.
 
 A straightened tile (see _hornochsen_tiles.py, which finds it in its square) has its ink scaled from its
-face's lightness to its darkest ink's (_ink_image) and split into digit-like shapes (tile_glyphs), two
+face's lightness to its darkest ink's (ink_image) and split into digit-like shapes (tile_glyphs), two
 digits blurred into one shape cut apart; each is scaled to GLYPH_SIZE for _hornochsen_digits.py to tell
 which digit it is.
 """
@@ -25,7 +25,7 @@ GLYPH_SIZE = (16, 24)
 """(width, height) a digit is scaled to before it is compared with the templates."""
 
 
-def _ink_image(tile_lightness: FloatArray, whole_levels: bool = False) -> FloatArray | None:
+def ink_image(tile_lightness: FloatArray, whole_levels: bool = False) -> FloatArray | None:
     """0 (face) .. 1 (ink) over a straightened tile, or None when it shows no ink.
 
     Face and ink levels come from the tile's middle (the number, no edge or board); the
@@ -81,18 +81,18 @@ def tile_glyphs(
 ) -> list[Glyph]:
     """The digits on a straightened tile, left to right. `normalise=False`: their pixels left as scaled,
     to be normalised with other tiles' at once (see DigitTemplates.all_scores). `whole_levels`: the tile
-    holds whole levels 0-255 only (see _ink_image)."""
-    inkness = _ink_image(tile_lightness, whole_levels)
+    holds whole levels 0-255 only (see ink_image)."""
+    inkness = ink_image(tile_lightness, whole_levels)
     if inkness is None:
         return []
     mask = (inkness > 0.5).astype(numpy.uint8)
-    glyphs = _glyphs(inkness, mask, normalise)
+    glyphs = shapes_of(inkness, mask, normalise)
     if len(glyphs) < 2:
-        glyphs = _cut_lines(inkness, mask, glyphs, normalise)
+        glyphs = cut_lines(inkness, mask, glyphs, normalise)
     return glyphs
 
 
-def _cut_lines(
+def cut_lines(
     inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8], glyphs: list[Glyph], normalise: bool
 ) -> list[Glyph]:
     """Columns inked over most of the height are a tile's edge or frame line (digits are 11 mm of 30): cut
@@ -102,7 +102,7 @@ def _cut_lines(
     lines = mask.sum(axis=0) > LINE_SHARE * mask.shape[0]
     if lines.any():
         mask[:, lines] = 0
-        cut = _glyphs(inkness, mask, normalise)
+        cut = shapes_of(inkness, mask, normalise)
         return cut if len(cut) > len(glyphs) else glyphs
     return glyphs
 
@@ -137,19 +137,19 @@ def tiles_glyphs(tiles: list[FloatArray]) -> list[list[Glyph]]:
     inset = round(1.0 * PLANE_PX_PER_MM)
     inner = stack[inked, inset:-inset, inset:-inset]
     shown_face = face[inked][:, None, None]
-    # _ink_image's scale, every tile at once (the same float32 operations on the same levels).
+    # ink_image's scale, every tile at once (the same float32 operations on the same levels).
     inkness = numpy.asarray((shown_face - inner) / (shown_face - ink[inked][:, None, None]), numpy.float32)
     numpy.minimum(numpy.maximum(inkness, 0.0, out=inkness), 1.0, out=inkness)
     masks = (inkness > 0.5).astype(numpy.uint8)
     for place, tile in enumerate(inked):
-        glyphs = _glyphs(inkness[place], masks[place], normalise=False)
+        glyphs = shapes_of(inkness[place], masks[place], normalise=False)
         if len(glyphs) < 2:
-            glyphs = _cut_lines(inkness[place], masks[place], glyphs, normalise=False)
+            glyphs = cut_lines(inkness[place], masks[place], glyphs, normalise=False)
         found[tile] = glyphs
     return found
 
 
-def _glyphs(
+def shapes_of(
     inkness: FloatArray, mask: numpy.typing.NDArray[numpy.uint8], normalise: bool = True
 ) -> list[Glyph]:
     """The digit-like shapes of the ink mask (see tile_glyphs)."""
@@ -163,8 +163,8 @@ def _glyphs(
 def _shapes_glyphs(
     inkness: FloatArray, tall_stats: numpy.typing.NDArray[numpy.int32], normalise: bool = True
 ) -> list[Glyph]:
-    """_glyphs of the ink's shapes at least half a digit tall (connectedComponentsWithStats' rows: x, y,
-    width, height, area)."""
+    """shapes_of's glyphs: those of the ink's shapes at least half a digit tall (connectedComponentsWithStats'
+    rows: x, y, width, height, area)."""
     height, width = inkness.shape
     reach = (TILE_MM / 2 - 3.5) * PLANE_PX_PER_MM
     # A digit is tall, not a sliver, fills a quarter of its box or more (a tile's frame line, or a wisp of

@@ -10,8 +10,8 @@ to its side, with a digit's shape on the other side once the ink is cut lower, i
 from __future__ import annotations
 
 from companion.vision.recognisers._hornochsen_digits import DigitTemplates, number_of
-from companion.vision.recognisers._hornochsen_glyphs import Glyph, _ink_image
-from companion.vision.recognisers._hornochsen_steady import _two
+from companion.vision.recognisers._hornochsen_glyphs import Glyph, ink_image
+from companion.vision.recognisers._hornochsen_steady import two_glyphs
 from companion.vision.recognisers._lab import FloatArray
 
 LONE_OFFSET_MM = 2.0
@@ -34,10 +34,10 @@ def lost_digit(
     it does not, or they read no number of two digits."""
     if len(glyphs) != 1 or abs(glyphs[0].offset) < LONE_OFFSET_MM:
         return None
-    inkness = _ink_image(straight, whole_levels=True)
+    inkness = ink_image(straight, whole_levels=True)
     if inkness is None:
         return None
-    pair = _two(inkness, LOST_CUT)
+    pair = two_glyphs(inkness, LOST_CUT)
     if len(pair) != 2:
         return None
     left, right = pair

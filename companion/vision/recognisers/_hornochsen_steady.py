@@ -24,7 +24,7 @@ from companion.vision.recognisers._hornochsen_digits import (
     DigitTemplates,
     number_fit,
 )
-from companion.vision.recognisers._hornochsen_glyphs import Glyph, _cut_lines, _glyphs, _ink_image
+from companion.vision.recognisers._hornochsen_glyphs import Glyph, cut_lines, ink_image, shapes_of
 from companion.vision.recognisers._lab import FloatArray
 
 STEADY_MARGIN = 0.15
@@ -86,10 +86,10 @@ def _cuts(straight: FloatArray) -> list[list[Glyph]]:
     """The tile's glyphs (unnormalised) cut at each of INK_CUTS, and at tile_glyphs' cut on its ink moved by
     SHIFTS and scaled by SCALES (the ink's levels as the tile's: half a pixel moves them little): those of
     two glyphs only."""
-    inkness = _ink_image(straight)
+    inkness = ink_image(straight)
     if inkness is None:
         return []
-    found = [_two(inkness, share) for share in INK_CUTS]
+    found = [two_glyphs(inkness, share) for share in INK_CUTS]
     height, width = inkness.shape
     moves: list[numpy.typing.NDArray[numpy.float64]] = [
         numpy.array([[1, 0, shift], [0, 1, shift]], numpy.float64) for shift in SHIFTS
@@ -100,12 +100,12 @@ def _cuts(straight: FloatArray) -> list[list[Glyph]]:
     ]
     for move in moves:
         moved = cv2.warpAffine(inkness, move, (width, height), borderMode=cv2.BORDER_REPLICATE)
-        found.append(_two(numpy.asarray(moved, numpy.float32), 0.5))
+        found.append(two_glyphs(numpy.asarray(moved, numpy.float32), 0.5))
     return [glyphs for glyphs in found if len(glyphs) == 2]
 
 
-def _two(inkness: FloatArray, share: float) -> list[Glyph]:
+def two_glyphs(inkness: FloatArray, share: float) -> list[Glyph]:
     """tile_glyphs' glyphs of the ink cut at `share` of its darkest."""
     mask = (inkness > share).astype(numpy.uint8)
-    glyphs = _glyphs(inkness, mask, normalise=False)
-    return glyphs if len(glyphs) >= 2 else _cut_lines(inkness, mask, glyphs, normalise=False)
+    glyphs = shapes_of(inkness, mask, normalise=False)
+    return glyphs if len(glyphs) >= 2 else cut_lines(inkness, mask, glyphs, normalise=False)

@@ -303,7 +303,7 @@ class AsterionRecogniser:
         others[every, best] = -1.0
         rivals = others.argmax(axis=1)
         rival_shares = others[every, rivals].tolist()
-        # Which corner pixels show a frame colour (`_asterion_cell._frame_pixels`), for all cells at once.
+        # Which corner pixels show a frame colour (`_asterion_cell.frame_pixels`), for all cells at once.
         on_frame = owners < len(FRAME_LABELS)
         read: list[tuple[str, float, tuple[int, int] | None]] = [(EMPTY, 1.0, None)] * len(cells)
         placed_at = offsets.tolist()
