@@ -7,14 +7,17 @@ from __future__ import annotations
 from typing import Any, cast
 
 import numpy
-import pytest
 
-from companion.vision.recognisers import _asterion_cell
 from companion.vision.recognisers._asterion_cell import FAR_LIKELIER, RIVAL_LEAD, read_cell
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
 from .test_asterion_unseen_partner import _Designs as _Likenesses
-from .test_asterion_unseen_partner import doubtful_read
+
+# The corners' tint set aside, as there (an autouse fixture: imported, it serves this module too).
+from .test_asterion_unseen_partner import (
+    doubtful_read,
+    templates_alone,  # noqa: F401
+)
 
 YELLOW, BLUE, RED, GREEN = (FRAME_LABELS.index(colour) for colour in ("yellow", "blue", "red", "green"))
 FRAMES_HERE = numpy.array([label != "minotaur" for label in FRAME_LABELS])
@@ -32,16 +35,6 @@ class _Designs(_Likenesses):
         if {colour, other} == {"yellow", "green"}:
             return self.yellow_lead if colour == "yellow" else -self.yellow_lead
         return 0.0
-
-
-@pytest.fixture(autouse=True)
-def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The corners' tint needs a window's pixels; here the choice of colour alone is tested.
-    monkeypatch.setattr(
-        _asterion_cell,
-        "tinted_lead",
-        lambda templates, colour, other, *_: templates.colour_lead(colour, other, []),
-    )
 
 
 def _doubtful(designs: _Designs) -> str:

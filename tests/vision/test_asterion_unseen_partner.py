@@ -41,7 +41,7 @@ class _Designs:
 
 
 @pytest.fixture(autouse=True)
-def _templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+def templates_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     # The corners' tint needs a window's pixels; here the choice of colour alone is tested.
     monkeypatch.setattr(
         _asterion_cell,
