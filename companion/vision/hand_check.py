@@ -45,6 +45,13 @@ BAND_LEVEL = 0.5
 HOLE_MM2 = 300.0
 """Table-like holes inside a foreign region up to this size are part of it: a piece the colour of one
 check of the cloth still shows whole where the check lies inside it."""
+CARRIED_SHARE = 0.75
+"""Under the plane's light carried outward (`HandCheck.may_cross`), a region crossing the band counts from
+this share of an arm's width on: the plane's light at its rim takes in the part of an arm over the rim that
+the plane's changes leave out (its middle, of nearly the table's colour), and carried outward takes it in
+over the band too, narrowing the arm's region there where the band's own light does not (burnt 20261151
+Minotaurus linen session 10 frame 7, a skin arm in a dim room, read as at rest: 16 mm wide under the plane's
+light, 30 mm under the band's own, where `crossed` finds it)."""
 
 
 def joined_changes(
@@ -202,12 +209,16 @@ class HandCheck:
         pixels as an arm's crossing, and a region of them as wide as an arm from the band's outer edge
         into the plane's changes (`joined`). An arm differs under that light too: where the band's own
         light is another (a shadow or a hotspot over the band alone), the table there differs under the
-        plane's, and the region crossing is wider still. Only then is the band's own light measured
-        (`crossed`): at rest, a shadow or a hotspot over the band alone seldom crosses into the plane."""
+        plane's, and the region crossing is wider still, but where the plane's light at its rim took in
+        the arm's middle: under that light (`counted`) `CARRIED_SHARE` of an arm's width is enough. Only
+        then is the band's own light measured (`crossed`): at rest, a shadow or a hotspot over the band
+        alone seldom crosses into the plane."""
         width = self.settings.hand_min_edge_mm
         # (`counted`: with this first test, as under the plane's light; `crossed`'s own tests have none)
-        if counted and numpy.count_nonzero(carried) < self.surround.margin * width * MASK_PX_PER_MM:
-            return False
+        if counted:
+            width *= CARRIED_SHARE
+            if numpy.count_nonzero(carried) < self.surround.margin * width * MASK_PX_PER_MM:
+                return False
         return self.surround.crossing(carried, joined, width, None, self.markers) or self.surround.reaching(
             carried, joined, width, self.reachable
         )
