@@ -12,6 +12,8 @@ from companion.vision.recognisers._asterion_cell import FLAT_FRAMED, read_cell
 from companion.vision.recognisers._asterion_labels import EMPTY
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
+from .test_asterion_greyless import grey_window
+
 
 class _Designs:
     """Templates as read_cell asks them: the cell lined up where it lies, its best design in every colour
@@ -40,7 +42,7 @@ def _read(share: float, likeness: float, contrast: float = 20.0) -> str:
     )()
     palettes.every_map = numpy.array([0])
     label, _, _ = read_cell(
-        cast(Any, None),
+        grey_window(),
         contrast,
         numpy.full((100, 3), (20, 200, 230), numpy.uint8),
         counts,

@@ -13,6 +13,8 @@ from companion.vision.recognisers._asterion_cell import read_cell
 from companion.vision.recognisers._asterion_labels import EMPTY
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
+from .test_asterion_greyless import grey_window
+
 # The corners' tint needs a window's pixels; here the vote's handling alone is tested (autouse).
 from .test_asterion_partner import _templates_alone as _templates_alone
 from .test_asterion_partner import nearest_as_voted
@@ -52,7 +54,7 @@ def _read(yellow: int, red: int, likeness: dict[str, float]) -> str:
     palettes.every_map = numpy.array([YELLOW])
     nearest_as_voted(palettes, {YELLOW: yellow, RED: red}, FRAME_LABELS.index("minotaur"))
     label, _, _ = read_cell(
-        cast(Any, None),
+        grey_window(),
         30.0,
         numpy.full((100, 3), (40, 120, 200), numpy.uint8),
         counts,

@@ -10,6 +10,7 @@ import numpy
 from companion.vision.recognisers._asterion_cell import read_cell
 from companion.vision.recognisers._asterion_labels import EMPTY
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
+from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX
 
 from .test_asterion_partner import nearest_as_voted
 
@@ -23,6 +24,8 @@ class _Window:
     def __init__(self, torn: float, side: float = 0.0) -> None:
         self.mask = numpy.arange(PIXELS) < round(torn * PIXELS)
         self.side = side
+        # Its inside shows grey, as a tile's walls and the table's grey do (`_asterion_inside.greyless`).
+        self.bgr = numpy.full((TEMPLATE_PX + 2 * SHIFT_PX,) * 2 + (3,), 90, numpy.uint8)
 
     def table_side(self, dy: int, dx: int) -> float:
         return self.side

@@ -14,6 +14,7 @@ import numpy.typing
 
 from companion.vision.base import Frame, ItemRegion
 from companion.vision.recognisers._asterion_grid import SmallPlane
+from companion.vision.recognisers._asterion_inside import GREYLESS_ASKED, greyless
 from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
 from companion.vision.recognisers._asterion_match import MOSTLY_MISSING, SHIFT_PX, Templates
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS, OTHER_LABELS, _CellPalettes
@@ -427,6 +428,9 @@ def read_cell(
     ):
         # Corners of a tile's colour and walls and paths, but like no design: the table itself
         # where the reference kept it (a felt as green as a frame, a checked cloth).
+        return EMPTY, 0.5, None
+    if likeness < GREYLESS_ASKED and greyless(window):
+        # No wall's or path's grey inside: the table kept in a frame's colour (a wood under a shadow).
         return EMPTY, 0.5, None
     if torn and _table_side(templates, colour, windows) >= TABLE_SIDE:
         # A side of the table's grey where the frame would be: the table with a scrap of it kept.
