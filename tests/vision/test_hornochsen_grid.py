@@ -17,6 +17,7 @@ import pytest
 from companion.vision.base import PLANE_PX_PER_MM, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
 from companion.vision.recognisers import _hornochsen_grid, _hornochsen_loose, hornochsen
+from companion.vision.recognisers._hornochsen_layout import board_lines
 from companion.vision.recognisers._hornochsen_seen import table_mask
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
 
@@ -359,6 +360,63 @@ def test_a_short_row_whose_first_square_is_not_all_tile_scores_below_its_squares
     assert coarse.scores(numpy.stack([shifted(-4.0), shifted(4.0)]), 0).tolist() == [right, right]
     # Along y the tile does not count (the column of first squares places the rows).
     assert coarse.scores(shifted(0.0)[None, :], 1)[0] == 0.0
+
+
+Bytes = numpy.typing.NDArray[numpy.uint8]
+
+
+def _strip_scene(layout: Layout) -> tuple[Bytes, Bytes]:
+    """The empty area and the ink of burnt 20261146 linen session 03's frame: two tiles in the left block's
+    third row, eight in the right block's, and a shadow's edge the reference left in view up the plane's
+    left side (230 mm long, 20 mm wide)."""
+    width, height = round(layout.plane_mm[0]), round(layout.plane_mm[1])
+    empty = numpy.full((height, width), 255, numpy.uint8)
+    ink = numpy.zeros((height, width), numpy.uint8)
+    held = ["row:2:square:0", "row:2:square:1", "row:5:square:0", "row:5:square:1", "row:7:square:0"]
+    for item in held + ["row:7:square:1"] + [f"row:8:square:{square}" for square in range(4)]:
+        x, y = (round(v) for v in layout.items[item].centre_mm)
+        empty[y - 13 : y + 13, x - 13 : x + 13] = 0
+        ink[y - 4 : y + 5, x - 6 : x + 6] = 1
+    empty[35:265, 0:20] = 0
+    return empty, ink
+
+
+def test_a_strip_up_the_planes_side_is_no_tile() -> None:
+    # The shadow's edge runs longer than any column of tiles: the tile cover leaves it out, and keeps a
+    # whole column of first squares' tiles (the board's print between them).
+    layout = _layout()
+    empty, _ = _strip_scene(layout)
+    column = [layout.items[f"row:{row}:square:0"].centre_mm for row in range(5)]
+    for x, y in column:
+        empty[round(y) - 13 : round(y) + 13, round(x) - 13 : round(x) + 13] = 0
+    cover = _hornochsen_grid._TileCover.of(empty)
+    xs = numpy.array([[10.0, 10.0] + [x for x, _ in column]])
+    ys = numpy.array([[100.0, 200.0] + [y for _, y in column]])
+    found = [cover.sums_at(xs.copy(), ys.copy(), weights)[0] for weights in numpy.eye(xs.shape[1])]
+    assert found == [0.0, 0.0] + [_hornochsen_grid.START_BOX_MM**2] * len(column)
+
+
+@pytest.mark.parametrize("counted", [False, True])
+def test_the_coarse_search_keeps_the_first_squares_off_a_strip_up_the_side(
+    counted: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Counted as tile, the strip drew the left block's first squares onto it (stretched 1.17, a square
+    # early: the ink scores that as well, its rows holding two tiles); left out, the row's first square
+    # stays on its tile.
+    if counted:
+        monkeypatch.setattr(_hornochsen_grid, "STRIP_MM", 10_000)
+    layout = _layout()
+    empty, ink = _strip_scene(layout)
+    lines = board_lines(layout)
+    points = _hornochsen_grid._points_of(layout, lines)
+    coarse = _hornochsen_grid._Coarse(
+        _hornochsen_grid._BoxedInk.of(ink), points[1], _hornochsen_grid._TileCover.of(empty), points[2]
+    )
+    fit = _hornochsen_grid._coarse_axis(coarse, _hornochsen_grid.NOMINAL, 0)
+    x = layout.items["row:2:square:0"].centre_mm[0]
+    middle = layout.plane_mm[0] / 2
+    moved = middle + fit[0] + fit[2] * (x - middle)
+    assert bool(abs(moved - x) > 20.0) is counted
 
 
 def test_the_boxed_ink_at_a_point_is_the_ink_in_its_box() -> None:

@@ -187,6 +187,18 @@ class _BoxedInk:
         return numpy.asarray(inside @ weights, numpy.float64)
 
 
+STRIP_MM = 180
+"""What is no empty area and runs up and down the plane this far (mm) is no tile (a column of the board's
+tiles: five rows' tiles, 162 mm, the board's print between them). A shadow's edge the reference left in view
+along the plane's side is (burnt 20261146 linen, session 03: 230 mm); counted as tile, it drew the coarse
+search's left block's first squares onto it (stretched 1.19, a square early), its row's 24 93 read a square
+late, a played 96 in the next slot."""
+_STRIP = cv2.getStructuringElement(cv2.MORPH_RECT, (1, STRIP_MM | 1))  # (odd: an opening in place)
+_STRIP_WIDTH = cv2.getStructuringElement(cv2.MORPH_RECT, (5, 1))
+"""(mm) ...and neither is the cover a few millimetres either side of it (its ragged edge's shorter runs)."""
+_OUT = cv2.BORDER_CONSTANT
+
+
 @dataclasses.dataclass(frozen=True)
 class _TileCover:
     """The tile (what is no empty area) under a START_BOX_MM box about a point: looked up in the summed
@@ -201,8 +213,17 @@ class _TileCover:
 
     @classmethod
     def of(cls, empty: numpy.typing.NDArray[numpy.uint8]) -> _TileCover:
-        """Of _small_empty of the table: below 128 is tile (as _ink's)."""
+        """Of _small_empty of the table: below 128 is tile (as _ink's), but for what runs up and down
+        longer than a column of tiles (see STRIP_MM)."""
         tile = cv2.threshold(empty, 127, 1, cv2.THRESH_BINARY_INV)[1]
+        # Only columns holding that much tile may hold such a run, opened by a line that long within the
+        # plane (the whole plane's opening cost 0.6-1.1 ms a frame; most frames have no such column).
+        tall = numpy.flatnonzero(cv2.reduce(tile, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S).ravel() >= STRIP_MM)
+        if len(tall):
+            strips = numpy.zeros_like(tile)
+            within = numpy.ascontiguousarray(tile[:, tall])
+            strips[:, tall] = cv2.morphologyEx(within, cv2.MORPH_OPEN, _STRIP, borderType=_OUT, borderValue=0)
+            tile = cv2.subtract(tile, cv2.dilate(strips, _STRIP_WIDTH))
         summed = numpy.asarray(cv2.integral(tile, sdepth=cv2.CV_32S), numpy.int32)
         return cls(summed.ravel(), empty.shape[1], empty.shape[0])
 
