@@ -16,6 +16,7 @@ import numpy.typing
 
 from companion.vision._reference_band import band_of, with_middle
 from companion.vision._reference_base import MASK_PX_PER_MM, ReferenceSettings
+from companion.vision._reference_focus import Focus
 from companion.vision._reference_texture import TableTexture
 from companion.vision.base import MARKER_SIDE_MM, PLANE_PX_PER_MM, Frame, Layout, VisionError
 from companion.vision.hand_check import HandCheck
@@ -100,6 +101,7 @@ class LearnedReference:
         self._high: Floats | None = None
         self._spread: Floats = numpy.zeros(0, numpy.float32)
         self._texture = TableTexture()
+        self._focus = Focus()
         self._tolerance: Floats = numpy.zeros(0, numpy.float32)
         self._hue_low: Floats = numpy.zeros(0, numpy.float32)
         self._hue_high: Floats = numpy.zeros(0, numpy.float32)
@@ -175,6 +177,7 @@ class LearnedReference:
         # scalar costs seven times more.
         self._spread = numpy.multiply(spread, line, dtype=numpy.float32)
         self._texture.remember(image)
+        self._focus.remember(image, self._weight > 1.0)
         settings = self.settings
         self._tolerance = (settings.tolerance + settings.relative_tolerance * image).astype(
             numpy.float32, copy=False

@@ -178,7 +178,10 @@ class TableReference(LearnedReference):
         # table). Dimmer, the lift is left out (a few tenths of a level on a lit table), and below
         # `LIFTED_FROM` too: at most two levels, within the noise, not worth its passes over the plane.
         brightest_gain = float(gain.max())
-        low, high = cv2.multiply(self._low, gain), cv2.multiply(self._high, gain)
+        corrected = floats(cv2.divide(current, gain))
+        # Ranges of the reference as sharp as the plane, where the camera's focus came sharper since.
+        in_focus = self._focus.sharpened(self._image, self._low, self._high, corrected)
+        low, high = cv2.multiply(in_focus[0], gain), cv2.multiply(in_focus[1], gain)
         if brightest_gain > 1.0:
             excess = at_least_zero(floats(cv2.subtract(gain, self._one)))
             if brightest_gain > LIFTED_FROM:
@@ -206,7 +209,6 @@ class TableReference(LearnedReference):
             # Within both (one reduction over the channels for the two tests).
             beyond_tolerance = floats(cv2.max(beyond_tolerance, cv2.subtract(darker, noise)))
         matches = none_above(beyond_tolerance, 0.0)
-        corrected = floats(cv2.divide(current, gain))
         ratio = floats(cv2.divide(cv2.add(corrected, self._two), self._image_2))
         darkening = sum3(ratio) / 3.0
         shadow_like = (
