@@ -14,6 +14,7 @@ import pytest
 from companion.vision.recognisers import _asterion_cell
 from companion.vision.recognisers._asterion_cell import (
     GREENER_DESIGNS,
+    HALF_FRAMED,
     RIVAL_LEAD,
     RIVAL_SHARE,
     WARM_B,
@@ -172,7 +173,12 @@ def test_a_warm_green_split_with_the_table_reads_green_when_its_designs_are_like
     assert (
         _read(votes, green_lead=RIVAL_LEAD - 0.1, yellow_likeness=greener, corner_bgr=WARM_GREEN) == "yellow"
     )
-    assert _read(votes, green_lead=lead, yellow_likeness=greener, corner_bgr=BRIGHT_YELLOW) == "yellow"
+    # Bright corners are asked only where they show yellow under HALF_FRAMED: burnt 20261151 light wood
+    # frame 9, a green at 0.5 yellow (no green, L 158) whose designs were likelier green by 0.09.
+    assert _read(votes, green_lead=lead, yellow_likeness=greener, corner_bgr=BRIGHT_YELLOW) == "green"
+    framed = {YELLOW: round(HALF_FRAMED * 100), RED: 23}
+    assert _read(framed, green_lead=lead, yellow_likeness=greener, corner_bgr=BRIGHT_YELLOW) == "yellow"
+    assert _read(framed, green_lead=lead, yellow_likeness=greener, corner_bgr=WARM_GREEN) == "green"
 
 
 def test_red_with_a_yellow_runner_up_reads_yellow_when_its_designs_are_likelier() -> None:

@@ -132,7 +132,10 @@ GREENER_DESIGNS (`Templates.likeness`) and the lead is over RIVAL_LEAD: burnt 20
 print frame 7, two greens voted yellow at 0.54 and 0.66 (no green, the wood's red and the path's sand the
 rest) led green by 0.70 and 0.80, short of WARM_LEAD, green's designs likelier by 0.16 and 0.10. Of 14,351
 yellows voted yellow on dev 2-83 and burnt 20261140-43 (taught editions too), those leading green by over
-0.3 were at most 0.043 likelier green; the two likelier by 0.08-0.10 led yellow."""
+0.3 were at most 0.043 likelier green; the two likelier by 0.08-0.10 led yellow. Asked where the corners
+are warm (`_warm_green`) or show yellow under HALF_FRAMED: burnt 20261151 light wood second print f9, a
+green whose corners showed yellow at 0.5 only (no green; L 158, over WARM_L) led green by 0.54, its designs
+0.09 likelier green, and was read yellow."""
 
 YELLOWER_DESIGNS = 0.0
 """A cell voted red whose runner-up is yellow (at RIVAL_SHARE of its corners) is read yellow when yellow's
@@ -143,7 +146,7 @@ likelier by 0.02-0.11. Of 14,395 reds voted red (dev 2-83, burnt 20261140-43, ta
 was likelier yellow (the 892 with a yellow runner-up at 0.034 less at most): red's designs are not
 yellow's."""
 
-FAR_COLOUR = 0.2
+FAR_COLOUR = 0.15
 ASKED_LIKENESS = 0.6
 """A cell whose corners show its voted frame colour under HALF_FRAMED, and whose designs in it correlate
 under ASKED_LIKENESS, is read in another colour the cell can show when that colour's designs are likelier
@@ -152,8 +155,11 @@ print's blue in a dark wood's shadow or beside a light wood, its corners voted g
 rest the table), correlated 0.47-0.52 with green's designs and 0.85-0.86 with blue's (burnt 20261145,
 20261144 and 20261141 taught); a linen's green voted blue, 0.46 against 0.70 (dev 61). Of the 3,211
 cells voted under HALF_FRAMED on dev 2-83 and burnt 20261140-45 (taught editions too), none read right
-had another colour's designs likelier by over 0.15, and 150 were asked. Without the TILE_LIKENESS floor
-an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue tile at 0.24.
+had another colour's designs likelier by over 0.15, and 150 were asked. At 0.2, a second print's blue on
+linen under a green cast (burnt 20261151 f8, voted green at 0.46) was read green, its designs 0.49 green's
+and 0.66 blue's; at 0.1 two yellows (dev 9 dark wood, burnt 20261143 felt) were read red. Without the
+TILE_LIKENESS floor an empty cell on dark wood (corners red 0.41, the table the rest) was read as a blue
+tile at 0.24.
 Yellow's and green's designs are alike: the likelier of the two gives way to the other when more corners
 show the other and its frame and prisoner (with the corners' tint, `tinted_lead`) lead: burnt 20261148 felt
 second print f12, a yellow voted blue at 0.42 (yellow 0.13, green none) correlated 0.61 with green's
@@ -350,9 +356,9 @@ def read_cell(
         contrast >= TILE_CONTRAST
         and colour_index == _YELLOW
         and frames_here[_GREEN]
-        and _warm_green(corner_pixels, palettes, on_frame)
+        and ((warm := _warm_green(corner_pixels, palettes, on_frame)) or share < HALF_FRAMED)
         and (
-            (share >= WARM_SHARE and lead(_YELLOW, _GREEN) < -WARM_LEAD)
+            (warm and share >= WARM_SHARE and lead(_YELLOW, _GREEN) < -WARM_LEAD)
             or (
                 templates.likeness("green", windows) > templates.likeness("yellow", windows) + GREENER_DESIGNS
                 and lead(_YELLOW, _GREEN) < -RIVAL_LEAD
