@@ -163,13 +163,16 @@ class HandCheck:
         changes = self.surround.changed_if_crossed(
             band, BAND_SHADOW_MIN, blur, level, lambda differs: self.may_cross(differs, joined, counted=False)
         )
-        return changes is not None and self.crossed(
+        if changes is not None and self.crossed(
             changes,
             joined,
             self.surround.shades_of(band),
             self.surround.grain_of(band),
             self.surround.level_of(band),
-        )
+        ):
+            return True
+        # An arm its light took in whole, only its sides differing: the grain it hides between them.
+        return self.surround.grain_hidden(band, carried, joined)
 
     def may_come_in(self, joined: numpy.typing.NDArray[numpy.uint8]) -> bool:
         """Whether the plane's changes (`joined`) could take part in an arm crossing the band

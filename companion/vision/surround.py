@@ -27,6 +27,7 @@ import numpy.typing
 from companion.vision._surround_compare import DARK_NOISE as DARK_NOISE
 from companion.vision._surround_compare import side_differs, side_rest
 from companion.vision._surround_crossing import REACH_MM, BandCrossing, Shades
+from companion.vision._surround_hidden import grain_hidden
 from companion.vision._surround_shade import SHADE_PIECE_MM2, smooth_shades
 from companion.vision._surround_side import (
     GAIN_SAMPLE,
@@ -349,6 +350,15 @@ class Surround(BandCrossing):
         return lambda: floats(
             cv2.log(cv2.divide(numpy.asarray(surround, numpy.float32) + 4.0, self._image + 4.0)).mean(axis=2)
         )
+
+    def grain_hidden(self, surround: Frame, carried: Mask, inside: numpy.typing.NDArray[numpy.uint8]) -> bool:
+        """Whether two regions of what differs in the band of `surround` under the plane's light (`carried`)
+        an arm's width apart, one meeting the plane's changes (`inside`), hide the grain's profile between
+        them that it keeps beside them (`_surround_hidden.grain_hidden`): an arm the band's light took in."""
+        if self._image.size == 0:
+            return False
+        now = sum3(numpy.asarray(surround, numpy.float32))
+        return grain_hidden(carried, inside, now, sum3(self._image), self.margin, self.px_per_mm)
 
     def reachable(self, corner_px: int, arm_mm: float) -> Mask:
         """The plane's pixels (the masks' size) within `REACH_MM` straight in from where its rim is a
