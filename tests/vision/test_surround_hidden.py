@@ -7,7 +7,10 @@ import numpy
 import numpy.typing
 import pytest
 
+from companion.vision._reference_base import ReferenceSettings
 from companion.vision._surround_hidden import grain_hidden
+from companion.vision.hand_check import HandCheck
+from tests.vision.test_surround import learned, surround
 
 MARGIN, PX_PER_MM = 15, 0.5
 HEIGHT, WIDTH = 166, 266
@@ -103,3 +106,31 @@ def test_a_region_brighter_than_its_reference_is_left_to_the_other_tests(
     assert not grain_hidden(carried, inside, frame, reference, MARGIN, PX_PER_MM)
     monkeypatch.setattr("companion.vision._surround_hidden.HIDDEN_DARKER", 1.2)
     assert grain_hidden(carried, inside, frame, reference, MARGIN, PX_PER_MM)
+
+
+@pytest.mark.parametrize("hidden", [True, False])
+def test_the_hand_check_asks_for_hidden_grain_where_no_crossing_is_found(
+    hidden: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The band's comparisons stubbed: under the plane's light a region crossing the band into the plane's
+    # changes opens the gate, under its own light nothing crosses; the hidden grain then decides.
+    band, empty = learned(surround())
+    m = band.margin
+    plane = (band.size[1] - 2 * m, band.size[0] - 2 * m)
+    check = HandCheck(ReferenceSettings(), band, numpy.zeros(plane, bool), numpy.ones(plane, numpy.float32))
+    carried = numpy.zeros((band.size[1], band.size[0]), bool)
+    carried[:m, 60:70] = True
+    asked: list[numpy.typing.NDArray[numpy.bool_]] = []
+
+    def grain_hidden(_frame: object, differs: numpy.typing.NDArray[numpy.bool_], _inside: object) -> bool:
+        asked.append(differs)
+        return hidden
+
+    monkeypatch.setattr(band, "changed", lambda *_args: (carried, carried, carried, carried))
+    monkeypatch.setattr(band, "changed_if_crossed", lambda *_args: None)
+    monkeypatch.setattr(band, "grain_hidden", grain_hidden)
+    joined = numpy.zeros(plane, numpy.uint8)
+    joined[:40, 40:100] = 1
+    small = numpy.zeros((*plane, 3), numpy.uint8)
+    assert check.over_band(joined, empty, small, numpy.zeros(plane, numpy.float32)) is hidden
+    assert len(asked) == 1 and numpy.array_equal(asked[0], carried)
