@@ -56,6 +56,7 @@ def test_a_washed_out_wing_a_pixel_off_is_seen_lined_up_to_its_window(
     # Told apart as the cell was lined up by its whole tile (and not by the wing's shape), the wing is missed.
     monkeypatch.setattr(_asterion_match, "LINED_CLOSE", 0.0)
     monkeypatch.setattr(_asterion_shape, "WING_SHAPE_CLOSE", 0.0)
+    monkeypatch.setattr(_asterion_shape, "WING_LEAN", {})  # blue's lean alone reads this wing
     champion, _ = templates._tournament(colour, order, seen, None)
     assert looks[champion][0] == CORRIDOR
 

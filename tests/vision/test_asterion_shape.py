@@ -95,6 +95,7 @@ def test_a_washed_out_wing_a_pixel_off_is_seen_by_its_shape(
     champion, _ = templates._tournament(colour, order, seen, None)
     assert looks[champion][0] == WING
     monkeypatch.setattr(_asterion_shape, "WING_SHAPE_CLOSE", 0.0)
+    monkeypatch.setattr(_asterion_shape, "WING_LEAN", {})  # blue's lean alone reads this wing
     champion, _ = templates._tournament(colour, order, seen, None)
     assert looks[champion][0] == PLAIN
 

@@ -325,10 +325,10 @@ class Templates(PairTests):
                 value = winning_share - lined_share(padded[0], lined)
             if abs(value) < _asterion_shape.WING_SHAPE_CLOSE:
                 # Close between a wing and its plain path: the wing's shape in lightness moves it (a print's
-                # blue blotch on a plain path imitates a wing's colour, not its bright core and grey rim).
+                # blue blotch imitates a wing's colour, not its bright core and grey rim), and its colour.
                 looks = self.by_colour[colour][2]
                 if (shape := _asterion_shape.wing_shape(*looks[look], *looks[other])) is not None:
-                    value += _asterion_shape.shape_lead(seen, shape)
+                    value = _asterion_shape.wing_lead(value, seen, shape, colour)
             return value
 
         # A label against another: each of its turns the game counts as the same (a wing at either
