@@ -114,6 +114,8 @@ class LearnedReference:
         self._four = numpy.full((self.size[1], self.size[0], 3), LOG_OFFSET, numpy.float32)
         self._noise_floor = numpy.full_like(self._two, self.settings.tolerance)
         """The camera's noise: the least tolerance, however deep the shadow."""
+        self.table_range = 0.0
+        """The empty table's neighbourhood range, a share of its level (`learn`)."""
         self.white_balanced = False
         """The markers' paper could be measured: normalised colours are those under canonical white."""
 
@@ -137,6 +139,10 @@ class LearnedReference:
             round((MARKER_SIDE_MM + 2 * MARKER_MARGIN_MM) * MASK_PX_PER_MM), settings.hand_min_edge_mm
         )
         self._set_image(numpy.asarray(small, numpy.float32))
+        # How far the empty table's neighbourhoods range, a share of its level (the median pixel's): a
+        # plain table's (laminate, wood, linen, felt) is narrow, a gingham's or a print's wide.
+        spread = sum3(numpy.asarray(self._high) - numpy.asarray(self._low))
+        self.table_range = float(numpy.median((spread / (sum3(small) + 6.0))[::2, ::2]))
         whites = [self._paper.white(plane) for plane in planes]
         valid = [white for white in whites if white is not None]
         self.white_balanced = bool(valid)

@@ -39,6 +39,7 @@ import numpy
 import numpy.typing
 
 from companion.vision._reference_base import FAINT_MM, ReferenceSettings, at_least_zero, at_most, px, square
+from companion.vision._reference_edge import sharp_edged
 from companion.vision._reference_learning import LOG_OFFSET, LearnedReference, ReferenceError, hue_of
 from companion.vision._reference_texture import TEXTURE_MM, pieces_whole
 from companion.vision.base import Frame, Layout
@@ -259,7 +260,8 @@ class TableReference(LearnedReference):
         beside = cv2.dilate(spread, _ones(max(1, reach - ENCLOSING_PX + 1)))
         near_foreign: Mask = cv2.subtract(beside, cv2.erode(spread, _ones(ENCLOSING_PX))) > 0
         cast_shadow = shadow_like & near_foreign
-        raw = (foreign | (shadow_like & ~near_foreign)).view(numpy.uint8)
+        cast_shadow &= ~sharp_edged(cast_shadow, darkening, matches, self.table_range)
+        raw = (foreign | (shadow_like & ~cast_shadow)).view(numpy.uint8)
         # A piece's few table-coloured pixels are piece. (A mask pixel averages 16 of the plane's, so
         # noise leaves no speckle to open away; opening would cut a piece on a check into pieces.)
         foreground = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, _NEIGHBOURS)
