@@ -16,7 +16,7 @@ import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM, Layout, recogniser_for
 from companion.vision.generate.hornochsen import render_on
-from companion.vision.recognisers import _hornochsen_grid, _hornochsen_loose, hornochsen
+from companion.vision.recognisers import _hornochsen_grid, _hornochsen_loose, _hornochsen_side, hornochsen
 from companion.vision.recognisers._hornochsen_layout import board_lines
 from companion.vision.recognisers._hornochsen_seen import table_mask
 from companion.vision.reference import NEUTRAL_BGR, normalised_plane
@@ -403,8 +403,9 @@ def test_the_coarse_search_keeps_the_first_squares_off_a_strip_up_the_side(
     # Counted as tile, the strip drew the left block's first squares onto it (stretched 1.17, a square
     # early: the ink scores that as well, its rows holding two tiles); left out, the row's first square
     # stays on its tile.
-    if counted:
+    if counted:  # (the strip touches the plane's side: without_side_runs would leave it out too)
         monkeypatch.setattr(_hornochsen_grid, "STRIP_MM", 10_000)
+        monkeypatch.setattr(_hornochsen_side, "SIDE_TALL_MM", 10_000)
     layout = _layout()
     empty, ink = _strip_scene(layout)
     lines = board_lines(layout)

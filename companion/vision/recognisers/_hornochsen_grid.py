@@ -26,6 +26,7 @@ import numpy.typing
 from companion.vision.base import PLANE_PX_PER_MM, Frame, ItemRegion, Layout
 from companion.vision.recognisers._hornochsen_layout import parse_square
 from companion.vision.recognisers._hornochsen_loose import loose_shifts
+from companion.vision.recognisers._hornochsen_side import without_side_runs
 
 FloatArray = numpy.typing.NDArray[numpy.float64]
 
@@ -214,7 +215,7 @@ class _TileCover:
     @classmethod
     def of(cls, empty: numpy.typing.NDArray[numpy.uint8]) -> _TileCover:
         """Of _small_empty of the table: below 128 is tile (as _ink's), but for what runs up and down
-        longer than a column of tiles (see STRIP_MM)."""
+        longer than a column of tiles (see STRIP_MM) or along the plane's side (without_side_runs)."""
         tile = cv2.threshold(empty, 127, 1, cv2.THRESH_BINARY_INV)[1]
         # Only columns holding that much tile may hold such a run, opened by a line that long within the
         # plane (the whole plane's opening cost 0.6-1.1 ms a frame; most frames have no such column).
@@ -224,7 +225,7 @@ class _TileCover:
             within = numpy.ascontiguousarray(tile[:, tall])
             strips[:, tall] = cv2.morphologyEx(within, cv2.MORPH_OPEN, _STRIP, borderType=_OUT, borderValue=0)
             tile = cv2.subtract(tile, cv2.dilate(strips, _STRIP_WIDTH))
-        summed = numpy.asarray(cv2.integral(tile, sdepth=cv2.CV_32S), numpy.int32)
+        summed = numpy.asarray(cv2.integral(without_side_runs(tile), sdepth=cv2.CV_32S), numpy.int32)
         return cls(summed.ravel(), empty.shape[1], empty.shape[0])
 
     def sums_at(
