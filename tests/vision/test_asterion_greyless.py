@@ -11,6 +11,7 @@ from companion.vision.recognisers import _asterion_cell
 from companion.vision.recognisers._asterion_inside import greyless
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
 from companion.vision.recognisers.asterion import AsterionRecogniser
+from companion.vision.reference import NEUTRAL_BGR
 
 from .test_asterion_table_middle import DATA, LAYOUT, pasted_crop
 
@@ -63,3 +64,20 @@ def test_empty_cells_under_a_shadow_on_light_wood_are_empty(monkeypatch: pytest.
     monkeypatch.setattr(_asterion_cell, "GREYLESS_ASKED", 0.0)
     read = AsterionRecogniser().read(plane, LAYOUT, None).items
     assert any(read[item].startswith("yellow:") for item in shadowed)
+
+
+def test_the_tables_own_grey_is_no_tiles() -> None:
+    # Burnt 20261152 felt f9: the reference matched an empty cell but for a ring of the felt (dark blue)
+    # its neighbours' shadows darkened; inside, the table's neutral grey, with a blended rim.
+    felt = numpy.full((SIDE, SIDE, 3), (110, 50, 20), numpy.uint8)
+    middle = slice(SHIFT_PX + 8, SHIFT_PX + TEMPLATE_PX - 8)
+    felt[middle, middle] = NEUTRAL_BGR
+    rim = slice(SHIFT_PX + 7, SHIFT_PX + TEMPLATE_PX - 7)
+    blended = felt.copy()
+    blended[rim, rim] = (119, 89, 74)
+    blended[middle, middle] = NEUTRAL_BGR
+    assert greyless(_window(blended))
+    # A tile whose dark walls the reference matched shows the rest of its walls' grey.
+    tile = blended.copy()
+    tile[SHIFT_PX + 6 : SHIFT_PX + 34, SHIFT_PX + 8 : SHIFT_PX + 13] = (70, 70, 70)
+    assert not greyless(_window(tile))

@@ -11,6 +11,7 @@ import cv2
 import numpy
 
 from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
+from companion.vision.reference import NEUTRAL_BGR
 
 GREYLESS_ASKED = 0.4
 """A cell read as a tile whose designs correlate under this with it is asked whether its inside shows
@@ -29,11 +30,20 @@ INSIDE_PX = 24
 """The inside measured: 60 % of a tile's side around its middle, clear of the frame's rim."""
 
 _FROM = SHIFT_PX + (TEMPLATE_PX - INSIDE_PX) // 2
+_NEUTRAL_LOW = numpy.array([v - 1 for v in NEUTRAL_BGR], numpy.uint8)
+_NEUTRAL_HIGH = numpy.array([v + 1 for v in NEUTRAL_BGR], numpy.uint8)
 
 
 def greyless(window: Window) -> bool:
-    """Whether under GREYLESS_SHARE of the window's inside (INSIDE_PX square about its middle) is grey."""
+    """Whether under GREYLESS_SHARE of the window's inside (INSIDE_PX square about its middle) is grey.
+    The table's NEUTRAL_BGR is no tile's grey: burnt 20261152 felt f9, an empty cell the reference
+    matched but for a ring of felt darkened by its four neighbours' shadows, blue at 0.99 of its corners,
+    correlated 0.36 with blue's designs: 0.80 of its inside was the table's grey, 0.05-0.07 grey besides
+    (blended with it). Not the blended pixels too: a dark wood's yellow bend whose dark walls the
+    reference matched showed 0.11-0.15 of its inside grey besides the table's, 0.01-0.05 unblended."""
     inside = numpy.ascontiguousarray(window.bgr[_FROM : _FROM + INSIDE_PX, _FROM : _FROM + INSIDE_PX])
     lab = cv2.cvtColor(inside, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(numpy.float32)
     chroma = numpy.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
-    return float(numpy.count_nonzero(chroma < GREYLESS_CHROMA)) < GREYLESS_SHARE * len(chroma)
+    grey = chroma < GREYLESS_CHROMA
+    table = cv2.inRange(inside, _NEUTRAL_LOW, _NEUTRAL_HIGH).reshape(-1) > 0
+    return float(numpy.count_nonzero(grey & ~table)) < GREYLESS_SHARE * len(chroma)
