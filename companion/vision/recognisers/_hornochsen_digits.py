@@ -234,6 +234,7 @@ def number_of(
     """read_number of a tile's glyphs, given their scores (DigitTemplates.all_scores: several tiles' glyphs
     may be scored in one product) and, when taken already, each glyph's best correlation (`fits`)."""
     readings = []
+    kept: list[tuple[float, float]] = []  # (the kept glyphs' offsets and fits)
     joined_least = JOINED_SCORE if joined_least is None else joined_least
     for place, (glyph, (correlations, scores)) in enumerate(zip(glyphs, scored, strict=True)):
         fit = fits[place] if fits is not None else float(correlations.max())
@@ -242,6 +243,12 @@ def number_of(
         # Shapes like no digit at all (a corner of the tile's frame line) are not part of the number.
         if fit >= JUNK_SCORE:
             readings.append((correlations, scores))
+            kept.append((glyph.offset, fit))
+    if len(readings) == 2 and abs(kept[1][0] - kept[0][0]) > PAIR_APART_MM:
+        # Too far apart for one number's two digits: the shape fitting a digit worse is a speck beside the
+        # face (a felt's fuzz or a cloth's print left in view against its edge: burnt 20261152 read a 1 71
+        # and a 5 65).
+        del readings[0 if kept[0][1] < kept[1][1] else 1]
     if not 1 <= len(readings) <= 2:
         return None, 0.0, []  # a print on the board or a smudge, not a number
     if len(readings) == 1:
@@ -273,6 +280,10 @@ def number_of(
     return number, shortfalls[0], alternatives
 
 
+PAIR_APART_MM = 13.0
+"""A number's two digits' middles lie 6-10 mm apart (_hornochsen_lost.PAIR_SPAN_MM; in a window askew or
+stretched, up to 12 mm on the dev and burnt sets: at 11, 29 numbers read one digit): two shapes further
+apart are no one number's."""
 ALTERNATIVES = 3
 """How many next likeliest numbers a reading offers, for mending by the game's rules (hornochsen.py)."""
 
