@@ -12,8 +12,9 @@ without the pixels the reference took for the table (its neutral grey inside the
 The looks, as shipped and taught, are in _asterion_looks, a cell's window and lining up in
 _asterion_window, the pair tests built and kept per pair of looks in _asterion_pair_tests (where two
 looks differ in _asterion_pairs, the filters' numerics in _asterion_filters), a wing's shape in
-lightness in _asterion_shape, how taught looks join the candidates in _asterion_taught (names used
-elsewhere are re-exported here).
+lightness in _asterion_shape, how taught looks join the candidates in _asterion_taught, a cell's
+correlation over the pixels the table leaves in _asterion_partial (names used elsewhere are re-exported
+here).
 """
 
 from __future__ import annotations
@@ -36,9 +37,17 @@ from companion.vision.recognisers._asterion_looks import looks_of
 from companion.vision.recognisers._asterion_noise import NOISE_CLOSE
 from companion.vision.recognisers._asterion_pair_tests import PairTests
 from companion.vision.recognisers._asterion_pairs import differ, plain_twin, same_paths
+from companion.vision.recognisers._asterion_partial import channel_wise, partial_scores
 from companion.vision.recognisers._asterion_taught import TAUGHT_CALL as TAUGHT_CALL
 from companion.vision.recognisers._asterion_taught import capped, taught_candidates
-from companion.vision.recognisers._asterion_window import _WEIGHTS, Missing, Window, _scores, _Shifts
+from companion.vision.recognisers._asterion_window import (
+    EDGE_DOUBT,
+    Missing,
+    Window,
+    _scores,
+    _Shifts,
+    lined_by_looks,
+)
 from companion.vision.recognisers._asterion_window import GAME as GAME
 from companion.vision.recognisers._asterion_window import SHIFT_PX as SHIFT_PX
 from companion.vision.recognisers._asterion_window import TEMPLATE_PX as TEMPLATE_PX
@@ -119,13 +128,9 @@ class Templates(PairTests):
         }
 
     def _channel_wise(self, colour: str) -> tuple[FloatArray, FloatArray]:
-        """A colour's looks' features as (looks x 3, pixels), channel after channel, and their squares."""
+        """A colour's looks' features channel after channel (`channel_wise`), kept."""
         if colour not in self._by_channel:
-            features = self.by_colour[colour][0]
-            looks = numpy.ascontiguousarray(
-                features.reshape(len(features), -1, 3).transpose(0, 2, 1).reshape(3 * len(features), -1)
-            )
-            self._by_channel[colour] = (looks, looks * looks)
+            self._by_channel[colour] = channel_wise(self.by_colour[colour][0])
         return self._by_channel[colour]
 
     def lined_up(self, colour: str, windows: list[Window]) -> tuple[FloatArray, tuple[int, int]]:
@@ -204,31 +209,8 @@ class Templates(PairTests):
     def partial_scores(
         self, colour: str, view: FloatArray, kept: numpy.typing.NDArray[numpy.bool_]
     ) -> FloatArray:
-        """`_scores` over the kept pixels alone: the correlation of the view with each look there.
-
-        Where the reference took a tile's pixels for the table (a linen as pale as a path), they show
-        its neutral grey, as dark as a wall: a crossroads' arm of it read as a junction. Each look's
-        channels are as `_features` scaled them; centred over the kept pixels (the view's centring
-        there makes the looks' needless in the product, not in their lengths)."""
-        features = self.by_colour[colour][0]
-        count = int(kept.sum())
-        picture = numpy.asarray(view, numpy.float32).reshape(-1, 3)
-        seen = numpy.zeros_like(picture)
-        shown = picture[kept]
-        shown = shown - shown.mean(axis=0)
-        seen[kept] = shown * (_WEIGHTS / (numpy.sqrt((shown * shown).sum(axis=0)) + 1.0))
-        length = math.sqrt(float((seen * seen).sum()))
-        if length == 0 or count < 2:
-            return numpy.zeros(len(features), numpy.float32)
-        products = features @ (seen.ravel() / length)
-        # Each look's channels' sums and sums of squares over the kept pixels: two products with the
-        # looks channel-wise (numpy's einsum over the looks cost 0.8 ms a cell).
-        by_channel, squared = self._channel_wise(colour)
-        weights = kept.astype(numpy.float32)
-        sums = (by_channel @ weights).reshape(len(features), 3)
-        squares = (squared @ weights).reshape(len(features), 3)
-        lengths = numpy.sqrt(numpy.maximum((squares - sums * sums / count).sum(axis=1), 1e-12))
-        return numpy.asarray(products / lengths, numpy.float32)
+        """`_asterion_partial.partial_scores` against the colour's looks."""
+        return partial_scores(self.by_colour[colour][0], self._channel_wise(colour), view, kept)
 
     def match(
         self,
@@ -251,6 +233,10 @@ class Templates(PairTests):
         cut: tuple[Window, int, int] | None = None
         if lined is None:
             view, shift, scores, cut = self.lined_scored(colour, windows)
+            if max(map(abs, shift)) == SHIFT_PX and float(scores.max()) < EDGE_DOUBT:
+                # Lined up at the search's edge by the looks' mean, like no look there: by each look.
+                relined = lined_by_looks(windows, self.by_colour[colour][1], self.by_colour[colour][0])
+                view, shift, scores, cut = relined or (view, shift, scores, cut)
         else:
             view, shift = lined
             scores = _scores(self.by_colour[colour][0], view)
