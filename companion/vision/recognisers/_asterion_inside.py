@@ -10,8 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy
 
-from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window
-from companion.vision.reference import NEUTRAL_BGR
+from companion.vision.recognisers._asterion_window import SHIFT_PX, TEMPLATE_PX, Window, table_painted
 
 GREYLESS_ASKED = 0.4
 """A cell read as a tile whose designs correlate under this with it is asked whether its inside shows
@@ -30,8 +29,6 @@ INSIDE_PX = 24
 """The inside measured: 60 % of a tile's side around its middle, clear of the frame's rim."""
 
 _FROM = SHIFT_PX + (TEMPLATE_PX - INSIDE_PX) // 2
-_NEUTRAL_LOW = numpy.array([v - 1 for v in NEUTRAL_BGR], numpy.uint8)
-_NEUTRAL_HIGH = numpy.array([v + 1 for v in NEUTRAL_BGR], numpy.uint8)
 
 
 def greyless(window: Window) -> bool:
@@ -45,5 +42,5 @@ def greyless(window: Window) -> bool:
     lab = cv2.cvtColor(inside, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(numpy.float32)
     chroma = numpy.hypot(lab[:, 1] - 128.0, lab[:, 2] - 128.0)
     grey = chroma < GREYLESS_CHROMA
-    table = cv2.inRange(inside, _NEUTRAL_LOW, _NEUTRAL_HIGH).reshape(-1) > 0
+    table = table_painted(inside).reshape(-1) > 0
     return float(numpy.count_nonzero(grey & ~table)) < GREYLESS_SHARE * len(chroma)

@@ -54,8 +54,15 @@ _BESIDE = numpy.ones((3, 3), numpy.uint8)
 _NEUTRAL_GREY = numpy.float32(
     cv2.cvtColor(numpy.array([[NEUTRAL_BGR]], numpy.uint8), cv2.COLOR_BGR2GRAY)[0, 0]
 )
+
 Missing = numpy.typing.NDArray[numpy.bool_] | None
 """A cell's pixels (flat) the table covers (`Window.missing`), or None when (almost) none."""
+
+
+def table_painted(picture: Frame) -> Frame:
+    """Where a picture shows the table's NEUTRAL_BGR exactly (within a level; blended pixels are not): what
+    the reference painted over the table (a 0/255 mask)."""
+    return numpy.asarray(cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH), numpy.uint8)
 
 
 def channels(picture: FloatArray) -> FloatArray:
@@ -150,7 +157,7 @@ class Window:
         picture = numpy.ascontiguousarray(
             self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX][inner, inner]
         )
-        neutral = cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH)
+        neutral = table_painted(picture)
         if cv2.countNonZero(neutral) < MISSING_LEAST_PX:
             return None
         mask = numpy.zeros((TEMPLATE_PX, TEMPLATE_PX), numpy.uint8)
@@ -162,7 +169,7 @@ class Window:
         one side of the frame of a tile lined up at (dy, dx), `SIDE_BAND_PX` inside its edge."""
         inner, outer = SIDE_BAND_PX
         picture = numpy.ascontiguousarray(self.bgr[dy : dy + TEMPLATE_PX, dx : dx + TEMPLATE_PX])
-        neutral = cv2.inRange(picture, _NEUTRAL_LOW, _NEUTRAL_HIGH)
+        neutral = table_painted(picture)
         along = slice(outer, TEMPLATE_PX - outer)
         sides = (
             neutral[inner:outer, along],
