@@ -80,9 +80,10 @@ def lit_and_shaded(
 ) -> bool:
     """Whether two regions of the band's changes (`changed`: where it differs at all) cross it side by
     side, an arm's width apart, one meeting the plane's changes (`inside`) at the plane's edge, one
-    brighter and the other darker than the table on both sides of the two (`level`: the band's log level
-    over its reference's, a function called only for such a pair) by `RELIEF` at least: an arm lit from
-    one side, the band's own light taking in the rest of it."""
+    brighter and the other darker than the table on both sides of the two (on its one side where the pair
+    runs on into the band's corner) (`level`: the band's log level over its reference's, a function called
+    only for such a pair) by `RELIEF` at least: an arm lit from one side, the band's own light taking in
+    the rest of it."""
     least, most = SLEEVE_MIN_MM * px_per_mm, SLEEVE_MAX_MM * px_per_mm
     levels: Floats | None = None
     for strip, plane_edge, where, name in _strips(changed.astype(numpy.uint8), inside, margin):
@@ -111,9 +112,12 @@ def lit_and_shaded(
                 along = own.mean(axis=1)
                 before = along[max(0, first_a - RELIEF_BESIDE_PX) : max(0, first_a - 2)]
                 after = along[last_b + 3 : last_b + RELIEF_BESIDE_PX + 1]
-                if before.size == 0 or after.size == 0:
+                if before.size == 0 and after.size == 0:
                     continue
-                table = (float(before.mean()), float(after.mean()))
+                # A pair against the band's corner (its shaded flank and shadow running on into the
+                # corner) has the table on its other side alone.
+                beside = [float(part.mean()) for part in (before, after) if part.size > 0]
+                table = (min(beside), max(beside))
                 a, b = float(own[mask_a].mean()), float(own[mask_b].mean())
                 lit = max(a, b) - max(table)
                 shaded = min(table) - min(a, b)

@@ -155,6 +155,28 @@ def test_regions_too_close_short_or_apart_from_the_planes_changes_are_no_arm() -
     assert not lit_and_shaded(two_regions(ROWS, width, height, m), nothing, m, PX_PER_MM, relief)
 
 
+def test_a_lit_flank_beside_a_shade_run_on_into_the_corner_is_an_arm() -> None:
+    # Minoa light wood, cut edge second print (burnt seed 20261154, session 07 frame 5): a skin arm of the
+    # wood's colour, its lit flank brighter than the table, its shaded flank one with its shadow running
+    # on into the band's corner: no table on that side of the pair, only on the other.
+    band = surround()
+    (width, height), m = band.size, band.margin
+    inside = plane_changes(width, height, m)
+    changed = two_regions(ROWS, width, height, m)
+    changed[m : ROWS[0], width - m :] = True
+    image = numpy.zeros((height, width), numpy.float32)
+    image[: ROWS[0] + 3] = -0.5
+    image[ROWS[1] - 3 : ROWS[1] + 3] = 0.15
+    assert lit_and_shaded(changed, inside, m, PX_PER_MM, lambda: image)
+    # Its flank no brighter than the table beside it: a shadow's edge.
+    image[ROWS[1] - 3 : ROWS[1] + 3] = 0.05
+    assert not lit_and_shaded(changed, inside, m, PX_PER_MM, lambda: image)
+    # Both regions run on to the band's ends: no table beside them to weigh them against.
+    changed[ROWS[1] :, width - m :] = True
+    image[ROWS[1] - 3 :] = 0.15
+    assert not lit_and_shaded(changed, inside, m, PX_PER_MM, lambda: image)
+
+
 def no_grain(mask: Mask) -> tuple[float, int]:
     """A band without grain to judge (`Grain`): no textured pixel."""
     return 0.0, 0
