@@ -276,3 +276,42 @@ def test_a_faint_number_centres_an_oversize_outlines_window(monkeypatch: pytest.
     assert ink_off_centre() <= 2.0
     monkeypatch.setattr(_hornochsen_tiles, "faint_ink_centre", lambda *_: None)
     assert ink_off_centre() >= 10.0
+
+
+def test_an_outline_drawn_out_and_turned_a_few_degrees_is_doubted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece of a printed cloth's print left joined to a played tile's corner draws its outline out and
+    turns it 6-9 degrees off the upright tile (burnt 20261155 printed: a played 47 read 67 in a window
+    turned 5.9 degrees): each such number is read upright too, and still reads right. A square outline
+    turned as far is a tile laid so and is not doubted, nor is the drawn-out one with the doubt at
+    TURN_DOUBT as before."""
+    layout = recogniser_for("hornochsen").layout({"players": 4})
+    plane, table = _normalised(layout, dict.fromkeys(layout.items, "empty") | TURNED)
+    found = _hornochsen_tiles.tile_window
+    straightened = _hornochsen_tiles.normalised_tile
+    upright: list[object] = []
+    drawn_out = [1.4]
+
+    def turned(seen: _hornochsen_seen.Seen, region: ItemRegion, level: float) -> _hornochsen_tiles.TileWindow:
+        window = found(seen, region, level)
+        assert window.rect is not None
+        (x, y), (w, h), _ = window.rect
+        return window._replace(rect=((x, y), (w * drawn_out[0], h), 7.0))
+
+    def spied(*args: object, **kwargs: object) -> object:
+        if kwargs.get("level"):
+            upright.append(args[1])
+        return straightened(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_hornochsen_faces, "tile_window", turned)
+    monkeypatch.setattr(_hornochsen_faces, "normalised_tile", spied)
+    reading = hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert {item_id: reading.items[item_id] for item_id in TURNED} == TURNED
+    assert len(upright) == len(TURNED)
+    upright.clear()
+    drawn_out[0] = 1.0
+    hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert not upright
+    drawn_out[0] = 1.4
+    monkeypatch.setattr(_hornochsen_faces, "SKEWED_TURN_DOUBT", _hornochsen_faces.TURN_DOUBT)
+    hornochsen.HornochsenRecogniser().read_normalised(plane, table, layout, None)
+    assert not upright

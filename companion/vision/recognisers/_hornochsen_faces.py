@@ -29,6 +29,7 @@ from companion.vision.recognisers._hornochsen_steady import STEADY_MARGIN, stead
 from companion.vision.recognisers._hornochsen_tiles import (
     EVEN_LEVEL,
     WIDE_MM,
+    RotatedRect,
     TileWindow,
     evened,
     ink_tile,
@@ -73,6 +74,18 @@ TURN_DOUBT = 10.0
 board or within a few degrees on the table, and a face torn by the reference or run into a neighbour
 outlines a shape turned 15-30 degrees (see read_face). Dev seeds 5, 8, 13, 21 and burnt 20261134-35:
 at 6 and 8 degrees, a number or two right at an outline's turn of 6-10 degrees read wrong upright."""
+SKEWED_TURN_DOUBT = 5.0
+"""An outline no tile's shape (its long side over SKEWED_SIDES times its short) is doubted turned this far
+already: a piece of a printed cloth's print left joined to a played tile's corner draws it out (sides
+1.35-1.47 to 1) and turns it 6-9 degrees off the upright tile (burnt 20261155 printed, a played 47 read
+67 in a window turned 5.9 degrees; 20261154, 27 read 17 at 8.1). A square outline turned as far is
+mostly a tile laid so (played tiles lie turned up to 8 degrees): every outline doubted from 5 degrees,
+5 faces in 6 were read upright for nothing (1.6 faces a frame, 0.3 ms each) and a linen played 39 read
+29."""
+SKEWED_SIDES = 1.1
+"""See SKEWED_TURN_DOUBT. At 1.1, 5 played numbers more read right on the dev and burnt sets and none
+fewer; at 1.15 and 1.2, 1 and 2 of those not (a printed 23, a gingham 82); 0.45 faces a frame are read
+upright (0.2 before)."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp) but in a
 deep shadow: darker is a back where it shows a back's mark, a face only where it shows two digits."""
@@ -181,7 +194,7 @@ def read_face(
         if held is not None:
             number, margin, alternatives = held
     rect = face.window.rect
-    if number is not None and rect is not None and abs(outline_turn(rect)) > TURN_DOUBT:
+    if number is not None and rect is not None and abs(outline_turn(rect)) > _turn_doubt(rect):
         # An outline turned this far is more likely a face torn by the reference or run into a neighbour
         # than a tile laid so: the window is read upright too, and the number whose digits look the more
         # like digits kept (burnt 20261135: an upright 40 and 37 read 60 and 47 in windows turned 15-20
@@ -267,3 +280,10 @@ def read_face(
         if two is not None:
             number, margin, alternatives = two
     return str(number), float(min(1.0, margin * 4)), alternatives
+
+
+def _turn_doubt(rect: RotatedRect) -> float:
+    """How far an outline may turn before it is doubted: less where it is no tile's shape."""
+    sides = rect[1]
+    skewed = max(sides) > SKEWED_SIDES * max(1e-6, min(sides))
+    return SKEWED_TURN_DOUBT if skewed else TURN_DOUBT
