@@ -43,3 +43,24 @@ def test_every_design_close_to_the_best_is_told_apart_before_more_turns_of_one(
     plane = numpy.clip(cv2.GaussianBlur(on_table(cell), (0, 0), 1.5), 0, 255).astype(numpy.uint8)
     design, rotation = templates.match(colour, cell_windows(plane, REGION))[:2]
     assert tile_label(colour, design, rotation) == tile_label(colour, DESIGN_INDEX["crossroads"], 0)
+
+
+def test_a_flat_match_keeps_every_close_design_past_the_cap() -> None:
+    # The travel print's blue treasury on a dim dark wood (unseen bench 20261154) correlated 0.28-0.35
+    # with ten designs: the treasury, tenth, was cut by CANDIDATES and the cell beside it read unopposed.
+    recogniser = AsterionRecogniser()
+    templates = recogniser._prepared_for(recogniser._profile(None)).templates
+    looks = templates.by_colour["blue"][2]
+    firsts: dict[int, int] = {}
+    for i, (design, rotation) in enumerate(looks):
+        if rotation == 0 and design not in firsts and design != DESIGN_INDEX["treasury"]:
+            firsts[design] = i
+    close = list(firsts.values())[: _asterion_match.CANDIDATES + 1]
+    assert len(close) > _asterion_match.CANDIDATES
+    scores = numpy.zeros(len(looks), numpy.float32)
+    for rank, i in enumerate(close):
+        scores[i] = 0.35 - rank * _asterion_match.CLOSE_CALL / 20
+    treasury = next(i for i, look in enumerate(looks) if look == (DESIGN_INDEX["treasury"], 0))
+    scores[treasury] = 0.35 - _asterion_match.CLOSE_CALL * 0.9
+    chosen = templates._candidates("blue", scores)
+    assert treasury in chosen and all(i in chosen for i in close)

@@ -59,7 +59,12 @@ CLOSE_CALL = 0.08
 CANDIDATES = 9
 """At most this many labels scoring within CLOSE_CALL of the best are told apart pairwise (each design's
 best label first: on dev planes, seeds 5-34, 25 of 126 cells read wrong had their label cut at 6; 12
-read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more)."""
+read 5 more cells right of 16,000 than 9, and cost 0.9 ms a frame more). Each design's best label is told
+apart however many designs score so close; the cap is on their other turns. Where the whole tile
+correlates flatly with every design (the travel print's pale stone, a dark wood's dim light), ten or more
+designs lie within CLOSE_CALL and the cap cut the right one unasked: the unseen bench on 20261154 (now
+burnt) read the travel print's blue treasury on dark wood as a cell twice, the treasury the tenth design
+at 0.07 under the best of 0.35, and a laminate's yellow crossroads as a horned junction."""
 
 TWIN_CALL = 0.12
 """A candidate's twin (its paths with another thing on them, or none: a wing, horns, a chest) is told apart
@@ -167,7 +172,7 @@ class Templates(PairTests):
         """The looks told apart pairwise: within CLOSE_CALL of the best, the best look of each label,
         each design's best label first, then other turns (a hidden chest's and a treasury's four turns
         crowded a crossroads out of a travel edition's cell, whose whole tile correlated 0.04 less than
-        theirs, a paler path, and which its pair tests would have found), at most CANDIDATES, in
+        theirs, a paler path, and which its pair tests would have found) up to CANDIDATES in all, in
         order of score. The looks of one label (a winged corridor at either end) are one: they crowded
         a plainer design out, whose learned picture correlates a little less."""
         looks = self.by_colour[colour][2]
@@ -189,7 +194,7 @@ class Templates(PairTests):
             named.add(labels[i])
             (later if looks[i][0] in designs else order).append(i)
             designs.add(looks[i][0])
-        chosen = (order + later)[:CANDIDATES]
+        chosen = order + later[: max(0, CANDIDATES - len(order))]
         # A look's twin, its paths with another thing on them or none (a corridor beside a winged one, a
         # junction beside its treasure junction), scoring up to TWIN_CALL under the best: whole-tile
         # correlation hardly sees a wing or a chest, and the learned pictures differ a little all over, so
