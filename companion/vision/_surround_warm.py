@@ -20,6 +20,17 @@ alike). A lamp switched on, its pool warmer and brighter, is smooth over the ban
 both above the band's median, 0.03 above the smooth light); light redder only, or brighter only, is
 light (a light grid led astray by tiles on a linen at rest: 0.27 redder, 0.43 brighter); a shadow is
 darker and bluer. At rest on burnt and dev frames whose band's own light was measured: at most 0.084."""
+COOL_BUMP = 0.35
+"""How much bluer (the log of blue over red) than a smooth light over the band the band's own light may be,
+no darker than it (`COOL_LEVEL`), before it is no light but a white sleeve over a table whose green and red
+the lamp's pool saturates: only its blue can rise, so the light grid takes it for a bluer light (burnt seed
+20261155, Minotaurus light wood square edge session 00 frame 6, let through: 0.51 bluer than the smooth
+light, 0.75 than the reference, its level even with the table's). A shadow is bluer and darker. Over every
+frame at rest whose band's own light was measured (1181 of K1's corpus and the burnt sets 20261154-55),
+against the fit before any refit, 7 reached 0.35 and 2 0.51 (up to 0.68, Minotaurus light wood session 07
+frame 10 of burnt 20261146); none of them was refused by it."""
+COOL_LEVEL = 0.05
+"""How much darker than the smooth light a light `COOL_BUMP` bluer may be and still be a white sleeve."""
 WARM_BUMP_REFIT = True
 """Whether the smooth light is fitted again without the samples half a `WARM_BUMP` above it (`warm`)."""
 WARM_BENT_SHARE = 0.25
@@ -60,7 +71,8 @@ class WarmLight:
 
     def warm(self, light: Floats) -> Mask:
         """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
-        over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light."""
+        over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light; or
+        bluer by `COOL_BUMP` and not darker: a white sleeve over a saturated table."""
         red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
         red_blue = red_blue.ravel()[self._band]
         level = (sum3(light) * numpy.float32(1.0 / 3.0)).ravel()[self._band]
@@ -76,8 +88,10 @@ class WarmLight:
             red_fit, level_fit = self._smooth(red_blue, ~bent), self._smooth(level, ~bent)
         redder = red_blue - red_fit > WARM_BUMP
         brighter = level - level_fit > WARM_BUMP
+        # A white sleeve over a table the lamp's pool saturates in green and red raises its blue alone.
+        cool = (red_fit - red_blue > COOL_BUMP) & (level - level_fit > -COOL_LEVEL)
         warm = numpy.zeros(self._in_band.shape, bool)
-        warm.ravel()[self._band] = redder & brighter
+        warm.ravel()[self._band] = (redder & brighter) | cool
         return warm
 
     def _smooth(self, values: Floats, kept: Mask | None = None) -> Floats:
