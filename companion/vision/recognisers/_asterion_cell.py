@@ -86,6 +86,11 @@ corners show its frame colour: a light wood the reference left orange beside the
 its grain at 12) showed red at 0.93 of a cell's corners and correlated 0.30 with a red design. Of the 90
 tiles so flat on dev 2-83 and burnt 20261140-46 (taught editions too), none correlated under 0.386."""
 
+NEAR_MISS = 0.4
+"""A doubtful cell whose nearest colours' designs correlate this well, short of TILE_LIKENESS, is asked every
+colour it can show, even one nearest no corner: a blurred second print's blue on dark wood, its middle left
+grey, voted green 0.09, correlated 0.49 with green's designs and 0.72 with blue's (burnt 20261154)."""
+
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
 to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47). Short of that, a
@@ -316,8 +321,9 @@ def read_cell(
             # path's yellow at more than blue (burnt 20261133). The first's partner even when nearest
             # none (`_PARTNERS`).
             first_partner = _partner(first, second, frames_here)
+            near_miss = NEAR_MISS <= likeness < TILE_LIKENESS
             for third in rest:
-                if (nearest[third] or third == first_partner) and (
+                if (nearest[third] or third == first_partner or (near_miss and frames_here[third])) and (
                     other := templates.likeness(FRAME_LABELS[third], windows)
                 ) > likeness + FAR_LIKELIER:
                     colour_index, likeness = third, other
