@@ -91,6 +91,12 @@ NEAR_MISS = 0.4
 colour it can show, even one nearest no corner: a blurred second print's blue on dark wood, its middle left
 grey, voted green 0.09, correlated 0.49 with green's designs and 0.72 with blue's (burnt 20261154)."""
 
+FAR_TORN_SURE = 0.5
+"""A torn cell whose tile is found 2 * SHIFT_PX off (at the edge of the search in a window moved to the edge)
+with a confidence under this is empty: an empty dark wood cell, a ring of the wood voting red 0.62, read the
+red tile below as a treasure bend at 0.33, an empty printed cloth's one below a treasury at 0 (burnt 20261154,
+20261151). The 10 torn tiles so far read right on dev 2-83 and burnt 20261140-55 were sure at 0.64 or more."""
+
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
 to be read in it (red in shadow against the Minotaur's purple: 0.70 against 0.47). Short of that, a
@@ -449,4 +455,6 @@ def read_cell(
         return EMPTY, 0.5, None
     shift = (found[0] + shift[0], found[1] + shift[1])
     sure = float(min(1.0, max(0.0, margin * 5)) * min(1.0, share / 0.8))
+    if torn and max(map(abs, shift)) >= 2 * SHIFT_PX and sure < FAR_TORN_SURE:
+        return EMPTY, 0.5, None
     return tile_label(colour, design, rotation), sure, None if doubtful else shift
