@@ -9,7 +9,7 @@ import cv2
 import numpy
 import numpy.typing
 
-from companion.vision.table_light import Floats, Mask, sum3
+from companion.vision.table_light import SATURATED, Floats, Mask, sum3
 
 WARM_BUMP = 0.11
 """How much redder (the log of red over blue) and brighter (the mean of the channels' log gains) than a
@@ -30,7 +30,11 @@ frame at rest whose band's own light was measured (1181 of K1's corpus and the b
 against the fit before any refit, 7 reached 0.35 and 2 0.51 (up to 0.68, Minotaurus light wood session 07
 frame 10 of burnt 20261146); none of them was refused by it."""
 COOL_LEVEL = 0.05
-"""How much darker than the smooth light a light `COOL_BUMP` bluer may be and still be a white sleeve."""
+"""How much darker than the smooth light a light `COOL_BUMP` bluer (or, where the table is saturated in
+green and red, `WARM_BUMP` redder) may be and still be a sleeve."""
+CREAM_SHARE = 0.2
+"""The share of a region redder by `WARM_BUMP` over a saturated table whose pixels must be redder themselves
+for it to be a cream sleeve (`WarmLight._redder_itself`)."""
 WARM_BUMP_REFIT = True
 """Whether the smooth light is fitted again without the samples half a `WARM_BUMP` above it (`warm`)."""
 WARM_BENT_SHARE = 0.25
@@ -68,11 +72,21 @@ class WarmLight:
         False off the band), 44 % of the surround's pixels on Asterion."""
         self._band_sample = numpy.arange(0, len(band_pixels), WARM_SAMPLE)
         """The `_sample` pixels among the band's."""
+        self._saturated = numpy.zeros(len(band_pixels), bool)
+        """The band's pixels where the reference's green and red are both clipped (`learn`)."""
 
-    def warm(self, light: Floats) -> Mask:
+    def learn(self, reference: Floats) -> None:
+        """The band's reference (BGR levels, the plane with the band around it): where its green and red
+        are clipped, a pale sleeve lowers its blue alone (`warm`)."""
+        flat = reference.reshape(-1, 3)[self._band]
+        self._saturated = (flat[:, 1] >= SATURATED) & (flat[:, 2] >= SATURATED)
+
+    def warm(self, light: Floats, ratio: Floats | None = None) -> Mask:
         """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
         over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light; or
-        bluer by `COOL_BUMP` and not darker: a white sleeve over a saturated table."""
+        bluer by `COOL_BUMP` and not darker: a white sleeve over a saturated table; or, where the table is
+        saturated in green and red, redder by `WARM_BUMP` and not darker, the band itself too (`ratio`: its
+        log ratio to the reference, BGR): a cream sleeve there."""
         red_blue = numpy.asarray(cv2.subtract(light[..., 2], light[..., 0]), numpy.float32)
         red_blue = red_blue.ravel()[self._band]
         level = (sum3(light) * numpy.float32(1.0 / 3.0)).ravel()[self._band]
@@ -89,10 +103,37 @@ class WarmLight:
         redder = red_blue - red_fit > WARM_BUMP
         brighter = level - level_fit > WARM_BUMP
         # A white sleeve over a table the lamp's pool saturates in green and red raises its blue alone.
-        cool = (red_fit - red_blue > COOL_BUMP) & (level - level_fit > -COOL_LEVEL)
+        even = level - level_fit > -COOL_LEVEL
+        cool = (red_fit - red_blue > COOL_BUMP) & even
+        # A cream sleeve over it lowers its blue alone: redder, but no brighter, as a warmer light would
+        # be there (burnt 20261143 Hornochsen linen session 10 frame 10, a lit linen at 250-255 in green
+        # and red: 0.19 redder than the smooth light, 0.04 darker).
+        cream = redder & even & self._saturated
+        if ratio is None:
+            cream[:] = False
+        elif numpy.any(cream):
+            cream = self._redder_itself(cream, ratio)
         warm = numpy.zeros(self._in_band.shape, bool)
-        warm.ravel()[self._band] = (redder & brighter) | cool
+        warm.ravel()[self._band] = (redder & brighter) | cool | cream
         return warm
+
+    def _redder_itself(self, cream: Mask, ratio: Floats) -> Mask:
+        """Of `cream` (at the band's pixels), the regions where `CREAM_SHARE` of the pixels at least are
+        redder themselves (`ratio`: the band's log ratio to its reference, BGR) than a smooth fit of that
+        over the band by half a `WARM_BUMP`: a sleeve changes the band's pixels, where the light grid's
+        cells over the plane lean towards its pieces beside the band's (yellow tiles by a clipped linen's
+        rim at rest, dev 13 Asterion linen session 03 frame 5: the light 0.14 redder, the band itself
+        0.005 at most; the sleeve of burnt 20261143: 82 of its 208 pixels)."""
+        own = numpy.asarray(cv2.subtract(ratio[..., 2], ratio[..., 0]), numpy.float32).ravel()[self._band]
+        itself = own - self._smooth(own) > numpy.float32(WARM_BUMP / 2)
+        image = numpy.zeros(self._in_band.shape, numpy.uint8)
+        image.ravel()[self._band] = cream
+        count, found = cv2.connectedComponents(image, connectivity=8)
+        labels = numpy.asarray(found, numpy.int32).ravel()[self._band]
+        sizes = numpy.bincount(labels[cream], minlength=count)
+        kept = numpy.bincount(labels[cream & itself], minlength=count) >= CREAM_SHARE * sizes
+        kept[0] = False
+        return numpy.asarray(kept[labels] & cream, bool)
 
     def _smooth(self, values: Floats, kept: Mask | None = None) -> Floats:
         """`values` (at the band's pixels) as a quadratic in x and y least-squares fitted over the band's

@@ -165,6 +165,7 @@ class Surround(BandCrossing):
         self._sampled_grey = numpy.asarray(self._sampled.sum(axis=1), numpy.float32)
         self._noise = numpy.float32(tolerance)
         self._image = image
+        self._warm_light.learn(image)
         window = (TEXTURE_PX, TEXTURE_PX)
         grey = sum3(image) / 3.0
         mean = cv2.blur(grey, window)
@@ -288,7 +289,7 @@ class Surround(BandCrossing):
             log_ratio = cv2.log(cv2.multiply(lifted, self._inverse_4))
             light = self._light.measure(numpy.asarray(log_ratio, numpy.float32), current, self._image)
             gains = [numpy.asarray(cv2.exp(side), numpy.float32) for side in self._gather(light)]
-            warm = self._warm_light.warm(light)
+            warm = self._warm_light.warm(light, numpy.asarray(log_ratio, numpy.float32))
         # Only the band is compared, side by side (the plane inside has its own, finer comparison).
         differing = [
             side_differs(side, frame, gain, blur, level, overall, self._noise, self.margin)

@@ -134,3 +134,48 @@ def test_a_white_sleeve_taken_for_a_bluer_light_differs_in_the_band(monkeypatch:
     frame[box] = numpy.clip(empty[box] * numpy.array([0.95, 0.5, 0.5]), 0, 255).astype(numpy.uint8)
     taken_for_light(monkeypatch, band, frame, empty)
     assert changed_share(band, frame, where) < 0.1
+
+
+def lit_linen(band: Surround, rng: numpy.random.Generator) -> Frame:
+    """A pale linen in a lamp's pool, its green and red clipped (B, G, R), the camera's noise on it."""
+    shape = (band.size[1], band.size[0], 3)
+    level = numpy.array([225.0, 254.0, 256.0])
+    return numpy.asarray(numpy.clip(level + rng.normal(0, 1.5, shape), 0, 255), numpy.uint8)
+
+
+@pytest.mark.parametrize("saturated", [True, False])
+def test_a_cream_sleeve_taken_for_a_warmer_light_differs_where_the_table_is_saturated(
+    monkeypatch: pytest.MonkeyPatch, saturated: bool
+) -> None:
+    """A cream sleeve over a linen whose green and red the lamp's pool clips: only its blue falls, which
+    the light grid takes for a warmer light no brighter (burnt 20261143 Hornochsen linen session 10 frame
+    10); over a table not clipped, a light warmer only is light."""
+    rng = numpy.random.default_rng(25)
+    band = surround()
+    table = lit_linen if saturated else laminate
+    empty = table(band, rng)
+    band.learn([empty, table(band, rng), table(band, rng)], 14.0, 0.07, 0.05, 0.25)
+    box = (slice(band.size[1] - 40, None), slice(70, 110))
+    frame = empty.copy()
+    frame[box] = numpy.clip(empty[box] * numpy.array([0.84, 1.0, 1.0]), 0, 255).astype(numpy.uint8)
+    taken_for_light(monkeypatch, band, frame, empty)
+    where = in_band(band, box)
+    if not saturated:
+        assert changed_share(band, frame, where) < 0.1
+        return
+    assert changed_share(band, frame, where) >= 0.5
+    # The light grid leaning so over a band whose own pixels are the table's (its cells led by pieces on
+    # the plane) is no sleeve; unless the band's own pixels need not be redder.
+    ratio = numpy.log((frame.astype(numpy.float32) + 4.0) / (empty.astype(numpy.float32) + 4.0))
+    light = numpy.asarray(cv2.GaussianBlur(ratio, (0, 0), 4.0), numpy.float32)
+    lights = band._warm_light  # the test the leaning light is put to
+    assert numpy.count_nonzero(lights.warm(light, ratio) & where) >= 0.5 * numpy.count_nonzero(where)
+    unchanged = numpy.zeros_like(ratio)
+    assert not numpy.any(lights.warm(light, unchanged) & where)
+    monkeypatch.setattr(warm_module, "CREAM_SHARE", 0.0)
+    assert numpy.count_nonzero(lights.warm(light, unchanged) & where) >= 0.5 * numpy.count_nonzero(where)
+    # Not taken for clipped, the table's blue falling alone is a warmer light there.
+    monkeypatch.setattr(warm_module, "SATURATED", 256.0)
+    band.learn([empty], 14.0, 0.07, 0.05, 0.25)
+    taken_for_light(monkeypatch, band, frame, empty)
+    assert changed_share(band, frame, where) < 0.1
