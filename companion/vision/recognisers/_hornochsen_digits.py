@@ -306,3 +306,14 @@ def number_fit(scored: list[tuple[FloatArray, FloatArray]], number: int) -> floa
     if len(readings) != len(digits):
         return 0.0
     return float(min(correlations[d] for correlations, d in zip(readings, digits, strict=True)))
+
+
+def number_score(scored: list[tuple[FloatArray, FloatArray]], number: int) -> float:
+    """How much its digits look like those digits to the scoring (the classifier, else the templates): the
+    mean score of the number's digits in glyphs scored so, as number_fit picks them (-inf where it finds
+    the number's digits not there)."""
+    readings = [scores for correlations, scores in scored if float(correlations.max()) >= JUNK_SCORE]
+    digits = [int(d) for d in str(number)]
+    if len(readings) != len(digits):
+        return float("-inf")
+    return float(sum(scores[d] for scores, d in zip(readings, digits, strict=True)) / len(digits))

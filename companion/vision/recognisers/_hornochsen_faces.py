@@ -19,6 +19,7 @@ from companion.vision.recognisers._hornochsen_digits import (
     DigitTemplates,
     number_fit,
     number_of,
+    number_score,
     read_number,
 )
 from companion.vision.recognisers._hornochsen_glyphs import Glyph, tile_glyphs
@@ -86,6 +87,13 @@ SKEWED_SIDES = 1.1
 """See SKEWED_TURN_DOUBT. At 1.1, 5 played numbers more read right on the dev and burnt sets and none
 fewer; at 1.15 and 1.2, 1 and 2 of those not (a printed 23, a gingham 82); 0.45 faces a frame are read
 upright (0.2 before)."""
+UPRIGHT_FIT_SLACK = 0.025
+"""See _upright_kept. A doubted outline's two windows' numbers were told apart by their digits' least
+correlation alone: burnt 20261156 linen (a dim played 24, its outline drawn out by its shadow, turned 6.3
+degrees: 14 turned fits 0.823, 24 upright 0.816, scoring 2.83 against 3.45) and light wood (82 read 81,
+fits 0.935 and 0.920, scoring 3.60 against 3.75) kept the turned window's. Scores alone read a printed
+cloth's played 42 (outline turned 9.5 degrees) 43 upright (fits 0.954 and 0.919, scoring 3.26 and 3.36):
+hence both, the correlation with a slack (0.015 and 0.035 apart there)."""
 FACE_LEAST = 105.0
 """No face's median is darker than this (110 where the reference did not even out a changed lamp) but in a
 deep shadow: darker is a back where it shows a back's mark, a face only where it shows two digits."""
@@ -203,7 +211,7 @@ def read_face(
         glyphs = tile_glyphs(upright, whole_levels=True) if upright is not None else []
         upright_scored = templates.all_scores(glyphs)
         again = number_of(glyphs, upright_scored, least, joined, ring)
-        if again[0] is not None and number_fit(upright_scored, again[0]) > number_fit(scored, number):
+        if again[0] is not None and _upright_kept(scored, number, upright_scored, again[0]):
             number, margin, alternatives = again
     if number is None or number < 10:
         # No number, or one digit: a digit may have fallen off a window the outline put askew. (Every
@@ -287,3 +295,17 @@ def _turn_doubt(rect: RotatedRect) -> float:
     sides = rect[1]
     skewed = max(sides) > SKEWED_SIDES * max(1e-6, min(sides))
     return SKEWED_TURN_DOUBT if skewed else TURN_DOUBT
+
+
+def _upright_kept(
+    scored: list[tuple[FloatArray, FloatArray]],
+    number: int,
+    upright_scored: list[tuple[FloatArray, FloatArray]],
+    upright: int,
+) -> bool:
+    """Of a doubted outline's turned window's number and its upright window's, whether the upright one is
+    kept: where its digits score higher (see number_score) and correlate no more than UPRIGHT_FIT_SLACK
+    less with their templates (see number_fit)."""
+    if number_score(upright_scored, upright) <= number_score(scored, number):
+        return False
+    return number_fit(upright_scored, upright) >= number_fit(scored, number) - UPRIGHT_FIT_SLACK
