@@ -8,8 +8,10 @@ import math
 
 import cv2
 import numpy
+import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM
+from companion.vision.recognisers import toss
 from companion.vision.recognisers.toss import TossRecogniser, toss_layout
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -95,3 +97,28 @@ def test_a_ring_lying_beside_the_horn_is_no_ring() -> None:
     angle = math.radians(30.0)
     _ring_arc(plane, (left[0] + 45.0 * math.cos(angle), left[1] + 45.0 * math.sin(angle)), 0.0, 0.0)
     assert _read(plane)["horn:left"] == "clear"
+
+
+def test_a_ring_drawn_out_round_the_horn_is_no_ring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ring standing up against the horn can fill the circle where a ring round it would lie (its
+    tilt and the parallax of its raised side make an ellipse round the base, 35 by 31 mm here), but a
+    ring lying on the plate is a circle: the drawn-out one is no ring, the round one beside it is. With
+    `ROUND_ASPECT` out of reach both read ring."""
+    layout = toss_layout()
+    plane = _normalised_plane()
+    left = layout.items["horn:left"].centre_mm
+    right = layout.items["horn:right"].centre_mm
+    cv2.ellipse(
+        plane,
+        _px((left[0] + 3.0, left[1] - 2.0)),
+        (round(35.0 * PLANE_PX_PER_MM), round(31.0 * PLANE_PX_PER_MM)),
+        25.0,
+        0,
+        360,
+        ROPE_BGR,
+        round(5 * PLANE_PX_PER_MM),
+    )
+    _ring_arc(plane, (right[0] - 4.0, right[1] + 3.0), 40.0, 250.0)
+    assert _read(plane) == {"horn:left": "clear", "horn:right": "ring"}
+    monkeypatch.setattr(toss, "ROUND_ASPECT", 2.0)
+    assert _read(plane) == {"horn:left": "ring", "horn:right": "ring"}
