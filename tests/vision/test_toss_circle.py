@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM
-from companion.vision.recognisers import toss
+from companion.vision.recognisers import _toss_circle
 from companion.vision.recognisers.toss import TossRecogniser, toss_layout
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -120,5 +120,5 @@ def test_a_ring_drawn_out_round_the_horn_is_no_ring(monkeypatch: pytest.MonkeyPa
     )
     _ring_arc(plane, (right[0] - 4.0, right[1] + 3.0), 40.0, 250.0)
     assert _read(plane) == {"horn:left": "clear", "horn:right": "ring"}
-    monkeypatch.setattr(toss, "ROUND_ASPECT", 2.0)
+    monkeypatch.setattr(_toss_circle, "ROUND_ASPECT", 2.0)
     assert _read(plane) == {"horn:left": "ring", "horn:right": "ring"}
