@@ -63,3 +63,47 @@ def test_a_champion_beating_every_look_it_did_not_meet_stays(monkeypatch: pytest
     champion, margin = templates._tournament("blue", [first, second, third], seen, None)
     assert champion == third
     assert margin == pytest.approx(0.1, abs=1e-5)
+
+
+def test_labels_beating_each_other_round_ask_no_pair_of_a_label_that_cannot_win() -> None:
+    # Four labels beating each other round (`Templates._maximin`): the one whose worst lead is best wins,
+    # as if every pair were asked; a label whose worst lead so far is no better than the best label's is
+    # asked no more pairs (each a pair test, some built inside the frame).
+    recogniser = AsterionRecogniser()
+    templates = recogniser._prepared_for(recogniser._profile(None)).templates
+    looks = templates.by_colour["blue"][2]
+    names = ("cell", "corridor", "junction", "crossroads")
+    firsts = [looks.index((DESIGN_INDEX[name], 0)) for name in names]
+    label_of = {
+        tuple(templates._alike("blue", first)): name for first, name in zip(firsts, names, strict=True)
+    }
+    leads = {
+        ("cell", "corridor"): 0.2,
+        ("cell", "junction"): 0.1,
+        ("cell", "crossroads"): -0.05,
+        ("corridor", "junction"): 0.3,
+        ("corridor", "crossroads"): 0.4,
+        ("junction", "crossroads"): -0.3,
+    }
+    asked: list[tuple[str, str]] = []
+
+    def label_lead(mine: list[int], theirs: list[int]) -> tuple[float, int]:
+        pair = (label_of[tuple(mine)], label_of[tuple(theirs)])
+        asked.append(pair)
+        return (leads[pair] if pair in leads else -leads[pair[::-1]]), mine[0]
+
+    champion, margin = templates._maximin("blue", firsts, label_lead)
+    # Every pair asked: the worst leads are cell -0.05, corridor -0.2, junction -0.3, crossroads -0.4.
+    assert champion == firsts[0]
+    assert margin == 0.0  # beaten by one of them: not sure at all
+    # The corridor loses to the cell by 0.2 first and the junction by 0.1: asked no further; the crossroads
+    # beats the cell, then loses to the corridor by 0.4: asked no further.
+    assert asked == [
+        ("cell", "corridor"),
+        ("cell", "junction"),
+        ("cell", "crossroads"),
+        ("corridor", "cell"),
+        ("junction", "cell"),
+        ("crossroads", "cell"),
+        ("crossroads", "corridor"),
+    ]

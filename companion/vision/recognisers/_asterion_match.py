@@ -377,6 +377,10 @@ class Templates(PairTests):
                     value, at = label_lead(mine, self._alike(colour, other))
                     if value < worst:
                         worst, look = value, at
+                    if worst <= best:
+                        # Its worst lead can only fall: it cannot win, and its other pairs (each a pair
+                        # test, some built inside the frame) are not asked.
+                        break
             if worst > best:
                 best, chosen = worst, look
         return chosen, max(best, 0.0)
