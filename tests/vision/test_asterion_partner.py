@@ -20,6 +20,7 @@ from companion.vision.recognisers._asterion_cell import (
     WARM_B,
     WARM_L,
     WARM_LEAD,
+    YELLOW_BESIDE_RED,
     YELLOWER_DESIGNS,
     read_cell,
 )
@@ -190,5 +191,14 @@ def test_red_with_a_yellow_runner_up_reads_yellow_when_its_designs_are_likelier(
 
 
 def test_yellow_too_seldom_beside_red_is_not_asked() -> None:
-    few = int(RIVAL_SHARE * 61) - 1
-    assert _read({RED: 61, YELLOW: few}, green_lead=0.0, yellow_likeness=0.8) == "red"
+    few = int(YELLOW_BESIDE_RED * 95)
+    assert few / 100 < YELLOW_BESIDE_RED * 0.95
+    assert _read({RED: 95, YELLOW: few}, green_lead=0.0, yellow_likeness=0.8) == "red"
+
+
+def test_yellow_at_a_twentieth_of_reds_corners_is_asked() -> None:
+    # Burnt 20261156 felt second print f10: red 0.95, yellow 0.05 (under RIVAL_SHARE of red's), yellow's
+    # designs 0.59 and red's 0.46 (0.7 here).
+    assert RIVAL_SHARE * 0.95 > 0.05
+    assert _read({RED: 95, YELLOW: 5}, green_lead=0.0, yellow_likeness=0.83) == "yellow"
+    assert _read({RED: 95, YELLOW: 5}, green_lead=0.0, yellow_likeness=0.68) == "red"

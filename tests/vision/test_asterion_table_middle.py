@@ -54,11 +54,13 @@ def test_an_empty_cell_whose_window_shows_neighbours_frames_is_empty(
     empty, beside = CASES[name]
     plane = _plane(name)
     # Its window's grey alone read by the match (`_asterion_match.MOSTLY_MISSING`), by the torn test
-    # (`_asterion_cell.TORN_SHARE`) or by the table along its frame's side (`_asterion_cell.TABLE_SIDE`)
-    # holds these cells too: left out, so that the middle's rule is what is tested.
+    # (`_asterion_cell.TORN_SHARE`), by the table along its frame's side (`_asterion_cell.TABLE_SIDE`) or
+    # by a torn inside greyless (`_asterion_cell.TORN_GREYLESS_ASKED`) holds these cells too: left out, so
+    # that the middle's rule is what is tested.
     monkeypatch.setattr(_asterion_match, "MOSTLY_MISSING", 1.0)
     monkeypatch.setattr(_asterion_cell, "TORN_SHARE", 1.01)
     monkeypatch.setattr(_asterion_cell, "TABLE_SIDE", 2.0)
+    monkeypatch.setattr(_asterion_cell, "TORN_GREYLESS_ASKED", 0.0)
     read = AsterionRecogniser().read(plane, LAYOUT, None).items
     assert read[empty] == "empty"
     assert {item: read[item] for item in beside} == beside

@@ -25,6 +25,7 @@ from companion.vision.recognisers._asterion_colour_rules import (
     RIVAL_SHARE,
     WARM_LEAD,
     WARM_SHARE,
+    YELLOW_BESIDE_RED,
     YELLOWER_DESIGNS,
     _partner,
     _warm_green,
@@ -121,6 +122,11 @@ FAR_TORN_SURE = 0.5
 with a confidence under this is empty: an empty dark wood cell, a ring of the wood voting red 0.62, read the
 red tile below as a treasure bend at 0.33, an empty printed cloth's one below a treasury at 0 (burnt 20261154,
 20261151). The 10 torn tiles so far read right on dev 2-83 and burnt 20261140-55 were sure at 0.64 or more."""
+
+TORN_GREYLESS_ASKED = 0.45
+"""A torn cell (`torn`) is asked whether its inside is greyless (`greyless`) up to this likeness (others up to
+GREYLESS_ASKED): an empty gingham cell the reference matched but for its orange and pink checks, voted red at
+0.97, correlated 0.42 with a red cell (burnt 20261156 gingham travel f8, untaught and taught)."""
 
 FAR_LIKELIER = 0.1
 """How much better a cell must correlate with the designs of its corners' second nearest frame colour
@@ -252,7 +258,7 @@ def read_cell(
         contrast >= TILE_CONTRAST
         and colour_index == _RED
         and rival == _YELLOW
-        and rival_share >= RIVAL_SHARE * share
+        and rival_share >= YELLOW_BESIDE_RED * share
         and templates.likeness("yellow", windows) > templates.likeness("red", windows) + YELLOWER_DESIGNS
     ):
         # A yellow frame turned orange by a red lamp (`YELLOWER_DESIGNS`).
@@ -347,7 +353,7 @@ def read_cell(
         # Corners of a tile's colour and walls and paths, but like no design: the table itself
         # where the reference kept it (a felt as green as a frame, a checked cloth).
         return EMPTY, 0.5, None
-    if likeness < GREYLESS_ASKED and greyless(window):
+    if (likeness < GREYLESS_ASKED or (torn and likeness < TORN_GREYLESS_ASKED)) and greyless(window):
         # No wall's or path's grey inside: the table kept in a frame's colour (a wood under a shadow).
         return EMPTY, 0.5, None
     if torn and _table_side(templates, colour, windows) >= TABLE_SIDE:

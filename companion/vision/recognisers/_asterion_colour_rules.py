@@ -68,6 +68,13 @@ likelier by 0.02-0.11. Of 14,395 reds voted red (dev 2-83, burnt 20261140-43, ta
 was likelier yellow (the 892 with a yellow runner-up at 0.034 less at most): red's designs are not
 yellow's."""
 
+YELLOW_BESIDE_RED = 0.04
+"""The YELLOWER_DESIGNS rule asks a cell voted red whose corners show yellow at least this share of red's
+(not RIVAL_SHARE): a second print's yellow under the lamp on felt turned wholly orange, voted red at 0.95
+and yellow at 0.05, correlated 0.59 with yellow's designs and 0.46 with red's (burnt 20261156 felt f10).
+Asked from 0.02, no other reading moved on dev 2-83 and burnt 20261140-55; from 0.04 the likenesses are
+asked 0.5 times a read more (0.8 from 0.02)."""
+
 FAR_COLOUR = 0.15
 ASKED_LIKENESS = 0.6
 """A cell whose corners show its voted frame colour under HALF_FRAMED, and whose designs in it correlate
