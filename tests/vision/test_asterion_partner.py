@@ -1,8 +1,8 @@
 """Asterion: yellow against green is compared where the corners' runner-up is another colour (a light
-wood's red), as the runner-up would be (`_asterion_cell._PARTNERS`); and where green is nowhere among
-them, under a warm light patch (`_asterion_cell.WARM_LEAD`, tried where the corners are no yellower than
-WARM_B), or green's designs far likelier (`GREENER_DESIGNS`); and red against a yellow runner-up by their
-designs (`YELLOWER_DESIGNS`)."""
+wood's red), as the runner-up would be (`_asterion_colour_rules._PARTNERS`); and where green is nowhere
+among them, under a warm light patch (`_asterion_colour_rules.WARM_LEAD`, tried where the corners are no
+yellower than WARM_B), or green's designs far likelier (`GREENER_DESIGNS`); and red against a yellow
+runner-up by their designs (`YELLOWER_DESIGNS`)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import numpy
 import pytest
 
 from companion.vision.recognisers import _asterion_cell
-from companion.vision.recognisers._asterion_cell import (
+from companion.vision.recognisers._asterion_cell import HALF_FRAMED, read_cell
+from companion.vision.recognisers._asterion_colour_rules import (
     GREENER_DESIGNS,
-    HALF_FRAMED,
     RIVAL_LEAD,
     RIVAL_SHARE,
     WARM_B,
@@ -22,7 +22,6 @@ from companion.vision.recognisers._asterion_cell import (
     WARM_LEAD,
     YELLOW_BESIDE_RED,
     YELLOWER_DESIGNS,
-    read_cell,
 )
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 from companion.vision.recognisers._lab import bgr_to_lab

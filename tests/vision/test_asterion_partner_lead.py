@@ -1,6 +1,7 @@
 """Asterion: yellow against green is told by the frame and prisoner (with the corners' tint) wherever the
 two colours' designs are about as likely: a doubtful cell whose corners lie nearest neither's partner
-(`_asterion_cell._PARTNERS`), and a cell read in a far likelier colour than its vote (`FAR_COLOUR`)."""
+(`_asterion_colour_rules._PARTNERS`), and a cell read in a far likelier colour than its vote
+(`FAR_COLOUR`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any, cast
 
 import numpy
 
-from companion.vision.recognisers._asterion_cell import FAR_LIKELIER, RIVAL_LEAD, read_cell
+from companion.vision.recognisers._asterion_cell import FAR_LIKELIER, read_cell
+from companion.vision.recognisers._asterion_colour_rules import RIVAL_LEAD
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
 from .test_asterion_unseen_partner import _Designs as _Likenesses

@@ -30,15 +30,6 @@ from companion.vision.recognisers._asterion_colour_rules import (
     _partner,
     _warm_green,
 )
-from companion.vision.recognisers._asterion_colour_rules import (
-    _PARTNERS as _PARTNERS,
-)
-from companion.vision.recognisers._asterion_colour_rules import (
-    WARM_B as WARM_B,
-)
-from companion.vision.recognisers._asterion_colour_rules import (
-    WARM_L as WARM_L,
-)
 from companion.vision.recognisers._asterion_grid import SmallPlane
 from companion.vision.recognisers._asterion_inside import GREYLESS_ASKED, greyless
 from companion.vision.recognisers._asterion_labels import EMPTY, tile_label
