@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from companion.vision.base import PLANE_PX_PER_MM
-from companion.vision.recognisers import _toss_circle
+from companion.vision.recognisers import _toss_circle, toss
 from companion.vision.recognisers.toss import TossRecogniser, toss_layout
 from companion.vision.reference import NEUTRAL_BGR
 
@@ -101,24 +101,55 @@ def test_a_ring_lying_beside_the_horn_is_no_ring() -> None:
 
 def test_a_ring_drawn_out_round_the_horn_is_no_ring(monkeypatch: pytest.MonkeyPatch) -> None:
     """A ring standing up against the horn can fill the circle where a ring round it would lie (its
-    tilt and the parallax of its raised side make an ellipse round the base, 35 by 31 mm here), but a
-    ring lying on the plate is a circle: the drawn-out one is no ring, the round one beside it is. With
-    `ROUND_ASPECT` out of reach both read ring."""
+    tilt and the parallax of its raised side make an ellipse round the base, 35 by 31 mm here, a stretch
+    hidden), but a ring lying on the plate is a circle: the drawn-out one is no ring, the round one
+    beside it is. With `ROUND_ASPECT` out of reach, or the drawn-out one whole (`FULL_CIRCLE`), both
+    read ring."""
+    layout = toss_layout()
+    left = layout.items["horn:left"].centre_mm
+    right = layout.items["horn:right"].centre_mm
+
+    def plane(hidden_deg: float) -> numpy.ndarray:
+        drawn = _normalised_plane()
+        cv2.ellipse(
+            drawn,
+            _px((left[0] + 3.0, left[1] - 2.0)),
+            (round(35.0 * PLANE_PX_PER_MM), round(31.0 * PLANE_PX_PER_MM)),
+            25.0,
+            hidden_deg,
+            360,
+            ROPE_BGR,
+            round(5 * PLANE_PX_PER_MM),
+        )
+        _ring_arc(drawn, (right[0] - 4.0, right[1] + 3.0), 40.0, 250.0)
+        return drawn
+
+    assert _read(plane(50.0)) == {"horn:left": "clear", "horn:right": "ring"}
+    assert _read(plane(0.0)) == {"horn:left": "ring", "horn:right": "ring"}
+    monkeypatch.setattr(_toss_circle, "ROUND_ASPECT", 2.0)
+    assert _read(plane(50.0)) == {"horn:left": "ring", "horn:right": "ring"}
+
+
+def test_a_round_ring_a_quarter_hidden_is_a_ring(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tall horn tilted towards the camera hides a quarter of the ring round it: a round ring still
+    reads ring down to `MIN_ROUND_CIRCLE` (here 95 degrees hidden: 0.78); a drawn-out one as hidden does not,
+    and with `MIN_ROUND_CIRCLE` at `MIN_CIRCLE_NORMALISED` neither does the round one."""
     layout = toss_layout()
     plane = _normalised_plane()
     left = layout.items["horn:left"].centre_mm
     right = layout.items["horn:right"].centre_mm
+    _ring_arc(plane, (left[0] + 3.0, left[1] - 2.0), 95.0, 90.0)
     cv2.ellipse(
         plane,
-        _px((left[0] + 3.0, left[1] - 2.0)),
+        _px((right[0] - 3.0, right[1] + 2.0)),
         (round(35.0 * PLANE_PX_PER_MM), round(31.0 * PLANE_PX_PER_MM)),
         25.0,
-        0,
+        95.0,
         360,
         ROPE_BGR,
         round(5 * PLANE_PX_PER_MM),
     )
-    _ring_arc(plane, (right[0] - 4.0, right[1] + 3.0), 40.0, 250.0)
-    assert _read(plane) == {"horn:left": "clear", "horn:right": "ring"}
-    monkeypatch.setattr(_toss_circle, "ROUND_ASPECT", 2.0)
-    assert _read(plane) == {"horn:left": "ring", "horn:right": "ring"}
+    assert _read(plane) == {"horn:left": "ring", "horn:right": "clear"}
+    monkeypatch.setattr(_toss_circle, "MIN_ROUND_CIRCLE", _toss_circle.MIN_CIRCLE_NORMALISED)
+    monkeypatch.setattr(toss, "MIN_ROUND_CIRCLE", _toss_circle.MIN_CIRCLE_NORMALISED)
+    assert _read(plane)["horn:left"] == "clear"

@@ -48,6 +48,17 @@ horn may pass it all the same, its tilt and the parallax of its raised side draw
 (burnt 20261156 light wood session 00 frame 8, 0.86 of the circle; 20261155 felt session 13 frame 13,
 0.83), but its ellipse is 1.11-1.16 times as long as wide. Such a circle's share is lowered in
 proportion, below `MIN_CIRCLE_NORMALISED`."""
+FULL_CIRCLE = 0.9
+"""A circle filled this far (what `toss.MIN_CIRCLE` asks on the camera's own plane) is taken for round
+unmeasured: the leaners drawn out round the base filled 0.83-0.86, and a ring lying round the horn filling
+0.93 was drawn out 1.10 (burnt 20261150 laminate session 09 frame 3, its cord's middle pulled by the
+horn's parallax)."""
+MIN_ROUND_CIRCLE = 0.75
+"""Where the cord filling the circle is round (a ring lying on the plate, not standing up), it may fill
+this share only: a camera tilted 20-25 degrees sees a tall horn tilted towards it hide a quarter of a
+ring round it (burnt 20261156 linen session 10 frame 3, 0.79; 20261150 light wood session 00 frame 10,
+0.75, ellipses 1.04 long over wide), while the clear horns filling 0.69-0.76 in the same sessions were
+drawn out 1.17-1.25."""
 ROPE_BAND_MM = (26.0, 39.0)
 """Around the circle's centre, where a ring's cord is looked for to fit its ellipse: its 30-35 mm and
 what a leaner's tilt moves it by."""
@@ -102,22 +113,25 @@ def thin_circle(cord: BoolArray) -> tuple[float, int]:
     return float(shares[best]), best
 
 
-def round_circle(circles: list[tuple[float, int, BoolArray]]) -> float:
-    """The largest of `thin_circle`'s shares (share, centre, cord), lowered where the cord that fills it
-    is drawn out (`ROUND_ASPECT`): a ring standing up against the horn, not one lying round it. The
-    ellipses are fitted from the fullest circle down, and only until one is round."""
+def round_circle(circles: list[tuple[float, int, BoolArray]]) -> tuple[float, bool]:
+    """The largest of `thin_circle`'s shares (share, centre, cord), and whether its cord is round: a
+    drawn-out one (`ROUND_ASPECT`, asked below `FULL_CIRCLE`), a ring standing up against the horn and
+    not one lying round it, has its share lowered. The ellipses are fitted from the fullest circle down,
+    and only until one is round (one filling `MIN_ROUND_CIRCLE` will do)."""
     best = max(share for share, _, _ in circles)
-    if best < MIN_CIRCLE_NORMALISED:
-        return best
+    if best < MIN_ROUND_CIRCLE:
+        return best, False
     lowered = 0.0
     for share, centre, cord in sorted(circles, key=lambda circle: -circle[0]):
-        if share < max(lowered, MIN_CIRCLE_NORMALISED):
+        if share < MIN_ROUND_CIRCLE:
             break
+        if share >= FULL_CIRCLE:
+            return share, True
         aspect = drawn_out(cord, centre)
         if aspect <= ROUND_ASPECT:
-            return max(share, lowered)
-        lowered = max(lowered, MIN_CIRCLE_NORMALISED * ROUND_ASPECT / aspect)
-    return lowered
+            return share, True
+        lowered = max(lowered, min(share, MIN_CIRCLE_NORMALISED) * ROUND_ASPECT / aspect)
+    return max([lowered, *(share for share, _, _ in circles if share < MIN_ROUND_CIRCLE)]), False
 
 
 def drawn_out(cord: BoolArray, centre: int) -> float:

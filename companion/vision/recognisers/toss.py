@@ -55,6 +55,7 @@ from companion.vision.base import (
 from companion.vision.recognisers._toss_circle import (
     CIRCLE_REACH_MM,
     MIN_CIRCLE_NORMALISED,
+    MIN_ROUND_CIRCLE,
     FloatArray,
     _circle_samples,
     one_hue_groups,
@@ -248,7 +249,9 @@ def around_base(smoothed: Frame, centre_mm: tuple[float, float]) -> Frame:
     return numpy.asarray(cv2.resize(square, (side, side), interpolation=cv2.INTER_AREA), numpy.uint8)
 
 
-def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool = False) -> float:
+def circle_coverage(
+    palette: RingPalette | None, square: Frame, one_colour: bool = False
+) -> tuple[float, bool]:
     """The largest share of directions in which a circle of the ring's size, centred where a ring
     around the horn can lie, meets cord (what stands out from the square's median colour, the plate's;
     with a palette, what also looks like the taught rope). `one_colour`: the circle must be filled by
@@ -262,8 +265,8 @@ def circle_coverage(palette: RingPalette | None, square: Frame, one_colour: bool
     cord = (stands_out(flat) if palette is None else palette.is_ring(flat)).reshape(square.shape[:2])
     xs, ys = _circle_samples()
     filled = float(cord[ys, xs].any(axis=2).mean(axis=1).max())
-    if not one_colour or filled < MIN_CIRCLE_NORMALISED:
-        return filled
+    if not one_colour or filled < MIN_ROUND_CIRCLE:
+        return filled, False
     return round_circle([(*thin_circle(group), group) for group in one_hue_groups(lab, cord)])
 
 
@@ -277,12 +280,16 @@ class HornLook:
     """The plane around the horn is the pipeline's normalised one: the empty figure learned at setup
     (horns included) replaced by one neutral colour, so only what was not there then remains."""
     taught: bool = False
+    round: bool = False
+    """The cord filling the circle is round: a ring lying on the plate (`round_circle`)."""
     """Read with a taught palette, whose background colours keep the horn's own pixels out of the cord."""
 
     @property
     def threshold(self) -> float:
         # Where the horn counts as cord it fills the stretch of ring it hides; where it does not (gone
         # from a normalised plane, or taken for background by a taught palette) that stretch is missing.
+        if self.round:
+            return MIN_ROUND_CIRCLE
         return MIN_CIRCLE_NORMALISED if self.normalised or self.taught else MIN_CIRCLE
 
     def ring(self) -> bool:
@@ -300,7 +307,8 @@ def look_at_horn(palette: RingPalette | None, smoothed: Frame, centre_mm: tuple[
     normalised = bool(neutral.mean() >= NEUTRAL_SHARE)
     # On the camera's own plane the horn, whatever its colour, fills the stretch of ring it hides: only
     # on a normalised one (the horn gone) is the circle asked to be filled by one hue.
-    return HornLook(circle_coverage(palette, square, normalised), normalised, palette is not None)
+    circle, round_cord = circle_coverage(palette, square, normalised)
+    return HornLook(circle, normalised, palette is not None, round_cord)
 
 
 def _kmeans(rows: FloatArray, count: int) -> list[list[float]]:
