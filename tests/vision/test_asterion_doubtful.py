@@ -12,6 +12,7 @@ import pytest
 
 from companion.vision.recognisers import _asterion_cell
 from companion.vision.recognisers._asterion_cell import FAR_LIKELIER, read_cell
+from companion.vision.recognisers._asterion_colour_rules import ORANGE_FAR
 from companion.vision.recognisers._asterion_profile import FRAME_LABELS
 
 from .test_asterion_partner import nearest_as_voted
@@ -90,6 +91,13 @@ def test_a_doubtful_yellow_whose_designs_are_far_likelier_red_is_yellow(
     # Without that rule red's far likelier designs decide.
     monkeypatch.setattr(_asterion_cell, "ORANGE_YELLOW", False)
     assert _read(designs, {YELLOW: 33, RED: 23}).startswith("red:")
+
+
+def test_a_doubtful_red_whose_red_designs_are_far_likelier_still_is_red() -> None:
+    # Burnt 20261156 light wood second print f10 (taught on dark wood): yellow 0.38, red 0.38 of the
+    # corners, red's designs 0.87 and yellow's 0.44: no orange yellow.
+    assert _read(_Designs(0.44, 0.44 + ORANGE_FAR + 0.02, 0.0), {YELLOW: 38, RED: 37}).startswith("red:")
+    assert _read(_Designs(0.44, 0.44 + ORANGE_FAR - 0.02, 0.0), {YELLOW: 38, RED: 37}).startswith("yellow:")
 
 
 def test_a_doubtful_red_is_read_yellow_on_its_frame_and_prisoner() -> None:

@@ -20,6 +20,7 @@ from companion.vision.recognisers._asterion_colour_rules import (
     ASKED_LIKENESS,
     FAR_COLOUR,
     GREENER_DESIGNS,
+    ORANGE_FAR,
     ORANGE_YELLOW,
     RIVAL_LEAD,
     RIVAL_SHARE,
@@ -203,7 +204,9 @@ def read_cell(
             other = templates.likeness(FRAME_LABELS[second], windows) if nearest[second] else 0.0
             # A yellow turned orange is likelier red's designs (`ORANGE_YELLOW`): yellow, a tile by them.
             orange = (
-                ORANGE_YELLOW and (voted[0], rival) == (first, second) == (_YELLOW, _RED) and other > likeness
+                ORANGE_YELLOW
+                and (voted[0], rival) == (first, second) == (_YELLOW, _RED)
+                and likeness < other <= likeness + ORANGE_FAR
             )
             if not orange and (
                 other > likeness + FAR_LIKELIER

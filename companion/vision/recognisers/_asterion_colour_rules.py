@@ -106,6 +106,12 @@ voted yellow under HALF_FRAMED on dev 2-83 and burnt 20261140-49 none was red, a
 likeness was 0.31 at most. Not where the corners vote red and only the path's glare puts yellow first
 among the nearest: two red tiles (0.62 and 0.80 red's designs) then read yellow."""
 
+ORANGE_FAR = 0.25
+"""Nor is it yellow (`ORANGE_YELLOW`) when red's designs are likelier by over this: a red junction whose
+corners split yellow 0.38 and red 0.38 (a light wood's glare) correlated 0.87 with red's designs and 0.44
+with yellow's (burnt 20261156 light wood second print f10, taught on dark wood). The orange yellows were
+0.05-0.13 likelier red."""
+
 _PARTNERS = {
     FRAME_LABELS.index("yellow"): FRAME_LABELS.index("green"),
     FRAME_LABELS.index("green"): FRAME_LABELS.index("yellow"),
