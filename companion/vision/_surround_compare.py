@@ -55,6 +55,8 @@ class Differs(NamedTuple):
     hue may stray from the table's by noise alone."""
     step_floor: Floats
     """The step of the darkening that `STEP_NOISE` grey levels of the frame's own move it by (`side_rest`)."""
+    white: Mask
+    """Where every channel of the frame is clipped (`side_rest`'s outline: the darkening there a floor)."""
 
 
 def side_differs(
@@ -92,6 +94,7 @@ def side_differs(
     outside = numpy.maximum(cv2.max(over, under), numpy.float32(0.0))
     # A clipped channel could be any table brighter than white.
     unclipped = cv2.threshold(current, SATURATED - 0.5, 1.0, cv2.THRESH_BINARY_INV)[1]
+    white = max3(floats(unclipped)) < numpy.float32(0.5)
     # On a table darker than the noise floor plus DARK_NOISE, its level less DARK_NOISE (at least that).
     noise = numpy.clip(at_light - numpy.float32(DARK_NOISE), numpy.float32(DARK_NOISE), noise_floor)
     scaled = cv2.divide(cv2.multiply(outside, unclipped), cv2.multiply(side.tolerance, gain) + noise)
@@ -124,7 +127,23 @@ def side_differs(
             distance[lamp] = 0.0
             differs = cv2.blur(distance, (blur, blur)) > level
     # What differs beyond light and shadow differs at all: where it differs at all needs no shadow's.
-    return Differs(differs | lost, distance, lost, grey, mean, blurred, slack, step_floor)
+    return Differs(differs | lost, distance, lost, grey, mean, blurred, slack, step_floor, white)
+
+
+def floor_step(darkening: Floats, white: Mask) -> Mask:
+    """Where the darkening steps down to pixels the frame clips in every channel (`white`) from pixels it
+    does not, within the shadow's window: a clipped pixel's darkening is only a floor, so that step is
+    none. A light far above a near-black reference (dark wood learned at 3-10 levels, lit 15-25 times
+    brighter) clips a marker's plate at 5 times its reference while the wood beside it rose 15 times:
+    the plate's rim stepped as an arm's outline (the unseen bench on 20261157, Hornochsen dark wood
+    travel session 08 frames 12 and 14, refused at rest). A clipped white sleeve over the table steps
+    up to its floor, and stands."""
+    size = TEXTURE_PX + 2
+    window = numpy.ones((size, size), numpy.uint8)
+    high = numpy.float32(1e6)
+    lowest_white = cv2.erode(numpy.where(white, darkening, high).astype(numpy.float32), window)
+    highest_other = cv2.dilate(numpy.where(white, -high, darkening).astype(numpy.float32), window)
+    return numpy.asarray(lowest_white < highest_other, bool)
 
 
 def side_rest(
@@ -183,6 +202,8 @@ def side_rest(
     # turned down over a dark print, 7 levels of 35) speckles the darkening with noise's steps alone.
     sharp = cv2.max(side.steep_step, state.step_floor)
     outline = (magnitude > sharp) & side.plain & (~lifted | (cv2.magnitude(step_x, step_y) > sharp))
+    if numpy.any(state.white):
+        outline &= ~floor_step(darkening, state.white)
     table_hue = hue & ((darkening <= SHADE_LIFT) | ~lost)
     centred = (grey - mean) / (mean + numpy.float32(2.0))
     texture = kept_texture(centred, side, steep, distance, table_hue, darkening, lost)
