@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from companion import __version__
     from companion.bench import add_bench_commands
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
@@ -16,7 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion", description="Minotaur Companion: referee for bull-and-Minotaur board games."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    # Not required: a bare `companion` shows the help a newcomer needs, not a usage error.
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_table_commands(commands)
     add_record_commands(commands)
     add_bench_commands(commands)
@@ -27,6 +30,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
     result: int = args.handler(args)
     return result
 
