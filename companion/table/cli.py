@@ -11,6 +11,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.games import BUILTIN_GAMES
 from companion.record.store import default_db_path
 from companion.sensors.cli import SensorSimulationDriver, add_sensor_options, sensors_wanted, start_sensors
 from companion.table.referee import Referee
@@ -44,7 +45,11 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
     )
     run.add_argument("--no-mdns", action="store_true", help="do not announce the table over mDNS (zeroconf)")
     simulation = run.add_argument_group("simulation (with --simulate)")
-    simulation.add_argument("--game", default="minotaurus", help="game the simulation plays")
+    simulation.add_argument(
+        "--game",
+        default="minotaurus",
+        help=f"game the simulation plays: {', '.join(BUILTIN_GAMES)} (default minotaurus)",
+    )
     simulation.add_argument("--seed", type=int, default=None, help="seed, to replay the same simulation")
     simulation.add_argument("--players", type=int, default=4, help="simulated players (default 4)")
     simulation.add_argument(
