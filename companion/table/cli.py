@@ -163,11 +163,10 @@ def run_table(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     port = bound_port(server, args.port)
-    print(f"Scoreboard: http://{args.host}:{port}/", flush=True)
     url = joining.scoreboard_url(args.host, port)
     app.config[joining.PUBLIC_URL_KEY] = url
-    if joining.listens_everywhere(args.host):
-        print(f"  from phones on this network: {url}", flush=True)
+    # The address a phone can open first: listening on every interface, 0.0.0.0 is no address to type.
+    print(f"Scoreboard: {url}", flush=True)
     print(joining.qr_terminal(url), end="", flush=True)
     auth = host_auth(app)
     print(f"Table PIN for the host: {auth.pin}   (or scan this to control the table)", flush=True)
@@ -178,7 +177,7 @@ def run_table(args: argparse.Namespace) -> int:
     if joining.listens_everywhere(args.host) and not args.no_mdns:
         announcement = joining.announce(port)
         if announcement is not None:
-            print(f'Announced over mDNS as "{joining.SERVICE_NAME}" ({joining.HOST_NAME[:-1]})', flush=True)
+            print(f'Announced over mDNS as "{joining.SERVICE_NAME}": {joining.mdns_url(port)}', flush=True)
     print(f"Game record: {referee.db_path}   (Ctrl-C stops)", flush=True)
     try:
         server.run()

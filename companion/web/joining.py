@@ -51,6 +51,11 @@ def scoreboard_url(host: str, port: int) -> str:
     return f"http://{shown}:{port}/"
 
 
+def mdns_url(port: int) -> str:
+    """The scoreboard's address by the name the table announces over mDNS."""
+    return f"http://{HOST_NAME[:-1]}:{port}/"
+
+
 # ---------------------------------------------------------------- QR codes
 
 

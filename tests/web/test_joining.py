@@ -102,6 +102,40 @@ def test_scoreboard_urls() -> None:
     assert joining.scoreboard_url("0.0.0.0", 80) == f"http://{joining.lan_address()}:80/"
 
 
+def test_the_mdns_name_is_given_with_the_port() -> None:
+    assert joining.mdns_url(8000) == "http://minotaur-companion.local:8000/"
+
+
+def test_listening_everywhere_the_console_first_shows_an_address_a_phone_can_open(tmp_path: Path) -> None:
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "COMPANION_DB"}
+    command = [
+        sys.executable,
+        "-m",
+        "companion",
+        "run",
+        "--host",
+        "0.0.0.0",
+        "--no-mdns",
+        "--port",
+        str(port),
+    ]
+    process = subprocess.Popen(
+        [*command, "--db", str(tmp_path / "t.db")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    )
+    try:
+        first = console_until(process, "Scoreboard:")[-1]
+        assert first == f"Scoreboard: {joining.scoreboard_url('0.0.0.0', port)}\n"
+        assert "0.0.0.0" not in first
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(PATIENCE)
+
+
 def test_the_mdns_record_names_the_scoreboard() -> None:
     info = joining.service_info(8000, "192.168.1.20")
     assert info.type == "_http._tcp.local."
