@@ -81,7 +81,7 @@ class WarmLight:
         flat = reference.reshape(-1, 3)[self._band]
         self._saturated = (flat[:, 1] >= SATURATED) & (flat[:, 2] >= SATURATED)
 
-    def warm(self, light: Floats, ratio: Floats | None = None) -> Mask:
+    def warm(self, light: Floats, ratio: Floats) -> Mask:
         """Where the band's own light (log gains, BGR) is both redder and brighter than a smooth light
         over the band by more than `WARM_BUMP`: a pale skin-toned arm the light grid took for light; or
         bluer by `COOL_BUMP` and not darker: a white sleeve over a saturated table; or, where the table is
@@ -109,9 +109,7 @@ class WarmLight:
         # be there (burnt 20261143 Hornochsen linen session 10 frame 10, a lit linen at 250-255 in green
         # and red: 0.19 redder than the smooth light, 0.04 darker).
         cream = redder & even & self._saturated
-        if ratio is None:
-            cream[:] = False
-        elif numpy.any(cream):
+        if numpy.any(cream):
             cream = self._redder_itself(cream, ratio)
         warm = numpy.zeros(self._in_band.shape, bool)
         warm.ravel()[self._band] = (redder & brighter) | cool | cream
