@@ -26,6 +26,29 @@ const Companion = (() => {
 
   const $ = (id) => document.getElementById(id);
 
+  // ---------------------------------------------------------------- language
+
+  // The page carries the translations its scripts need (base.html renders them from the server's
+  // catalogs into <script id="i18n">); the English text is the key, so a missing one reads in English.
+  let catalog = null;
+
+  function translations() {
+    if (catalog === null) {
+      const source = document.getElementById("i18n");
+      try { catalog = source ? JSON.parse(source.textContent) : {}; } catch (error) { catalog = {}; }
+    }
+    return catalog;
+  }
+
+  // t("Waiting for {name}.", {name: "Ann"}): the current language's text with its {placeholders} filled.
+  function t(msgid, params = {}) {
+    const text = Object.prototype.hasOwnProperty.call(translations(), msgid) ? translations()[msgid] : msgid;
+    return String(text || msgid).replace(/\{(\w+)\}/g, (match, name) =>
+      (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : match));
+  }
+
+  const lang = () => document.documentElement.lang || "en";
+
   function titleCase(key) {
     const text = String(key).replace(/_/g, " ");
     return text.charAt(0).toUpperCase() + text.slice(1);
@@ -412,7 +435,7 @@ const Companion = (() => {
   }
 
   return {
-    CHANCE, el, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
+    CHANCE, t, lang, el, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
     registerGame, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, statusText,
   };
 })();
