@@ -8,13 +8,11 @@ const Companion = (() => {
   const CHANCE = -1;
   const games = {};
 
-  function el(tag, attributes = {}, ...children) {
-    const node = document.createElement(tag);
+  // Attributes (on* become listeners) and children (text or nodes) of a new element; false and null skip.
+  function filled(node, attributes, children) {
     for (const [name, value] of Object.entries(attributes || {})) {
       if (value === null || value === undefined || value === false) continue;
-      if (name === "class") node.className = value;
-      else if (name === "style") node.style.cssText = value;
-      else if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+      if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? "" : value);
     }
     for (const child of children.flat()) {
@@ -22,6 +20,16 @@ const Companion = (() => {
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
+  }
+
+  function el(tag, attributes = {}, ...children) {
+    return filled(document.createElement(tag), attributes, children);
+  }
+
+  // The same for drawn boards: SVG elements need their namespace; a `title` child names a shape on hover
+  // and for screen readers.
+  function svg(tag, attributes = {}, ...children) {
+    return filled(document.createElementNS("http://www.w3.org/2000/svg", tag), attributes, children);
   }
 
   const $ = (id) => document.getElementById(id);
@@ -435,7 +443,7 @@ const Companion = (() => {
   }
 
   return {
-    CHANCE, t, lang, el, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
+    CHANCE, t, lang, el, svg, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
     registerGame, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, statusText,
   };
 })();
