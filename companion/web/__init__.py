@@ -15,7 +15,7 @@ from flask import Flask
 
 from companion.record.store import default_db_path
 from companion.table.referee import Referee
-from companion.web import auth, control, events, history, joining, pages, setup, state, stats, teach
+from companion.web import auth, control, events, history, i18n, joining, pages, setup, state, stats, teach
 from companion.web.common import REFEREE_KEY, register_error_handlers
 
 
@@ -38,6 +38,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
         atexit.register(referee.stop)
     app.extensions[REFEREE_KEY] = referee
     register_error_handlers(app)
+    i18n.install(app)  # German or English by the phone's choice, before any page is drawn
     app.register_blueprint(pages.bp)
     app.register_blueprint(state.bp)
     app.register_blueprint(events.bp)
