@@ -782,6 +782,7 @@ def test_a_penniless_player_who_can_take_a_built_settlement_keeps_the_game_going
         ({"sea_borders": [["Fisch", "N"], ["N", "Fisch"]]}, "given twice"),
         ({"start": "Troia"}, "not a sea field"),
         ({"land_points": ["t1", "t2", "t3", "t4", "k1", "Troia"]}, "names used twice: Troia"),
+        ({"layout": {"Atlantis": [1, 2]}}, r"layout names unknown fields \['Atlantis'\] or misses \['Troia'"),
     ],
 )
 def test_a_mistyped_board_is_refused_with_the_mistake_named(change: dict[str, object], message: str) -> None:

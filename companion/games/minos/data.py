@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -78,6 +79,8 @@ class Board:
     land_points: tuple[str, ...]
     ship_neighbours: Mapping[str, tuple[str, ...]]
     guard_neighbours: Mapping[str, tuple[str, ...]]
+    layout: Mapping[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
+    """Where the scoreboard draws each field (x right, y down); no rule depends on it."""
 
     @staticmethod
     def from_seed(data: Mapping[str, Any]) -> Board:
@@ -116,6 +119,7 @@ class Board:
         for a, b in data["land_paths"]:
             join(guard, a, b, "land path")
         return Board(
+            layout=_layout(data.get("layout"), names),
             start=str(data["start"]),
             settlements=settlements,
             sea=sea,
@@ -124,12 +128,48 @@ class Board:
             guard_neighbours={n: tuple(v) for n, v in guard.items()},
         )
 
+    def to_json(self) -> dict[str, Any]:
+        """The map as the scoreboard draws it: fields, the lines between them, and where each lies."""
+        harbours = [[s, f] for s in self.settlements for f in self.ship_neighbours[s]]
+        return {
+            "start": self.start,
+            "settlements": list(self.settlements),
+            "sea": list(self.sea),
+            "land_points": list(self.land_points),
+            "sea_borders": _pairs(self.ship_neighbours, set(self.sea)),
+            "harbours": harbours,
+            "land_paths": _pairs(self.guard_neighbours, set(self.guard_neighbours)),
+            "layout": {name: list(point) for name, point in self.layout.items()},
+        }
+
     def is_settlement(self, name: str) -> bool:
         return name in self.settlement_set
 
     @functools.cached_property
     def settlement_set(self) -> frozenset[str]:
         return frozenset(self.settlements)
+
+
+def _pairs(graph: Mapping[str, tuple[str, ...]], among: set[str]) -> list[list[str]]:
+    """Each edge of `graph` between two fields of `among`, once."""
+    return [[a, b] for a in graph if a in among for b in graph[a] if b in among and a < b]
+
+
+def _layout(data: Mapping[str, Any] | None, names: list[str]) -> dict[str, tuple[float, float]]:
+    """Each field's drawing place from [map.layout]; without one, the fields on a circle in seed order."""
+    if data is None:
+        step = 2 * math.pi / len(names)
+        return {n: (50 + 45 * math.cos(i * step), 50 + 45 * math.sin(i * step)) for i, n in enumerate(names)}
+    places = {k: v for k, v in data.items() if k != "source"}
+    unknown = sorted(set(places) - set(names))
+    missing = [n for n in names if n not in places]
+    if unknown or missing:
+        raise SeedError(f"minos map: layout names unknown fields {unknown} or misses {missing}")
+    for name, point in places.items():
+        numbers = isinstance(point, list) and all(isinstance(c, int | float) for c in point)
+        if not (numbers and len(point) == 2):
+            raise SeedError(f"minos map: layout of {name!r} is {point!r}, not [x, y]")
+    return {name: (float(x), float(y)) for name, (x, y) in places.items()}
 
 
 BOARD = Board.from_seed(_SEED["map"])

@@ -336,6 +336,7 @@ class MinosState(PhasedState):
             "current": None if self.is_over() else self.current,
             "waiting_for": self.to_act().waiting_for,
             "settlements": settlements,
+            "map": BOARD.to_json(),
             "sea": {f: list(o) for f, o in self.ships.items() if f not in BOARD.settlements and o},
             "land": {
                 f: {"owner": g[0], "guards": g[1]} for f, g in self.guards.items() if f in BOARD.land_points
