@@ -11,13 +11,16 @@ import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
+from flask_babel import gettext as _
 
 from companion.games import GameError, get_game
 from companion.record.store import Event
 from companion.table.inputs import NewGame, ResumeGame, SetAutoplay, SetTableStatus, SubmitAction, Undo
 from companion.web import auth
 from companion.web.common import (
+    MAX_NAME_LENGTH,
     bad_request,
+    check_free_text,
     current_referee,
     fail,
     json_object,
@@ -58,6 +61,8 @@ def new_game() -> Response:
         names = default_names(game, options)
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         bad_request(f"names must be a list of texts, not {names!r}")
+    for seat, name in enumerate(names):
+        check_free_text(_("the name of seat %(seat)d", seat=seat), name, MAX_NAME_LENGTH)
     return reply_response(submit(NewGame(game, options, names), HOST_SOURCE), created=True)
 
 
