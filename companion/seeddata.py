@@ -8,7 +8,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-SEEDS_DIR = Path(__file__).resolve().parent.parent / "seeds"
+from companion.datafiles import data_dir
+
+SEEDS_DIR = data_dir("seeds")
 
 
 class SeedError(ValueError):

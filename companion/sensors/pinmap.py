@@ -12,8 +12,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from companion.datafiles import data_dir
+
 PINMAP_ENV = "COMPANION_PINMAP"
-DEFAULT_PINMAP = Path(__file__).resolve().parents[2] / "hardware" / "pinmap.json"
+DEFAULT_PINMAP = data_dir("hardware") / "pinmap.json"
 LEVELS = ("base", "tip", "knock")
 SHARED = "both"
 """The horn of a beam that serves both horns (the front and back base beams run past both)."""
@@ -77,7 +79,7 @@ def default_pinmap_path() -> Path:
 
 
 def load_pinmap(path: str | Path | None = None) -> PinMap:
-    """The pin map at `path` (default $COMPANION_PINMAP, else hardware/pinmap.json of this checkout)."""
+    """The pin map at `path` (default $COMPANION_PINMAP, else hardware/pinmap.json, as installed)."""
     path = Path(path) if path is not None else default_pinmap_path()
     try:
         data = json.loads(path.read_text(encoding="utf-8"))

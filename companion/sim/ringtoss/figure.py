@@ -16,7 +16,9 @@ from typing import Any
 
 import numpy
 
-HARDWARE = Path(__file__).resolve().parents[3] / "hardware"
+from companion.datafiles import data_dir
+
+HARDWARE = data_dir("hardware")
 FIGURE_FILE = HARDWARE / "figure.json"
 PINMAP_FILE = HARDWARE / "pinmap.json"
 
