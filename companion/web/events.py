@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator
 
 from flask import Blueprint, Response, current_app, jsonify, make_response, request
+from flask_babel import gettext as _
 
 from companion.table.broadcast import Broadcaster, Published
 from companion.web.common import current_referee
@@ -70,7 +71,7 @@ def stream_events() -> Response:
     )
     if not slots.acquire(blocking=False):
         response = make_response(
-            jsonify(error="too many live pages are open; close one or try again soon", status=503), 503
+            jsonify(error=_("too many live pages are open; close one or try again soon"), status=503), 503
         )
         response.headers["Retry-After"] = "10"
         return response

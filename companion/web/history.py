@@ -20,6 +20,7 @@ import json
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
+from flask_babel import gettext as _
 
 from companion.games import Game, get_game
 from companion.record.jsonl import export_record
@@ -42,10 +43,24 @@ def _whole_number(name: str, default: int, maximum: int) -> int:
     if text is None:
         return default
     if not text.isdigit() or len(text) > 9:
-        bad_request(f"{name} must be a whole number from 0 to {maximum}, not {text!r}")
+        bad_request(
+            _(
+                "%(name)s must be a whole number from 0 to %(maximum)s, not %(value)s",
+                name=name,
+                maximum=maximum,
+                value=repr(text),
+            )
+        )
     value = int(text)
     if value > maximum:
-        bad_request(f"{name} must be a whole number from 0 to {maximum}, not {value}")
+        bad_request(
+            _(
+                "%(name)s must be a whole number from 0 to %(maximum)s, not %(value)s",
+                name=name,
+                maximum=maximum,
+                value=value,
+            )
+        )
     return value
 
 
@@ -62,8 +77,11 @@ def _readable_game(game_id: int) -> GameInfo:
     if not info.finished and current_session() is None:
         fail(
             403,
-            f"game {game_id} is still being played: its record shows pieces the players must remember, "
-            "so only the host may read it before it ends",
+            _(
+                "game %(game)s is still being played: its record shows pieces the players must remember, "
+                "so only the host may read it before it ends",
+                game=game_id,
+            ),
         )
     return info
 
@@ -139,7 +157,7 @@ def replay_step(game_id: int) -> Response:
     try:
         replayed = replay(header, shown)
     except RecordFormatError as error:
-        fail(409, f"game {game_id} cannot be replayed: {error}")
+        fail(409, _("game %(game)s cannot be replayed: %(error)s", game=game_id, error=error))
     at_step = dataclasses.replace(info, events=step, finished=replayed.state.is_over())
     view = game_view(
         replayed.game, at_step, replayed.state, GameLog.from_record(replayed.game, at_step, shown)
@@ -170,7 +188,14 @@ def export_bgstats_game(game_id: int) -> Response:
     info = _readable_game(game_id)
     summary = summary_cache().get(_store(), info)
     if summary.error is not None or summary.ranking is None:
-        fail(409, f"game {game_id} has no final ranking to export: {summary.error or 'it is not over'}")
+        fail(
+            409,
+            _(
+                "game %(game)s has no final ranking to export: %(why)s",
+                game=game_id,
+                why=summary.error or _("it is not over"),
+            ),
+        )
     data = bgstats_export([summary], exported_at=utc_now())
     return _download(
         json.dumps(data, ensure_ascii=False), "application/json", f"{info.game}-{game_id}.bgsplay"

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, make_response, render_template, request
+from flask_babel import gettext as _
 
 from companion.vision.base import Frame, VisionError
 from companion.web import control
@@ -56,13 +57,13 @@ def _game_and_options(game: Any, options: Any) -> tuple[str, dict[str, Any]]:
         try:
             options = json.loads(options) if options.strip() else {}
         except ValueError as error:
-            bad_request(f"options must be a JSON object: {error}")
+            bad_request(_("options must be a JSON object: %(error)s", error=error))
     if options is None:
         options = {}
     if not isinstance(game, str):
-        bad_request(f"game must be a game's name, not {game!r}")
+        bad_request(_("game must be a game's name, not %(value)s", value=repr(game)))
     if not isinstance(options, dict):
-        bad_request(f"options must be an object, not {options!r}")
+        bad_request(_("options must be an object, not %(value)s", value=repr(options)))
     return game, options
 
 
@@ -77,7 +78,9 @@ def _view(vision: VisionServices, game: str, options: dict[str, Any]) -> Any:
             try:
                 view = SetupView(game, options)
             except (VisionError, KeyError, TypeError, ValueError) as error:
-                bad_request(f"cannot set the camera up for {game!r}: {error}")
+                bad_request(
+                    _("cannot set the camera up for %(game)s: %(error)s", game=repr(game), error=error)
+                )
             # One play area is set up at a time: forget the others' views.
             for old in [k for k in vision.views if k.startswith("setup:")]:
                 del vision.views[old]
@@ -88,10 +91,10 @@ def _view(vision: VisionServices, game: str, options: dict[str, Any]) -> Any:
 def _frame(vision: VisionServices, game: str) -> Frame:
     grab = _grab_for(vision, game)
     if grab is None:
-        fail(409, "no camera: start the companion with one (companion run --camera ...)")
+        fail(409, _("no camera: start the companion with one (companion run --camera ...)"))
     frame = grab()
     if frame is None:
-        fail(409, "the camera has given no picture yet: is it connected and pointing at the table?")
+        fail(409, _("the camera has given no picture yet: is it connected and pointing at the table?"))
     return frame
 
 
@@ -165,9 +168,12 @@ def take_empty_table() -> Response:
     relearn = getattr(vision.watcher, "relearn_reference", None)
     if relearn is None:
         why = "no camera watcher runs" if vision.watcher is None else "this camera watcher cannot learn it"
-        fail(409, f"the setup view took the empty table, but the companion's reading did not: {why}")
+        fail(
+            409,
+            _("the setup view took the empty table, but the companion's reading did not: %(why)s", why=why),
+        )
     try:
         relearn()
     except VisionError as error:
-        fail(409, f"the camera could not learn the empty table: {error}")
+        fail(409, _("the camera could not learn the empty table: %(error)s", error=error))
     return jsonify(taken=True, game=game)

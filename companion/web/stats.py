@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from flask_babel import gettext as _
 
 from companion.games import UnknownGameError, get_game
 from companion.record.replay import RecordHeader, replay
@@ -249,16 +250,22 @@ def chosen_players(players: dict[str, _Player]) -> list[_Player]:
     """The ?player= names asked for (404 if one never played), else the busiest players."""
     asked = request.args.getlist("player")
     if len(asked) > MAX_PLAYERS_PLOTTED:
-        bad_request(f"at most {MAX_PLAYERS_PLOTTED} players in one plot, not {len(asked)}")
+        bad_request(
+            _(
+                "at most %(most)s players in one plot, not %(asked)s",
+                most=MAX_PLAYERS_PLOTTED,
+                asked=len(asked),
+            )
+        )
     if any(len(name) > MAX_NAME_LENGTH for name in asked):
-        bad_request(f"a player's name has at most {MAX_NAME_LENGTH} characters")
+        bad_request(_("a player's name has at most %(most)s characters", most=MAX_NAME_LENGTH))
     if not asked:
         return sorted(players.values(), key=lambda p: (-p.games, -p.tosses))[:MAX_PLAYERS_PLOTTED]
     chosen = []
     for name in asked:
         player = players.get(player_key(name))
         if player is None:
-            fail(404, f"no finished game of a player called {name!r}")
+            fail(404, _("no finished game of a player called %(name)s", name=repr(name)))
         chosen.append(player)
     return chosen
 
@@ -339,7 +346,7 @@ def wins_plot() -> Response:
 def scores_plot() -> Response:
     game, summaries, players = _players()
     if game is None:
-        bad_request("scores are in each game's own terms: choose one with ?game=")
+        bad_request(_("scores are in each game's own terms: choose one with ?game="))
     chosen = {player_key(p.name): p.name for p in chosen_players(players)}
     points: dict[str, list[tuple[float, float]]] = {name: [] for name in chosen.values()}
     for order, summary in enumerate(summaries, start=1):

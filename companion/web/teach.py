@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, make_response, render_template
+from flask_babel import gettext as _
 
 from companion.vision.base import Frame, VisionError, profile_path
 from companion.web import control
@@ -71,7 +72,7 @@ def services() -> VisionServices:
 def _session() -> Any:
     session = services().session
     if session is None:
-        fail(409, "no teach session: start one with the game and the edition to teach")
+        fail(409, _("no teach session: start one with the game and the edition to teach"))
     return session
 
 
@@ -107,19 +108,19 @@ def teach_start() -> Response:
     body = json_object({"game", "edition", "options"}, required={"game"})
     game, edition, options = body["game"], body.get("edition", "default"), body.get("options", {})
     if not isinstance(game, str) or not isinstance(edition, str):
-        bad_request("game and edition must be names")
+        bad_request(_("game and edition must be names"))
     if not isinstance(options, dict):
-        bad_request(f"options must be an object, not {options!r}")
+        bad_request(_("options must be an object, not %(value)s", value=repr(options)))
     vision = services()
     if vision.grab is None:
-        fail(409, "no camera: start the companion with a camera (companion run --camera ...)")
+        fail(409, _("no camera: start the companion with one (companion run --camera ...)"))
     try:
         profile_path(game, edition)  # checks both names
         session = TeachSession(
             game, options, edition, vision.grab, profiles_root=vision.profiles_root, empty_first=True
         )
     except (VisionError, KeyError) as error:
-        bad_request(f"cannot teach {game!r}: {error}")
+        bad_request(_("cannot teach %(game)s: %(error)s", game=repr(game), error=error))
     with vision.lock:
         vision.session = session
     return jsonify(session=session.to_json())
@@ -168,7 +169,7 @@ def teach_preview() -> Response:
                 cv2.rectangle(plane, (x0, y0), (x1, y1), (0, 0, 255), width)
     ok, jpeg = cv2.imencode(".jpg", plane, [cv2.IMWRITE_JPEG_QUALITY, 80])
     if not ok:
-        fail(500, "cannot encode the camera's view")
+        fail(500, _("cannot encode the camera's view"))
     response = make_response(jpeg.tobytes())
     response.headers["Content-Type"] = "image/jpeg"
     response.headers["Cache-Control"] = "no-store"
@@ -195,7 +196,7 @@ def _live() -> tuple[Any, Any, Frame]:
     reader.pipeline.adopt_reference(session.reader.reference)
     frame = session.grab()
     if frame is None:
-        fail(409, "the camera gives no picture: is it connected?")
+        fail(409, _("the camera gives no picture: is it connected?"))
     return session, reader, frame
 
 
@@ -253,14 +254,14 @@ def decide_toss() -> Response:
     """The host's verdict on the toss that beams and camera disagree on."""
     body = json_object({"success"}, required={"success"})
     if not isinstance(body["success"], bool):
-        bad_request(f"success must be true or false, not {body['success']!r}")
+        bad_request(_("success must be true or false, not %(value)s", value=repr(body["success"])))
     confirmer = services().confirmer
     if confirmer is None:
-        fail(409, "the camera does not check tosses at this table")
+        fail(409, _("the camera does not check tosses at this table"))
     try:
         reply = confirmer.decide(body["success"], timeout=current_app.config["REPLY_TIMEOUT"])
     except TimeoutError:
-        fail(503, "the referee did not answer in time; the verdict may still apply: check the table")
+        fail(503, _("the referee did not answer in time; the verdict may still apply: check the table"))
     except ValueError as error:
         fail(409, str(error))
     return reply_response(reply)

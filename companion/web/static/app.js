@@ -65,9 +65,9 @@ const Companion = (() => {
   // ---------------------------------------------------------------- names
 
   function nameOf(view, seat) {
-    if (seat === CHANCE) return "the table";
+    if (seat === CHANCE) return t("the table");
     const names = view && view.game ? view.game.names : [];
-    return names[seat] !== undefined ? names[seat] : `seat ${seat}`;
+    return names[seat] !== undefined ? names[seat] : t("seat {seat}", { seat });
   }
 
   // Games speak of "seat 2" (and some of their colours); people at the table know each other by name.
@@ -97,7 +97,7 @@ const Companion = (() => {
     const label = () => {
       const next = currentTheme() === "dark" ? "light" : "dark";
       toggle.textContent = next === "dark" ? "☾" : "☀";
-      toggle.title = toggle.ariaLabel = `Switch to the ${next} theme`;
+      toggle.title = toggle.ariaLabel = next === "dark" ? t("Switch to the dark theme") : t("Switch to the light theme");
     };
     toggle.addEventListener("click", () => {
       const next = currentTheme() === "dark" ? "light" : "dark";
@@ -166,7 +166,7 @@ const Companion = (() => {
         if (this.lastId) headers["Last-Event-ID"] = this.lastId;
         this.feed();
         const response = await fetch("/api/events", { headers, signal: controller.signal, cache: "no-store" });
-        if (!response.ok || !response.body) throw new Error(`the table answered ${response.status}`);
+        if (!response.ok || !response.body) throw new Error(t("the table answered {status}", { status: response.status }));
         await this.read(response.body.getReader(), controller);
       } catch (error) {
         // Aborted by the watchdog or offline, refused, or the network is gone: all mean "try again".
@@ -221,10 +221,10 @@ const Companion = (() => {
   }
 
   const STATE_TEXT = {
-    connecting: "connecting…",
-    live: "live",
-    reconnecting: "reconnecting…",
-    offline: "offline",
+    connecting: () => t("connecting…"),
+    live: () => t("live"),
+    reconnecting: () => t("reconnecting…"),
+    offline: () => t("offline"),
   };
 
   // The badge always says how the page is connected; once a page has been live, losing the link also
@@ -235,14 +235,14 @@ const Companion = (() => {
     const badge = $("live");
     if (badge) {
       badge.dataset.state = state;
-      badge.textContent = STATE_TEXT[state] || state;
+      badge.textContent = STATE_TEXT[state] ? STATE_TEXT[state]() : state;
     }
     if (state === "live") everLive = true;
     const stale = $("stale");
     if (stale) {
       stale.textContent = state === "offline"
-        ? "No network: this shows the table as it was; it catches up once the phone is back online."
-        : "Connection to the table lost: reconnecting…";
+        ? t("No network: this shows the table as it was; it catches up once the phone is back online.")
+        : t("Connection to the table lost: reconnecting…");
       stale.classList.toggle("hidden", state === "live" || !everLive);
     }
   }
@@ -256,7 +256,7 @@ const Companion = (() => {
     if (typeof value !== "object") return String(value);
     if (Array.isArray(value)) {
       if (value.every((item) => item === null || typeof item !== "object")) {
-        return value.length ? value.map((item) => (item === null ? "–" : String(item))).join(", ") : "none";
+        return value.length ? value.map((item) => (item === null ? "–" : String(item))).join(", ") : t("none");
       }
       return el("ol", { start: 0 }, value.map((item) => el("li", {}, valueNode(item))));
     }
@@ -331,12 +331,14 @@ const Companion = (() => {
   }
 
   function statusText(view) {
-    if (!view.game) return "No game yet: the host starts one.";
+    if (!view.game) return t("No game yet: the host starts one.");
     if (view.ranking) {
       const winners = view.ranking[0].map((seat) => nameOf(view, seat));
-      return `Game over: ${winners.join(" and ")} ${winners.length > 1 ? "share first place" : "wins"}.`;
+      return winners.length > 1
+        ? t("Game over: {names} share first place.", { names: winners.join(t(" and ")) })
+        : t("Game over: {name} wins.", { name: winners[0] });
     }
-    return `Waiting for ${withPlayerNames(view, view.to_act.waiting_for)}.`;
+    return t("Waiting for {what}.", { what: withPlayerNames(view, view.to_act.waiting_for) });
   }
 
   // What the table's devices report (view.table.status by channel): "toss now", "clear the horn", faults.
@@ -356,7 +358,7 @@ const Companion = (() => {
       const own = faults.length ? "fault" : status.state || "idle";
       if ((rank[own] || 0) > (rank[state] || 0)) state = own;
       if (Array.isArray(status.beams)) {
-        lines.push(`Beams: ${status.beams.map((beam) => `${beam.name || beam.horn}: ${beam.state}`).join(", ")}`);
+        lines.push(t("Beams: {beams}", { beams: status.beams.map((beam) => `${beam.name || beam.horn}: ${beam.state}`).join(", ") }));
       }
     }
     if (!lines.length) return null;
@@ -375,7 +377,7 @@ const Companion = (() => {
       },
       el("div", { class: "player-head" },
         el("span", { class: "player-name" }, colour ? swatch(colour) : null, name),
-        el("span", { class: "player-score", title: "score" }, score === undefined ? "" : score,
+        el("span", { class: "player-score", title: t("score") }, score === undefined ? "" : score,
           renderer.scoreUnit ? el("small", {}, renderer.scoreUnit) : null)),
       el("div", { class: "facts" }, renderer.seatFacts(view, pub, seat)));
       return card;
@@ -400,12 +402,12 @@ const Companion = (() => {
   // The latest few events in sight, the rest of the recent log one tap away.
   function logNode(view) {
     const items = [...view.log].reverse().map((entry) =>
-      el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: `${entry.at} from ${entry.source}` },
+      el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: t("{at} from {source}", entry) },
         entry.by === null || entry.by === CHANCE ? "" : `${nameOf(view, entry.by)}: `,
         withNames(view, entry.label), " ", el("span", { class: "quiet" }, `(${entry.source})`)));
     const latest = el("ol", { class: "log", id: "log" }, items.slice(0, LOG_SHOWN));
     if (items.length <= LOG_SHOWN) return latest;
-    return el("div", {}, latest, el("details", {}, el("summary", { class: "quiet" }, "Earlier"),
+    return el("div", {}, latest, el("details", {}, el("summary", { class: "quiet" }, t("Earlier")),
       el("ol", { class: "log" }, items.slice(LOG_SHOWN))));
   }
 
@@ -417,20 +419,21 @@ const Companion = (() => {
       el("p", { class: `waiting${view.ranking ? " over" : ""}`, id: "waiting", "aria-live": "polite" },
         statusText(view)),
       view.game ? el("p", { class: "quiet", style: "margin:.2rem 0 0" },
-        `Game ${view.game.id} · event ${view.seq}${view.table && view.table.simulate ? " · simulated table" : ""}`) : null,
+        t("Game {game} · event {seq}", { game: view.game.id, seq: view.seq })
+          + (view.table && view.table.simulate ? ` · ${t("simulated table")}` : "")) : null,
       devicesNode(view),
       view.game && renderer.banner ? renderer.banner(view, view.public || {}) : null);
     parts.push(header);
     if (view.game) {
-      if (view.ranking) parts.push(el("section", {}, el("h2", {}, "Final ranking"), rankingNode(view)));
-      parts.push(el("section", { id: "players-section" }, el("h2", {}, "Players"),
+      if (view.ranking) parts.push(el("section", {}, el("h2", {}, t("Final ranking")), rankingNode(view)));
+      parts.push(el("section", { id: "players-section" }, el("h2", {}, t("Players")),
         el("div", { class: "players", id: "players" }, playerCards(view, renderer))));
       const board = renderer.board(view, view.public || {});
       if (board && board.length) {
         parts.push(el("section", { id: "board", "data-game": view.game.name, "data-renderer": renderer.name },
-          el("h2", {}, "Table"), board));
+          el("h2", {}, t("Table")), board));
       }
-      if (view.log.length) parts.push(el("section", {}, el("h2", {}, "What happened"), logNode(view)));
+      if (view.log.length) parts.push(el("section", {}, el("h2", {}, t("What happened")), logNode(view)));
     }
     root.replaceChildren(...parts);
   }

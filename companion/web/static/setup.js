@@ -3,6 +3,7 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
+const t = Companion.t;
 const PICTURE_EVERY_MS = 300;
 const REPORT_EVERY_MS = 1000;
 let token = null;
@@ -26,7 +27,7 @@ async function call(method, path, body) {
   if (token) headers["X-CSRF-Token"] = token;
   const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || `refused (${response.status})`);
+  if (!response.ok) throw new Error(data.error || t("refused ({status})", { status: response.status }));
   return data;
 }
 
@@ -35,8 +36,8 @@ function showReport(state) {
   const markers = $("markers");
   markers.textContent = "";
   $("messages").textContent = "";
-  if (!state.camera) { say("No camera: start the companion with one (companion run --camera ...)."); return; }
-  if (!report) { say("The camera has given no picture yet."); return; }
+  if (!state.camera) { say(t("No camera: start the companion with one (companion run --camera ...).")); return; }
+  if (!report) { say(t("The camera has given no picture yet.")); return; }
   for (const marker of report.markers) {
     const span = document.createElement("span");
     span.className = marker.found ? "found" : "missing";
@@ -50,11 +51,12 @@ function showReport(state) {
   }
   $("all-well").hidden = !report.ok;
   const light = report.light;
-  $("light").textContent = `Light: markers' white ${light.paper_white} of 255, contrast ${light.contrast}, `
-    + `glare ${(100 * light.glare_share).toFixed(1)}% of the play area.`
-    + (report.mm_per_px === null ? "" : ` Detail: ${report.mm_per_px} mm of table per camera pixel where coarsest.`);
+  $("light").textContent = t("Light: markers' white {white} of 255, contrast {contrast}, glare {glare}% of the play area.",
+    { white: light.paper_white, contrast: light.contrast, glare: (100 * light.glare_share).toFixed(1) })
+    + (report.mm_per_px === null ? ""
+      : ` ${t("Detail: {mm} mm of table per camera pixel where coarsest.", { mm: report.mm_per_px })}`);
   $("empty").disabled = !state.can_take_empty;
-  $("empty").title = state.can_take_empty ? "" : "the companion's camera watcher cannot learn the empty table";
+  $("empty").title = state.can_take_empty ? "" : t("the companion's camera watcher cannot learn the empty table");
 }
 
 async function refreshReport() {
@@ -78,18 +80,18 @@ $("view").onload = () => setTimeout(refreshPicture, PICTURE_EVERY_MS);
 $("view").onerror = () => setTimeout(refreshPicture, 3 * PICTURE_EVERY_MS);
 
 $("empty").onclick = async () => {
-  say("One moment: the camera is looking at the empty table…", true);
+  say(t("One moment: the camera is looking at the empty table…"), true);
   try {
     let options = {};
     if ($("options").value.trim()) options = JSON.parse($("options").value);
     await call("POST", "/api/setup/empty", { game: $("game").value, options });
-    say("Taken: the companion now knows the empty table.", true);
+    say(t("Taken: the companion now knows the empty table."), true);
   } catch (error) { say(error.message); }
 };
 
 async function load() {
   const session = await (await fetch("/api/host/session")).json().catch(() => ({}));
-  if (!session.host) { say("Only the host may set the camera up: sign in with the table PIN first."); return; }
+  if (!session.host) { say(t("Only the host may set the camera up: sign in with the table PIN first.")); return; }
   token = session.csrf_token;
   await refreshReport();
   refreshPicture();
