@@ -97,6 +97,26 @@ def _legend(names: Sequence[str], y: float) -> list[str]:
     return parts
 
 
+TIE_GAP = 4.0
+"""Pixels between the lines of players who tie at a point (same game, same score), so that no line hides
+another: drawn exactly, the last player's line covered the others'."""
+
+
+def _tied_points(series: Sequence[Series]) -> dict[tuple[float, float], list[int]]:
+    """For every point, the indexes of the series that pass through it."""
+    sharing: dict[tuple[float, float], list[int]] = {}
+    for index, line in enumerate(series):
+        for point in line.points:
+            sharing.setdefault(point, []).append(index)
+    return sharing
+
+
+def _apart(placed: tuple[float, float], index: int, tied: list[int]) -> tuple[float, float]:
+    """A point moved up or down by its rank among the series tied there (centred on the true value)."""
+    px, py = placed
+    return px, py + (tied.index(index) - (len(tied) - 1) / 2) * TIE_GAP
+
+
 def line_chart(
     title: str,
     series: Sequence[Series],
@@ -130,9 +150,10 @@ def line_chart(
         body.append(f'<text x="{px:.1f}" y="{bottom + 18}" text-anchor="middle">{_number(label_x)}</text>')
     if x_label:
         body.append(_text((MARGIN_LEFT + right) / 2, bottom + 18, x_label))
+    sharing = _tied_points(drawn)
     for index, line in enumerate(drawn):
         colour = PALETTE[index % len(PALETTE)]
-        placed = [place(x, y) for x, y in line.points]
+        placed = [_apart(place(x, y), index, sharing[(x, y)]) for x, y in line.points]
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in placed)
         body.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2.5" points="{path}"/>')
         body.extend(f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3.5" fill="{colour}"/>' for px, py in placed)

@@ -56,11 +56,14 @@
       $("step-label").textContent = data.event
         ? `Event ${data.step} of ${data.steps}: ${withNames(view, data.event.label || data.event.kind)} (${data.event.source})`
         : `The start (${data.steps} events in all)`;
-      $("exports").replaceChildren(
-        el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true }, "Export JSON lines"),
-        finished.get(id)
-          ? el("a", { class: "button", href: `/api/history/${id}/bgstats.json`, download: true }, "Export for BG Stats")
-          : null);
+      // replaceChildren, unlike el, writes a null child as the text "null": only links that exist are passed.
+      const exports = [el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true },
+        "Export JSON lines")];
+      if (finished.get(id)) {
+        exports.push(el("a", { class: "button", href: `/api/history/${id}/bgstats.json`, download: true },
+          "Export for BG Stats"));
+      }
+      $("exports").replaceChildren(...exports);
       renderScoreboard($("replay"), view);
       if (scroll) $("replay-section").scrollIntoView();
       history.replaceState(null, "", `#game=${id}&step=${data.step}`);
@@ -80,12 +83,14 @@
   }
 
   let statsGame = "";
+  const knownGames = new Map(); // game name -> title
 
   async function loadStats() {
     const query = statsGame ? `?game=${encodeURIComponent(statsGame)}` : "";
     try {
       const data = await getJson(`/api/stats${query}`);
-      const titles = new Map();
+      // The games seen so far stay in the choice: statistics of one game name no other.
+      const titles = knownGames;
       for (const player of data.players) {
         for (const [name, perGame] of Object.entries(player.by_game || {})) titles.set(name, perGame.title);
       }
@@ -99,11 +104,13 @@
         $("stats").replaceChildren(filter, el("p", { class: "quiet" }, "Statistics appear once a game is finished."));
         return;
       }
+      // Toss figures only where tosses were made: four of the five games have no ring toss at all.
+      const tossed = data.players.some((player) => player.tosses.count > 0);
       const rows = data.players.map((player) => el("tr", {},
         el("td", {}, player.name), el("td", {}, player.games), el("td", {}, player.wins),
-        el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`),
+        tossed ? el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`),
           el("br"), el("span", { class: "quiet" }, Object.entries(player.tosses.rate_by_horn || {})
-            .map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", ")))));
+            .map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", "))) : null));
       const plot = (path, alt) => el("img", { class: "plot", src: path, alt });
       const scorePlots = [...titles].filter(([name]) => !statsGame || name === statsGame).map(([name, title]) =>
         plot(`/api/stats/plots/scores.svg?game=${encodeURIComponent(name)}`, `final scores in ${title}`));
@@ -111,11 +118,12 @@
         filter,
         el("p", { class: "quiet" }, `${data.games} finished game(s)`),
         el("div", { class: "scroll" }, el("table", { class: "plain", id: "stats-table" },
-          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", "Tosses (by horn)"].map((h) => el("th", {}, h)))),
+          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", ...(tossed ? ["Tosses (by horn)"] : [])]
+            .map((h) => el("th", {}, h)))),
           el("tbody", {}, rows))),
         plot(`/api/stats/plots/wins.svg${query}`, "wins per player"),
-        plot(`/api/stats/plots/tosses.svg${query}`, "toss success rate over time"),
-        plot(`/api/stats/plots/horns.svg${query}`, "tosses landing on each horn"),
+        ...(tossed ? [plot(`/api/stats/plots/tosses.svg${query}`, "toss success rate over time"),
+          plot(`/api/stats/plots/horns.svg${query}`, "tosses landing on each horn")] : []),
         ...scorePlots);
     } catch (error) {
       $("stats").replaceChildren(el("p", { class: "error" }, String(error.message || error)));
