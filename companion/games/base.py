@@ -51,9 +51,24 @@ class ActionFormatError(GameError):
 # ---------------------------------------------------------------- options
 
 
+def N_(text: str) -> str:
+    """Mark `text` for translation and return it unchanged.
+
+    Game modules are pure (no Flask), so their option words stay English here; Babel extracts
+    every N_("...") literal and the web layer translates it by msgid.
+    """
+    return text
+
+
 @dataclasses.dataclass(frozen=True)
 class OptionSpec:
-    """One setup option with its valid range, shown to the host as data."""
+    """One setup option with its valid range, shown to the host as data and in words.
+
+    `description` explains what the option changes at the table (for a house rule: which reading
+    each choice is and where docs/rulings.md discusses it); `label` names it in a few words, and
+    `choice_labels` gives each choice its words, in the order of `choices`. The JSON values
+    (`name`, `default`, `choices`) are what game records store, so they never change.
+    """
 
     name: str
     description: str
@@ -61,6 +76,18 @@ class OptionSpec:
     choices: tuple[Any, ...] | None = None
     minimum: int | None = None
     maximum: int | None = None
+    label: str = ""
+    choice_labels: tuple[str, ...] | None = None
+    house_rule: bool = False
+    """A reading of the rule text where players differ (docs/rulings.md), not a plain setting."""
+    seat: bool = False
+    """The value is a seat: the host picks a player by name."""
+
+    def __post_init__(self) -> None:
+        if self.choice_labels is not None and (
+            self.choices is None or len(self.choice_labels) != len(self.choices)
+        ):
+            raise ValueError(f"option {self.name}: one label per choice is needed")
 
     def valid_range(self) -> str:
         if self.choices is not None:
@@ -80,6 +107,11 @@ class OptionSpec:
             raise SetupError(f"option {self.name}={value!r} is invalid: must be {self.valid_range()}")
         return value
 
+    def _choice_words(self) -> list[str] | None:
+        if self.choice_labels is not None:
+            return list(self.choice_labels)
+        return None if self.choices is None else [str(c) for c in self.choices]
+
     def to_json(self) -> JsonDict:
         return {
             "name": self.name,
@@ -88,7 +120,29 @@ class OptionSpec:
             "choices": list(self.choices) if self.choices is not None else None,
             "minimum": self.minimum,
             "maximum": self.maximum,
+            "label": self.label or self.name.replace("_", " ").capitalize(),
+            "choice_labels": self._choice_words(),
+            "house_rule": self.house_rule,
+            "seat": self.seat,
         }
+
+
+def players_option(default: int, minimum: int, maximum: int) -> OptionSpec:
+    return OptionSpec(
+        "players",
+        N_("How many people play; each gets a seat, in the order they sit round the table."),
+        default,
+        minimum=minimum,
+        maximum=maximum,
+        label=N_("Players"),
+    )
+
+
+def first_player_option(maximum: int, description: str) -> OptionSpec:
+    """Who begins, picked by name in the form (stored as a seat: seats count clockwise from 0)."""
+    return OptionSpec(
+        "first_player", description, 0, minimum=0, maximum=maximum - 1, label=N_("Who begins"), seat=True
+    )
 
 
 # ---------------------------------------------------------------- actions
@@ -151,14 +205,14 @@ def action_from_json(action_types: Sequence[type[Action]], data: Any) -> Action:
         raise ActionFormatError(f"an action must be an object, not {data!r}")
     kinds = {t.kind: t for t in action_types}
     kind = data.get("kind")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:  # a list or object as kind is no key of kinds
         raise ActionFormatError(f"unknown action kind {kind!r}; expected one of {', '.join(sorted(kinds))}")
     cls = kinds[kind]
     hints = typing.get_type_hints(cls)
     names = [f.name for f in dataclasses.fields(cls)]
     extra = set(data) - set(names) - {"kind"}
     if extra:
-        raise ActionFormatError(f"{kind} has no field(s) {', '.join(sorted(extra))}")
+        raise ActionFormatError(f"{kind} has no field(s) {', '.join(sorted(map(str, extra)))}")
     missing = [n for n in names if n not in data]
     if missing:
         raise ActionFormatError(f"{kind} is missing field(s) {', '.join(missing)}")
@@ -285,6 +339,10 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     action_types: ClassVar[tuple[type[Action], ...]]
+    summary: ClassVar[str] = ""
+    """One line for the host choosing a game (marked with N_ for translation)."""
+    colours: ClassVar[tuple[str, ...]] = ()
+    """Each seat's colour, by seat, where the game gives players colours."""
 
     @abstractmethod
     def option_specs(self) -> tuple[OptionSpec, ...]: ...
@@ -316,6 +374,8 @@ class Game(ABC):
         return {
             "name": self.name,
             "title": self.title,
+            "summary": self.summary,
+            "colours": list(self.colours),
             "min_players": self.min_players,
             "max_players": self.max_players,
             "options": [s.to_json() for s in self.option_specs()],

@@ -14,6 +14,7 @@ from typing import Any, ClassVar, NamedTuple, Self
 from companion.games import register
 from companion.games.base import (
     CHANCE,
+    N_,
     NOBODY,
     Action,
     Game,
@@ -24,6 +25,7 @@ from companion.games.base import (
     SetupError,
     ToAct,
 )
+from companion.games.minotaurus_options import minotaurus_options
 from companion.seeddata import load_seed
 
 _SEED = load_seed("minotaurus")
@@ -631,6 +633,9 @@ MinotaurusState.handlers = {
 class Minotaurus(Game):
     name: ClassVar[str] = "minotaurus"
     title: ClassVar[str] = "Minotaurus"
+    summary: ClassVar[str] = N_(
+        "Collect pairs of horn pieces from the table; challenges are settled by tossing rings onto the horns."
+    )
     min_players: ClassVar[int] = min(SETUPS)
     max_players: ClassVar[int] = max(SETUPS)
     action_types: ClassVar[tuple[type[Action], ...]] = (
@@ -646,35 +651,7 @@ class Minotaurus(Game):
     )
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return (
-            OptionSpec("players", "number of players", 4, minimum=self.min_players, maximum=self.max_players),
-            OptionSpec(
-                "first_player",
-                "seat of the first player (seats count clockwise from 0)",
-                0,
-                minimum=0,
-                maximum=self.max_players - 1,
-            ),
-            OptionSpec(
-                "variant",
-                "standard, or simplified: only a value the challenger holds may be contested",
-                "standard",
-                choices=("standard", "simplified"),
-            ),
-            OptionSpec(
-                "layout",
-                "pieces laid out in the matrix, or spread at random (positions still numbered)",
-                "matrix",
-                choices=("matrix", "random"),
-            ),
-            OptionSpec(
-                "tie_break",
-                "ties for first: toss-off of three each then sudden death, three each then "
-                "a shared win, or a shared win at once",
-                "sudden_death",
-                choices=("sudden_death", "shared_after_three", "shared"),
-            ),
-        )
+        return minotaurus_options(self.min_players, self.max_players)
 
     def _setup(self, options: Mapping[str, Any]) -> MinotaurusState:
         if options["first_player"] >= options["players"]:

@@ -33,6 +33,7 @@ from companion.games.asterion.labyrinth import (
     minotaur_tile,
     networks,
 )
+from companion.games.asterion.options import asterion_options
 from companion.games.asterion.tiles import (
     COLOURS,
     DESIGN_INDEX,
@@ -46,6 +47,7 @@ from companion.games.asterion.tiles import (
 )
 from companion.games.base import (
     CHANCE,
+    N_,
     NOBODY,
     Action,
     Game,
@@ -195,12 +197,7 @@ class AsterionState(PhasedState):
         movable = self._movable_cells(me)
         for cell in movable:
             tile = self.board[cell]
-            looks = {frozenset(tile.paths())}
-            for rotation in range(4):
-                look = frozenset(turned_paths(tile.design, rotation))
-                if look in looks:
-                    continue
-                looks.add(look)
+            for rotation in self._new_orientations(tile):
                 if self._escapes_after({cell: tile._replace(rotation=rotation)}):
                     actions.append(RotateTile(me, cell[0], cell[1], rotation))
         for i, first in enumerate(movable):
@@ -209,6 +206,20 @@ class AsterionState(PhasedState):
                     actions.append(SwapTiles(me, first[0], first[1], second[0], second[1]))
         actions.extend(LiftTile(me, x, y) for x, y in movable)
         return actions
+
+    def _new_orientations(self, tile: Tile) -> list[int]:
+        """The rotations a rotate action may give `tile`: each new look once, or with the house rule
+        `same_look_rotation` = allowed every other orientation, even one that looks the same."""
+        if self.options["same_look_rotation"] == "allowed":
+            return [rotation for rotation in range(4) if rotation != tile.rotation]
+        looks = {frozenset(tile.paths())}
+        rotations = []
+        for rotation in range(4):
+            look = frozenset(turned_paths(tile.design, rotation))
+            if look not in looks:
+                looks.add(look)
+                rotations.append(rotation)
+        return rotations
 
     def _placements(self, number: int, origin: Cell | None, seat: int) -> list[tuple[Cell, int]]:
         found = []
@@ -278,9 +289,16 @@ class AsterionState(PhasedState):
         tile = self.board[cell]
         if not 0 <= action.rotation <= 3:
             raise RuleError(ROTATING, f"a tile is turned 0 to 3 quarter turns, not {action.rotation}")
-        if frozenset(turned_paths(tile.design, action.rotation)) == frozenset(tile.paths()):
+        if action.rotation == tile.rotation:
             raise RuleError(
-                ROTATING, f"the tile at {cell} would look the same: rotate it to a new orientation"
+                ROTATING, f"the tile at {cell} lies that way already: rotate it to a new orientation"
+            )
+        same_look = frozenset(turned_paths(tile.design, action.rotation)) == frozenset(tile.paths())
+        if same_look and self.options["same_look_rotation"] == "refused":
+            raise RuleError(
+                ROTATING,
+                f"the tile at {cell} would look the same: rotate it to a new orientation "
+                "(house rule: rotations that look the same are refused)",
             )
         turned = tile._replace(rotation=action.rotation)
         self._check_not_trapped({cell: turned})
@@ -499,35 +517,16 @@ AsterionState.handlers = {
 class Asterion(Game):
     name: ClassVar[str] = "asterion"
     title: ClassVar[str] = "Asterion"
+    summary: ClassVar[str] = N_(
+        "Build a labyrinth round the Minotaur; lead your prisoners to treasure and out before he kills them."
+    )
+    colours: ClassVar[tuple[str, ...]] = COLOURS
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = len(COLOURS)
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return (
-            OptionSpec("players", "number of players", 4, minimum=self.min_players, maximum=self.max_players),
-            OptionSpec(
-                "first_player",
-                "seat of the starting player: the player with horns, or chosen by any peaceful means "
-                "(seats count clockwise from 0; play goes anticlockwise)",
-                0,
-                minimum=0,
-                maximum=self.max_players - 1,
-            ),
-            OptionSpec(
-                "impaling_scores",
-                "score opponents' prisoners impaled minus one's own (false: the less confrontational game)",
-                True,
-                choices=(True, False),
-            ),
-            OptionSpec(
-                "tie_break",
-                "ties go to more prisoners escaping: counting every escaping prisoner, "
-                "or only those escaping with coins",
-                "escaping_at_all",
-                choices=("escaping_at_all", "escaping_with_coins"),
-            ),
-        )
+        return asterion_options(self.min_players, self.max_players)
 
     def _setup(self, options: Mapping[str, Any]) -> AsterionState:
         if options["first_player"] >= options["players"]:

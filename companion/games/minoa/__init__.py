@@ -13,6 +13,7 @@ from typing import Any, ClassVar, Self
 
 from companion.games import register
 from companion.games.base import (
+    N_,
     NOBODY,
     Action,
     Game,
@@ -23,6 +24,7 @@ from companion.games.base import (
     ToAct,
 )
 from companion.games.minoa.board import Board, build_board
+from companion.games.minoa.options import minoa_options
 from companion.seeddata import SeedError, load_seed
 
 _SEED = load_seed("minoa")
@@ -431,34 +433,16 @@ class MinoaState(State):
 class Minoa(Game):
     name: ClassVar[str] = "minoa"
     title: ClassVar[str] = "Minoa"
+    summary: ClassVar[str] = N_(
+        "Place black sticks inside and coloured pieces on the edge of a hexagon; the largest territory wins."
+    )
+    colours: ClassVar[tuple[str, ...]] = COLOURS
     min_players: ClassVar[int] = min(SETUPS)
     max_players: ClassVar[int] = max(SETUPS)
     action_types: ClassVar[tuple[type[Action], ...]] = (PlaceStick, PlacePiece, Pass)
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return (
-            OptionSpec("players", "number of players", 2, minimum=self.min_players, maximum=self.max_players),
-            OptionSpec(
-                "closing",
-                "a stick may close off an area only if each part keeps an edge line (edge_line), "
-                "or only if each part keeps an edge line holding a piece (coloured_edge)",
-                "edge_line",
-                choices=("edge_line", "coloured_edge"),
-            ),
-            OptionSpec(
-                "four_player_scoring",
-                "with four players: partners facing each other add their scores, or each plays alone",
-                "partners",
-                choices=("partners", "individual"),
-            ),
-            OptionSpec(
-                "partner_areas",
-                "partner game: an area must show one colour (split), or may show both partners' "
-                "colours and count for their team (shared)",
-                "split",
-                choices=("split", "shared"),
-            ),
-        )
+        return minoa_options(self.min_players, self.max_players)
 
     def _setup(self, options: Mapping[str, Any]) -> MinoaState:
         return MinoaState(options)

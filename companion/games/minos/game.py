@@ -6,50 +6,26 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from companion.games import register
-from companion.games.base import Action, Game, JsonDict, OptionSpec, SetupError
+from companion.games.base import N_, Action, Game, JsonDict, OptionSpec, SetupError
 from companion.games.minos import handlers  # noqa: F401  (imported for its effect: wires the rules in)
 from companion.games.minos.actions import ACTION_TYPES
 from companion.games.minos.data import BOARD, CITIES_TO_END, REMOVED_BY_PLAYERS, SHORTENED_MAX
+from companion.games.minos.options import minos_options
 from companion.games.minos.state import MinosState
 
 
 class Minos(Game):
     name: ClassVar[str] = "minos"
     title: ClassVar[str] = "Minos"
+    summary: ClassVar[str] = N_(
+        "Roll six symbol dice for income, buildings, ships and guards; the most valuable settlements win."
+    )
     min_players: ClassVar[int] = min(REMOVED_BY_PLAYERS)
     max_players: ClassVar[int] = max(REMOVED_BY_PLAYERS)
     action_types: ClassVar[tuple[type[Action], ...]] = ACTION_TYPES
 
     def option_specs(self) -> tuple[OptionSpec, ...]:
-        return (
-            OptionSpec("players", "number of players", 4, minimum=self.min_players, maximum=self.max_players),
-            OptionSpec(
-                "first_player",
-                "seat of the oldest player, who begins (seats count clockwise from 0)",
-                0,
-                minimum=0,
-                maximum=self.max_players - 1,
-            ),
-            OptionSpec(
-                "shortened",
-                "settlement fields out of play to shorten the game (on top of those for 2 or 3 players)",
-                0,
-                minimum=0,
-                maximum=SHORTENED_MAX,
-            ),
-            OptionSpec(
-                "guards_by_ship",
-                "optional rule (Zusatzregel): a ship may carry one guard from settlement to settlement",
-                False,
-                choices=(False, True),
-            ),
-            OptionSpec(
-                "cash",
-                "whether the scoreboard shows every player's cash (the text lets players keep it secret)",
-                "hidden",
-                choices=("hidden", "open"),
-            ),
-        )
+        return minos_options(self.min_players, self.max_players, SHORTENED_MAX)
 
     def _setup(self, options: Mapping[str, Any]) -> MinosState:
         players = options["players"]

@@ -27,8 +27,10 @@ from companion.games.minos.data import (
     RING_PRICE,
     STERN,
     WAAGE,
+    symbol_name,
 )
 from companion.games.minos.dice import combination_yield
+from companion.games.minos.options import PER_DIE
 from companion.games.minos.stalemate import can_still_end
 from companion.games.minos.state import ALL_DICE, NO_DICE, NOT_KEPT, add_guards, die_readings
 
@@ -138,24 +140,58 @@ def turn_actions(state: MinosState) -> list[Action]:
 
 def combination_actions(state: MinosState) -> list[Action]:
     unused = tuple(sorted(s for s, used in zip(state.dice, state.used, strict=True) if s and not used))
-    return list(_combinations(state.current, unused, state.jokered, state.starred, state.income_open))
+    return list(
+        _combinations(
+            state.current,
+            unused,
+            tuple(naturals_used(state, symbol) for symbol in ACTION_SYMBOLS),
+            state.jokered,
+            state.starred,
+            state.income_open,
+            state.options["joker_and_stern"] == PER_DIE,
+        )
+    )
+
+
+def naturals_used(state: MinosState, symbol: str) -> int:
+    """Dice showing `symbol` used this turn (a die showing it is only ever used as it)."""
+    return sum(1 for face, used in zip(state.dice, state.used, strict=True) if used and face == symbol)
+
+
+def may_join(per_die: bool, joined: int, naturals: int) -> bool:
+    """Whether one more Joker (or Stern) may join a symbol's dice this turn.
+
+    `joined` of them joined its dice this turn already; `naturals` dice showing the symbol are used
+    this turn, counting the combination asked for. Read per symbol and turn (the default), all its
+    dice are one combination: one Joker and one Stern. Read per die, each die showing the symbol
+    takes its own, and without one a single Joker stands for the symbol; either way Gebäude + Joker
+    + Joker stays refused, also split into Gebäude + Joker and a Joker alone (docs/rulings.md).
+    """
+    return joined < (max(1, naturals) if per_die else 1)
 
 
 @functools.cache
 def _combinations(
-    seat: int, unused: tuple[str, ...], jokered: tuple[str, ...], starred: tuple[str, ...], income_open: bool
+    seat: int,
+    unused: tuple[str, ...],
+    used_naturals: tuple[int, ...],
+    jokered: tuple[str, ...],
+    starred: tuple[str, ...],
+    income_open: bool,
+    per_die: bool,
 ) -> tuple[UseCombination, ...]:
     """Every combination the unused dice allow (cached: the same few dice come up again and again)."""
     has_joker, has_star = JOKER in unused, STERN in unused
     actions: list[UseCombination] = []
-    for symbol in ACTION_SYMBOLS:
+    for symbol, before in zip(ACTION_SYMBOLS, used_naturals, strict=True):
         if symbol == WAAGE and not income_open:
             continue
-        jokers = (False, True) if has_joker and symbol not in jokered else (False,)
-        stars = (False, True) if has_star and symbol not in starred else (False,)
         for naturals in range(unused.count(symbol) + 1):
-            for joker in jokers:
+            joker_ok = has_joker and may_join(per_die, jokered.count(symbol), before + naturals)
+            star_ok = has_star and may_join(per_die, starred.count(symbol), before + naturals)
+            for joker in (False, True) if joker_ok else (False,):
                 if naturals or joker:
+                    stars = (False, True) if star_ok else (False,)
                     actions += [UseCombination(seat, symbol, naturals, joker, s) for s in stars]
     return tuple(actions)
 
@@ -170,16 +206,12 @@ def use_combination(state: MinosState, action: UseCombination) -> None:
         raise RuleError(
             DICE_RULE, "a combination needs a die showing its symbol or the Joker: Stern alone is worthless"
         )
-    # All dice used for one action in a turn form its combination: one Joker and one Stern at most.
-    for wanted, face, done in ((action.joker, JOKER, state.jokered), (action.star, STERN, state.starred)):
-        if wanted and symbol in done:
-            raise RuleError(
-                DICE_RULE,
-                f"the {symbol} combination has its {face} already: Joker and Stern count once in it",
-            )
+    _check_joker_and_stern(state, action)
     naturals = state.unused_dice(symbol)
     if len(naturals) < action.naturals:
-        raise RuleError(DICE_RULE, f"only {len(naturals)} unused dice show {symbol}, not {action.naturals}")
+        raise RuleError(
+            DICE_RULE, f"only {len(naturals)} unused dice show {symbol_name(symbol)}, not {action.naturals}"
+        )
     chosen = naturals[: action.naturals]
     for wanted, face in ((action.joker, JOKER), (action.star, STERN)):
         if wanted:
@@ -213,6 +245,21 @@ def use_combination(state: MinosState, action: UseCombination) -> None:
         state.move_points += amount
     else:
         state.build_rights += amount
+
+
+def _check_joker_and_stern(state: MinosState, action: UseCombination) -> None:
+    """Joker and Stern count once in a combination ("nur einmal"); the house rule joker_and_stern
+    says whether a combination is all a symbol's dice in the turn or each die of it."""
+    per_die = state.options["joker_and_stern"] == PER_DIE
+    naturals = naturals_used(state, action.symbol) + action.naturals
+    for wanted, face, done in ((action.joker, JOKER, state.jokered), (action.star, STERN, state.starred)):
+        if wanted and not may_join(per_die, done.count(action.symbol), naturals):
+            where = (
+                f"each {symbol_name(action.symbol)} die used this turn has its {face} already"
+                if per_die
+                else f"the {symbol_name(action.symbol)} combination has its {face} already"
+            )
+            raise RuleError(DICE_RULE, f"{where}: Joker and Stern count once in a combination")
 
 
 def buy_ring(state: MinosState, _: BuyRing) -> None:
