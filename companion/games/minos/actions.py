@@ -4,7 +4,7 @@ import dataclasses
 from typing import ClassVar
 
 from companion.games.base import Action
-from companion.games.minos.data import BUILDING_GERMAN
+from companion.games.minos.data import BUILDING_GERMAN, symbol_name
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,7 +27,7 @@ class DieShows(Action):
     symbol: str
 
     def label(self) -> str:
-        return f"die {self.die + 1} shows {self.symbol}"
+        return f"die {self.die + 1} shows {symbol_name(self.symbol)}"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,9 +62,9 @@ class UseCombination(Action):
     star: bool
 
     def label(self) -> str:
-        parts = [self.symbol] * self.naturals
+        parts = [symbol_name(self.symbol)] * self.naturals
         if self.joker:
-            parts.append(f"Joker ({self.symbol})")
+            parts.append(f"Joker ({symbol_name(self.symbol)})")
         if self.star:
             parts.append("Stern")
         return "use " + " + ".join(parts)

@@ -21,6 +21,14 @@ DICE_COUNT: int = _SEED["dice"]["count"]
 FACES: tuple[str, ...] = tuple(_SEED["dice"]["faces"])
 WAAGE, PFEIL, MOEWE, GEBAEUDE, JOKER, STERN = "Waage", "Pfeil", "Moewe", "Gebaeude", "Joker", "Stern"
 ACTION_SYMBOLS: tuple[str, ...] = (WAAGE, PFEIL, MOEWE, GEBAEUDE)
+SYMBOL_NAMES: dict[str, str] = {MOEWE: "Möwe", GEBAEUDE: "Gebäude"}
+"""How a symbol is written for people: the record's names are ASCII (Moewe), players read the rules' Möwe."""
+
+
+def symbol_name(symbol: str) -> str:
+    return SYMBOL_NAMES.get(symbol, symbol)
+
+
 """The symbols that are actions; Joker stands for one of them, Stern adds one to one of them."""
 
 COMBAT_VALUES: dict[str, int] = dict(_SEED["combat"]["values"])
