@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.translations import console_gettext as _
+
 TOSS_SOURCES = ("gpio", "node", "both")
 
 
@@ -25,7 +27,7 @@ HARD_FRAMES = 20
 
 def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     bench = commands.add_parser(
-        "bench", help="measure speed and accuracy (prints figures)", description=__doc__
+        "bench", help=_("measure speed and accuracy (prints figures)"), description=__doc__
     )
     benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCH")
     toss = benches.add_parser(

@@ -12,12 +12,15 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.bench import add_bench_commands
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
+    from companion.translations import console_gettext as _
     from companion.vision.cli import add_vision_commands
 
     parser = argparse.ArgumentParser(
-        prog="companion", description="Minotaur Companion: referee for bull-and-Minotaur board games."
+        prog="companion", description=_("Minotaur Companion: referee for bull-and-Minotaur board games.")
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}", help=_("show the release and exit")
+    )
     # Not required: a bare `companion` shows the help a newcomer needs, not a usage error.
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     add_table_commands(commands)

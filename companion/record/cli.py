@@ -11,6 +11,7 @@ from typing import Any
 from companion.record.jsonl import export_record, import_record, load_record
 from companion.record.replay import RecordFormatError, Replay
 from companion.record.store import RecordStore, RecordStoreError, default_db_path
+from companion.translations import console_gettext as _
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -19,23 +20,27 @@ EXIT_REFUSED = 1
 def add_record_commands(commands: argparse._SubParsersAction[Any]) -> None:
     db_help = "the record database (default: $COMPANION_DB or ./var/companion.db)"
 
-    replay = commands.add_parser("replay", help="print the final state, scores and ranking of a game record")
+    replay = commands.add_parser(
+        "replay", help=_("print the final state, scores and ranking of a game record")
+    )
     replay.add_argument("file", type=Path, metavar="FILE.jsonl")
     replay.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     replay.set_defaults(handler=replay_command)
 
-    load = commands.add_parser("import", help="check a game record completely, then add it to the database")
+    load = commands.add_parser(
+        "import", help=_("check a game record completely, then add it to the database")
+    )
     load.add_argument("file", type=Path, metavar="FILE.jsonl")
     load.add_argument("--db", type=Path, default=None, help=db_help)
     load.set_defaults(handler=import_command)
 
-    export = commands.add_parser("export", help="write one game's record as JSON lines")
+    export = commands.add_parser("export", help=_("write one game's record as JSON lines"))
     export.add_argument("game_id", type=int, metavar="GAME_ID")
     export.add_argument("--db", type=Path, default=None, help=db_help)
     export.add_argument("-o", "--output", type=Path, default=None, help="the file to write (default: stdout)")
     export.set_defaults(handler=export_command)
 
-    games = commands.add_parser("games", help="list the recorded games")
+    games = commands.add_parser("games", help=_("list the recorded games"))
     games.add_argument("--db", type=Path, default=None, help=db_help)
     games.set_defaults(handler=games_command)
 

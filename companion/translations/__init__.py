@@ -23,3 +23,11 @@ def console_translation() -> gettext.NullTranslations:
     (`LANG=de_DE.UTF-8 companion --help` is German); anything else is English.
     """
     return gettext.translation(DOMAIN, str(DIRECTORY), fallback=True)
+
+
+def console_gettext(message: str) -> str:
+    """`message` in the console's language (imported as `_` by the commands, so Babel extracts it).
+
+    Looked up at each call, not once at import, so the environment the command runs in decides.
+    """
+    return console_translation().gettext(message)

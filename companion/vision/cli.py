@@ -9,12 +9,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.translations import console_gettext as _
+
 DEFAULT_SHEET = Path("hardware") / "print" / "aruco-markers.svg"
 
 
 def add_vision_commands(commands: argparse._SubParsersAction[Any]) -> None:
     vision = commands.add_parser(
-        "vision", help="the camera: marker sheet, recordings, evaluation", description=__doc__
+        "vision", help=_("the camera: marker sheet, recordings, evaluation"), description=__doc__
     )
     actions = vision.add_subparsers(dest="vision", required=True, metavar="ACTION")
 
