@@ -208,7 +208,7 @@ def test_the_star_alone_is_worthless_and_dice_are_used_once() -> None:
     state = roll(with_value(), S, M, M, W, W, W)
     with pytest.raises(RuleError, match="worthless"):
         use(state, M, 0, star=True)
-    with pytest.raises(RuleError, match="only 2 unused dice show Moewe"):
+    with pytest.raises(RuleError, match="only 2 unused dice show Möwe"):
         use(state, M, 3)
     with pytest.raises(RuleError, match="no unused die shows the Joker"):
         use(state, M, 1, joker=True)
