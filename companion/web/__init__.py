@@ -15,7 +15,20 @@ from flask import Flask
 
 from companion.record.store import default_db_path
 from companion.table.referee import Referee
-from companion.web import auth, control, events, history, i18n, joining, pages, setup, state, stats, teach
+from companion.web import (
+    auth,
+    control,
+    events,
+    history,
+    i18n,
+    joining,
+    pages,
+    setup,
+    state,
+    stats,
+    teach,
+    webapp,
+)
 from companion.web.common import REFEREE_KEY, register_error_handlers
 
 
@@ -49,6 +62,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
     app.register_blueprint(stats.bp)
     app.register_blueprint(teach.bp)  # the camera's host pages: teach mode, toss decisions
     app.register_blueprint(setup.bp)  # the camera's host page: setting it up over the table
+    app.register_blueprint(webapp.bp)  # the manifest and icon that make the scoreboard installable
     return app
 
 
