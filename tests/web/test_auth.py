@@ -13,7 +13,14 @@ from flask.testing import FlaskClient
 from companion.games.minotaurus import Toss
 from companion.table.inputs import ResumeGame, SubmitAction
 from companion.table.referee import Referee
-from companion.web.auth import COOKIE_NAME, HostAuth, host_auth, random_pin
+from companion.web.auth import (
+    COOKIE_NAME,
+    HostAuth,
+    TooManyAttemptsError,
+    WrongPinError,
+    host_auth,
+    random_pin,
+)
 
 from .conftest import HOST_PIN, event_count, sign_in, start_race
 from .played import evidence, record_game, toss_now
@@ -161,6 +168,64 @@ def test_wrong_pins_lock_the_phone_out_for_a_while(viewer: FlaskClient, clock: C
     assert "too many wrong PINs" in body(locked)["error"]
     clock.now += 61
     assert viewer.post("/api/host/sign-in", json={"pin": HOST_PIN}).status_code == 200
+
+
+def sign_in_from(viewer: FlaskClient, address: str, pin: str) -> Any:
+    return viewer.post("/api/host/sign-in", json={"pin": pin}, environ_base={"REMOTE_ADDR": address})
+
+
+def test_wrong_pins_from_many_addresses_make_every_pin_sign_in_wait(
+    app: Flask, client: FlaskClient, viewer: FlaskClient, clock: Clock
+) -> None:
+    limit = app.config["HOST_PIN_TABLE_ATTEMPTS"]
+    for n in range(limit):
+        clock.now += 1
+        assert (
+            sign_in_from(viewer, f"10.0.0.{n}", "0000").status_code == 403
+        )  # one try each: no address locked
+    waiting = sign_in_from(viewer, "10.0.1.1", HOST_PIN)  # the right PIN, from a phone that never erred
+    assert waiting.status_code == 429
+    assert "too many wrong PINs at this table" in body(waiting)["error"]
+    first_failure = 1000.0 + 1
+    assert waiting.headers["Retry-After"] == str(round(first_failure + 60 - clock.now))
+    assert "Set-Cookie" not in waiting.headers
+    # The host signed in before keeps acting; the console's link still signs a phone in.
+    assert client.post("/api/games", json={"game": "toy-race"}).status_code == 201
+    assert viewer.get(f"/host/sign-in?key={host_auth(app).link_key}").status_code == 303
+    clock.now = first_failure + 60  # the oldest wrong PIN is a minute old: one more may be checked
+    assert sign_in_from(app.test_client(), "10.0.1.1", HOST_PIN).status_code == 200
+
+
+def test_a_guesser_rotating_addresses_gets_the_table_limit_and_no_more(
+    app: Flask, viewer: FlaskClient, clock: Clock
+) -> None:
+    """Ten minutes of guessing at a try every 100 ms, each from a new address: the PINs checked are the
+    table's limit a minute (before this limit, every one of the 6,000 was checked)."""
+    checked = waited = 0
+    for n in range(6000):
+        clock.now += 0.1
+        status = sign_in_from(viewer, f"10.0.{n // 256}.{n % 256}", f"{n % 1000:04d}").status_code
+        checked += status == 403
+        waited += status == 429
+    limit = app.config["HOST_PIN_TABLE_ATTEMPTS"]
+    assert checked == 10 * limit and waited == 6000 - checked
+
+
+def test_the_table_limit_is_a_setting(referee: Referee) -> None:
+    from companion.web import create_app
+
+    from .conftest import TEST_CONFIG
+
+    app = create_app(
+        {**TEST_CONFIG, "HOST_PIN_TABLE_ATTEMPTS": 3, "HOST_PIN_TABLE_WINDOW": 10}, referee=referee
+    )
+    auth = host_auth(app)
+    for n in range(3):
+        with pytest.raises(WrongPinError):
+            auth.sign_in_with_pin("0000", f"10.0.0.{n}")
+    with pytest.raises(TooManyAttemptsError) as raised:
+        auth.sign_in_with_pin(HOST_PIN, "10.0.0.9")
+    assert 9 < raised.value.retry_after <= 10
 
 
 def test_a_right_pin_clears_the_count_of_wrong_ones(viewer: FlaskClient) -> None:
