@@ -153,8 +153,16 @@ class _Host:
         return str(self.state["id"])
 
 
-async def _phone(port: int, arrivals: dict[str, list[float]], count: list[int]) -> None:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=1 << 20)
+def _phone_address(index: int) -> str:
+    """A loopback address of its own for each phone (all of 127/8 is the loopback on Linux), as phones at a
+    table have: the daemon caps the connections of one address."""
+    return f"127.0.{1 + index // 250}.{1 + index % 250}"
+
+
+async def _phone(port: int, index: int, arrivals: dict[str, list[float]], count: list[int]) -> None:
+    reader, writer = await asyncio.open_connection(
+        "127.0.0.1", port, limit=1 << 20, local_addr=(_phone_address(index), 0)
+    )
     writer.write(
         f"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n".encode()
     )
@@ -195,7 +203,7 @@ def _summary(values: list[float]) -> dict[str, float]:
 async def _run(port: int, pid: int, phones: int, events: int, seed: int) -> dict[str, Any]:
     arrivals: dict[str, list[float]] = {}
     connected = [0]
-    tasks = [asyncio.create_task(_phone(port, arrivals, connected)) for _ in range(phones)]
+    tasks = [asyncio.create_task(_phone(port, index, arrivals, connected)) for index in range(phones)]
     host = _Host(port, seed)
     await asyncio.to_thread(host.sign_in_and_start)
     deadline = time.monotonic() + STARTUP_SECONDS
