@@ -46,7 +46,7 @@ class Served:
         trigger: Any = self.server.trigger  # the stubs call it an int
         trigger.pull_trigger(lambda: wasyncore.close_all(socket_map))  # run by the server's own loop
         self.thread.join(PATIENCE)
-        self.server.task_dispatcher.shutdown(timeout=PATIENCE)
+        self.server.task_dispatcher.shutdown(timeout=int(PATIENCE))
 
 
 def serve(referee: Referee, **limits: Any) -> Served:
