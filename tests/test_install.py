@@ -53,7 +53,7 @@ def test_the_installed_commands_run_from_another_directory(installed: Path, tmp_
     assert games.stdout.startswith("id\tgame")
     usage = run_installed(installed, tmp_path, "-m", "companion", "run", "--help")
     assert usage.returncode == 0, usage.stderr
-    assert "minotaurus" in usage.stdout
+    assert "minotaurus" in usage.stdout and "--config" in usage.stdout
 
 
 CHECK = textwrap.dedent(

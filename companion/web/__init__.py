@@ -29,6 +29,7 @@ from companion.web import (
     teach,
     webapp,
 )
+from companion.web.claim import install as install_claim
 from companion.web.common import REFEREE_KEY, register_error_handlers
 
 
@@ -56,6 +57,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
     app.register_blueprint(state.bp)
     app.register_blueprint(events.bp)
     app.register_blueprint(control.bp)
+    install_claim(app)  # a PIN claimed from a phone before, or the first minutes' claim of a new table
     auth.install(app)  # the host PIN and sessions that `control` checks
     app.register_blueprint(joining.bp)
     app.register_blueprint(history.bp)
