@@ -43,6 +43,9 @@ WARNING_INTERVAL = 60.0
 REQUEST_TIMEOUT = 10.0
 """Seconds a connection may take to send a whole request (a phone's browser sends one at once), or stay idle
 between requests (browsers open a new connection when a kept one was closed)."""
+MAX_REQUEST_BODY = 64 * 1024
+"""Bytes of a request body waitress takes before it answers 413 itself: the app reads at most 16 KB
+(MAX_CONTENT_LENGTH), where waitress alone would have buffered up to 1 GB to disk first."""
 OUTBUF_HIGH_WATERMARK = 64 * 1024
 """Waitress appends a connection's output to one buffer and frees it only once it is full (16 MB by default):
 an event stream never ends, so each phone's buffer grew by every view it was sent (the scoreboard bench saw
@@ -150,6 +153,7 @@ def make_server(
         threads=THREADS,
         connection_limit=CONNECTION_LIMIT,
         outbuf_high_watermark=OUTBUF_HIGH_WATERMARK,
+        max_request_body_size=MAX_REQUEST_BODY,
         ident="minotaur-companion",
         cleanup_interval=1,  # how often maintenance looks for connections past REQUEST_TIMEOUT
     )

@@ -6,6 +6,7 @@ On Linux every 127.x.y.z is the loopback, so a client binds to 127.0.0.2 and the
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import select
 import socket
@@ -19,7 +20,7 @@ from flask import Flask
 
 from companion.table.referee import Referee
 from companion.web import create_app
-from companion.web.server import CONNECTIONS_PER_ADDRESS, GuardedServer, Server, make_server
+from companion.web.server import CONNECTIONS_PER_ADDRESS, MAX_REQUEST_BODY, GuardedServer, Server, make_server
 
 from .conftest import TEST_CONFIG, sign_in
 
@@ -210,5 +211,20 @@ def test_a_phone_that_asks_again_on_a_kept_connection_is_served(served_short: Se
             connection.request("GET", "/api/state")
             assert connection.getresponse().read()
             time.sleep(SHORT_TIMEOUT / 3)
+    finally:
+        connection.close()
+
+
+def test_a_body_too_large_for_any_request_is_refused_before_it_is_buffered(served: Served) -> None:
+    connection = socket.create_connection(("127.0.0.1", served.port), timeout=PATIENCE)
+    try:
+        length = 100 * MAX_REQUEST_BODY
+        connection.sendall(
+            f"POST /api/host/sign-in HTTP/1.1\r\nHost: table\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {length}\r\n\r\n".encode()
+        )
+        with contextlib.suppress(OSError):  # the server may close before the body is all sent
+            connection.sendall(b" " * (2 * MAX_REQUEST_BODY))
+        assert connection.recv(64).startswith(b"HTTP/1.1 413")
     finally:
         connection.close()
