@@ -83,7 +83,7 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
         expect(names).to_have_count(3)
         for index, name in enumerate(["Bo", "Ann", "Cy"]):
             names.nth(index).fill(name)
-        host.get_by_role("button", name="Move seat 0 down").click()
+        host.get_by_role("button", name="Move player 1 down").click()
         host.get_by_role("button", name="Start the game").click()
         watchers_see(watchers, "Waiting for Ann to turn over a piece or challenge.")
         expect(watchers[0].locator(".player-name")).to_have_text(["Ann", "Bo", "Cy"])

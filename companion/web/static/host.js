@@ -9,7 +9,6 @@
   const QUICK_BUTTONS = 12;
   let view = null;
   let csrfToken = null;
-  let gameDescriptions = [];
   let signedIn = false;
 
   // ---------------------------------------------------------------- signing in
@@ -269,84 +268,6 @@
     renderScoreboard($("scoreboard"), view);
   }
 
-  // ---------------------------------------------------------------- new game form
-
-  function optionField(option) {
-    let input;
-    if (option.choices) {
-      input = el("select", { name: option.name },
-        option.choices.map((choice) => el("option", { value: JSON.stringify(choice), selected: choice === option.default },
-          String(choice))));
-    } else {
-      input = el("input", { type: "number", name: option.name, value: option.default,
-        min: option.minimum, max: option.maximum });
-    }
-    input.dataset.option = option.name;
-    if (option.name === "players") input.addEventListener("input", renderNameFields);
-    return el("label", {}, `${option.description} `, input);
-  }
-
-  function chosenGame() {
-    return gameDescriptions.find((game) => game.name === $("new-game-name").value);
-  }
-
-  function swapNames(seat, step) {
-    const inputs = [...$("new-game-names").querySelectorAll("input")];
-    const other = inputs[seat + step];
-    if (other) [inputs[seat].value, other.value] = [other.value, inputs[seat].value];
-  }
-
-  function nameRow(seat) {
-    return el("div", { class: "field-row", "data-seat": seat }, el("span", { class: "quiet" }, `Seat ${seat}`),
-      el("input", { type: "text", required: true, maxlength: 40, value: `Player ${seat + 1}`,
-        "aria-label": `Name in seat ${seat}` }),
-      el("button", { type: "button", class: "icon-button up", onclick: () => swapNames(seat, -1),
-        "aria-label": `Move seat ${seat} up` }, "↑"),
-      el("button", { type: "button", class: "icon-button down", onclick: () => swapNames(seat, 1),
-        "aria-label": `Move seat ${seat} down` }, "↓"));
-  }
-
-  // Rows are added or taken away at the end, never redrawn: a name being typed keeps its field.
-  function renderNameFields() {
-    const game = chosenGame();
-    const fieldset = $("new-game-names");
-    const players = document.querySelector('[data-option="players"]');
-    const count = Math.max(0, Math.min(players ? Number(players.value) || 0 : game.min_players, game.max_players));
-    let rows = fieldset.querySelectorAll(".field-row");
-    for (let seat = rows.length; seat < count; seat += 1) fieldset.append(nameRow(seat));
-    for (let seat = rows.length - 1; seat >= count; seat -= 1) rows[seat].remove();
-    rows = fieldset.querySelectorAll(".field-row");
-    rows.forEach((row, seat) => {
-      row.querySelector(".up").disabled = seat === 0;
-      row.querySelector(".down").disabled = seat === rows.length - 1;
-    });
-  }
-
-  function renderOptionFields() {
-    $("new-game-options").replaceChildren(...chosenGame().options.map(optionField));
-    renderNameFields();
-  }
-
-  async function loadGames() {
-    const response = await fetch("/api/games");
-    gameDescriptions = (await response.json()).games;
-    const select = $("new-game-name");
-    select.replaceChildren(...gameDescriptions.map((game) => el("option", { value: game.name }, game.title)));
-    select.addEventListener("change", renderOptionFields);
-    if (gameDescriptions.length) renderOptionFields();
-  }
-
-  async function startGame(event) {
-    event.preventDefault();
-    const options = {};
-    for (const input of document.querySelectorAll("[data-option]")) {
-      options[input.dataset.option] = input.tagName === "SELECT" ? JSON.parse(input.value) : Number(input.value);
-    }
-    const names = [...$("new-game-names").querySelectorAll("input")].map((input) => input.value.trim());
-    const created = await send("/api/games", { game: $("new-game-name").value, options, names });
-    if (created) $("new-game-box").open = false;
-  }
-
   async function submitRaw(event) {
     event.preventDefault();
     let action;
@@ -384,10 +305,9 @@
   $("undo").addEventListener("click", () =>
     send("/api/undo", view && view.game ? { after: view.seq, game_id: view.game.id } : {}));
   $("autoplay").addEventListener("change", (event) => send("/api/autoplay", { on: event.target.checked }));
-  $("new-game").addEventListener("submit", startGame);
   $("raw-action").addEventListener("submit", submitRaw);
   checkSession();
-  loadGames();
+  Companion.newGameForm(send);
   loadJoin();
   new LiveTable(show, showConnection).start();
 })();
