@@ -3,14 +3,14 @@
 "use strict";
 
 (() => {
-  const { el, $, renderScoreboard, initTheme, withNames } = Companion;
+  const { el, $, renderScoreboard, initTheme, withNames, t } = Companion;
   let replaying = null; // {id, step, steps}
   const finished = new Map(); // game id -> whether its record is of a finished game
 
   async function getJson(url) {
     const response = await fetch(url, { cache: "no-store" });
     const data = await response.json().catch(() => ({}));
-    if (!response.ok) throw new Error(data.error || `the table answered ${response.status}`);
+    if (!response.ok) throw new Error(data.error || t("the table answered {status}", { status: response.status }));
     return data;
   }
 
@@ -19,10 +19,10 @@
   }
 
   function outcome(game) {
-    if (game.error) return `cannot replay: ${game.error}`;
-    if (!game.finished) return "being played";
-    if (!game.winners || !game.winners.length) return "over";
-    return `won by ${game.winners.map((seat) => game.names[seat]).join(" and ")}`;
+    if (game.error) return t("cannot replay: {error}", { error: game.error });
+    if (!game.finished) return t("being played");
+    if (!game.winners || !game.winners.length) return t("over");
+    return t("won by {names}", { names: game.winners.map((seat) => game.names[seat]).join(t(" and ")) });
   }
 
   async function loadGames() {
@@ -35,7 +35,7 @@
           el("span", { class: "quiet nowrap" }, (game.created || "").slice(0, 16).replace("T", " "))),
         el("td", {}, outcome(game))));
       $("games").querySelector("tbody").replaceChildren(...rows);
-      if (!rows.length) $("games").querySelector("tbody").append(el("tr", {}, el("td", {}, "No games recorded yet.")));
+      if (!rows.length) $("games").querySelector("tbody").append(el("tr", {}, el("td", {}, t("No games recorded yet."))));
     } catch (error) {
       showError(error);
     }
@@ -50,18 +50,20 @@
       replaying = { id, step: data.step, steps: data.steps };
       const view = data.view;
       $("replay-section").classList.remove("hidden");
-      $("replay-title").textContent = `Replay of game ${id}${view.game ? `: ${view.game.title}` : ""}`;
+      $("replay-title").textContent = view.game ? t("Replay of game {id}: {title}", { id, title: view.game.title })
+        : t("Replay of game {id}", { id });
       $("step").max = data.steps;
       $("step").value = data.step;
       $("step-label").textContent = data.event
-        ? `Event ${data.step} of ${data.steps}: ${withNames(view, data.event.label || data.event.kind)} (${data.event.source})`
-        : `The start (${data.steps} events in all)`;
+        ? t("Event {step} of {steps}: {label} ({source})", { step: data.step, steps: data.steps,
+          label: withNames(view, data.event.label || data.event.kind), source: data.event.source })
+        : t("The start ({steps} events in all)", { steps: data.steps });
       // replaceChildren, unlike el, writes a null child as the text "null": only links that exist are passed.
       const exports = [el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true },
-        "Export JSON lines")];
+        t("Export JSON lines"))];
       if (finished.get(id)) {
         exports.push(el("a", { class: "button", href: `/api/history/${id}/bgstats.json`, download: true },
-          "Export for BG Stats"));
+          t("Export for BG Stats")));
       }
       $("exports").replaceChildren(...exports);
       renderScoreboard($("replay"), view);
@@ -94,36 +96,36 @@
       for (const player of data.players) {
         for (const [name, perGame] of Object.entries(player.by_game || {})) titles.set(name, perGame.title);
       }
-      const filter = el("select", { id: "stats-game", "aria-label": "Statistics of", onchange: (event) => {
+      const filter = el("select", { id: "stats-game", "aria-label": t("Statistics of"), onchange: (event) => {
         statsGame = event.target.value;
         loadStats();
-      } }, el("option", { value: "" }, "All games"),
+      } }, el("option", { value: "" }, t("All games")),
       [...(statsGame && !titles.has(statsGame) ? [[statsGame, statsGame]] : []), ...titles].map(([name, title]) =>
         el("option", { value: name, selected: name === statsGame }, title)));
       if (!data.players.length) {
-        $("stats").replaceChildren(filter, el("p", { class: "quiet" }, "Statistics appear once a game is finished."));
+        $("stats").replaceChildren(filter, el("p", { class: "quiet" }, t("Statistics appear once a game is finished.")));
         return;
       }
       // Toss figures only where tosses were made: four of the five games have no ring toss at all.
       const tossed = data.players.some((player) => player.tosses.count > 0);
       const rows = data.players.map((player) => el("tr", {},
         el("td", {}, player.name), el("td", {}, player.games), el("td", {}, player.wins),
-        tossed ? el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` of ${player.tosses.count}`),
+        tossed ? el("td", {}, percent(player.tosses.rate), el("span", { class: "quiet" }, ` ${t("of {count}", { count: player.tosses.count })}`),
           el("br"), el("span", { class: "quiet" }, Object.entries(player.tosses.rate_by_horn || {})
             .map(([horn, rate]) => `${horn} ${percent(rate)}`).join(", "))) : null));
       const plot = (path, alt) => el("img", { class: "plot", src: path, alt });
       const scorePlots = [...titles].filter(([name]) => !statsGame || name === statsGame).map(([name, title]) =>
-        plot(`/api/stats/plots/scores.svg?game=${encodeURIComponent(name)}`, `final scores in ${title}`));
+        plot(`/api/stats/plots/scores.svg?game=${encodeURIComponent(name)}`, t("final scores in {title}", { title })));
       $("stats").replaceChildren(
         filter,
-        el("p", { class: "quiet" }, `${data.games} finished game(s)`),
+        el("p", { class: "quiet" }, t("{count} finished game(s)", { count: data.games })),
         el("div", { class: "scroll" }, el("table", { class: "plain", id: "stats-table" },
-          el("thead", {}, el("tr", {}, ["Player", "Games", "Wins", ...(tossed ? ["Tosses (by horn)"] : [])]
+          el("thead", {}, el("tr", {}, [t("Player"), t("Games"), t("Wins"), ...(tossed ? [t("Tosses (by horn)")] : [])]
             .map((h) => el("th", {}, h)))),
           el("tbody", {}, rows))),
-        plot(`/api/stats/plots/wins.svg${query}`, "wins per player"),
-        ...(tossed ? [plot(`/api/stats/plots/tosses.svg${query}`, "toss success rate over time"),
-          plot(`/api/stats/plots/horns.svg${query}`, "tosses landing on each horn")] : []),
+        plot(`/api/stats/plots/wins.svg${query}`, t("wins per player")),
+        ...(tossed ? [plot(`/api/stats/plots/tosses.svg${query}`, t("toss success rate over time")),
+          plot(`/api/stats/plots/horns.svg${query}`, t("tosses landing on each horn"))] : []),
         ...scorePlots);
     } catch (error) {
       $("stats").replaceChildren(el("p", { class: "error" }, String(error.message || error)));

@@ -2,7 +2,7 @@
 "use strict";
 
 (() => {
-  const { $, renderScoreboard, setTitle, initTheme, LiveTable, showConnection } = Companion;
+  const { $, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, t } = Companion;
   let shown = null;
 
   function render(view) {
@@ -21,7 +21,7 @@
     try {
       const join = await (await fetch("/api/join")).json();
       if (join.url) $("join-url").textContent = $("join-url").href = join.url;
-      if (join.mdns_host) $("join-name").textContent = ` (or ${join.mdns_host})`;
+      if (join.mdns_host) $("join-name").textContent = ` ${t("(or {name})", { name: join.mdns_host })}`;
       $("join-qr").src = join.qr_svg || "/api/join/qr.svg";
     } catch (error) {
       $("join-qr").src = "/api/join/qr.svg";
