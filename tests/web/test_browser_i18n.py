@@ -11,8 +11,8 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from .browser_fixtures import HostClient, TableServer, browser, screenshot, table
 from .browser_fixtures import PHONE as PHONE_SETTINGS
+from .browser_fixtures import HostClient, TableServer, browser, screenshot, table
 from .test_i18n import german
 
 __all__ = ["browser", "table"]  # fixtures
