@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.progress import Progress
 from companion.translations import console_gettext as _
 
 TOSS_SOURCES = ("gpio", "node", "both")
@@ -137,14 +138,14 @@ def run_toss_bench(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.ERROR)
     sources = ["gpio", "node"] if args.source == "both" else [args.source]
 
-    def progress(step: str) -> None:
-        print(f"companion bench toss: {step}", file=sys.stderr, flush=True)
-
+    bar = Progress(0, "companion bench toss")
     try:
-        report = bench_toss(sources, args.tosses, args.seed, args.pinmap, args.tolerance_tosses, progress)
+        report = bench_toss(sources, args.tosses, args.seed, args.pinmap, args.tolerance_tosses, bar)
     except (ValueError, RuntimeError) as error:
         print(f"companion bench toss: {error}", file=sys.stderr)
         return 1
+    finally:
+        bar.close()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -169,11 +170,14 @@ def run_vision_bench(args: argparse.Namespace) -> int:
     games = [*args.games, *args.more_games] or None
     if args.hard:
         return run_hard_vision_bench(args, games)
+    bar = Progress(0, "companion bench vision")
     try:
-        report = bench_vision(games, args.frames or 200, args.seed)
+        report = bench_vision(games, args.frames or 200, args.seed, progress=bar)
     except ValueError as error:
         print(f"companion bench vision: {error}", file=sys.stderr)
         return 1
+    finally:
+        bar.close()
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
@@ -192,15 +196,13 @@ def run_vision_bench(args: argparse.Namespace) -> int:
 def run_hard_vision_bench(args: argparse.Namespace, games: list[str] | None) -> int:
     from companion.vision.benchmark import bench_vision_hard, hard_summary
 
-    def progress(step: str) -> None:
-        print(f"companion bench vision --hard: {step}", file=sys.stderr, flush=True)
-
+    bar = Progress(0, "companion bench vision --hard")
     try:
-        report = bench_vision_hard(
-            games, args.sessions, args.frames or HARD_FRAMES, args.seed, progress=progress
-        )
+        report = bench_vision_hard(games, args.sessions, args.frames or HARD_FRAMES, args.seed, progress=bar)
     except ValueError as error:
         print(f"companion bench vision --hard: {error}", file=sys.stderr)
         return 1
+    finally:
+        bar.close()
     print(json.dumps(report, indent=2) if args.json else hard_summary(report))
     return 0

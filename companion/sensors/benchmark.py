@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from companion.progress import Progress
 from companion.sensors.clock import WarpClock
 from companion.sensors.edges import BeamEdge, EdgeHandler, EdgeSource
 from companion.sensors.judge import TossJudge, TossSettings, Verdict
@@ -120,17 +121,25 @@ def simulate_tosses(
     cases: tuple[ToleranceCase, ...] = (),
     per_case: int = 0,
     workers: int | None = None,
+    bar: Progress | None = None,
 ) -> dict[str | None, list[PhysicalToss]]:
     """`count` tosses of the rigid-body simulator (key None), and the first `per_case` of them under each
     tolerance case (keyed by its name), on every core: a tenth of a second of CPU a toss."""
     workers = workers or min(4, multiprocessing.cpu_count())
     size = max(1, min(100, -(-count // workers)))
     jobs = [(seed, start, min(size, count - start), per_case, cases) for start in range(0, count, size)]
+    chunks = []
     if workers == 1 or len(jobs) == 1:
-        chunks = [_simulate_chunk(job) for job in jobs]
+        for job in jobs:
+            chunks.append(_simulate_chunk(job))
+            if bar is not None:
+                bar.step(job[2])
     else:
         with multiprocessing.get_context("spawn").Pool(workers) as pool:
-            chunks = pool.map(_simulate_chunk, jobs)
+            for job, chunk in zip(jobs, pool.imap(_simulate_chunk, jobs), strict=True):
+                chunks.append(chunk)
+                if bar is not None:
+                    bar.step(job[2])
     return {key: [toss for chunk in chunks for toss in chunk[key]] for key in chunks[0]}
 
 
@@ -236,7 +245,12 @@ class _Tally:
 
 
 def judge_tosses(
-    kind: str, tosses: Sequence[PhysicalToss], pinmap: PinMap, settings: TossSettings, pinmap_path: Path
+    kind: str,
+    tosses: Sequence[PhysicalToss],
+    pinmap: PinMap,
+    settings: TossSettings,
+    pinmap_path: Path,
+    bar: Progress | None = None,
 ) -> _Tally:
     """Play each toss into the source `kind` and judge it as the daemon does."""
     path = _gpio_path(pinmap) if kind == "gpio" else _node_path(pinmap, pinmap_path)
@@ -273,6 +287,8 @@ def judge_tosses(
                     tally.missed += (name, blocked, path.to_source_time(base + t)) not in received
                 tally.glitches += toss.glitches
                 outcome = tally.score(toss, verdict)
+                if bar is not None:
+                    bar.step()
                 tally.counts[outcome] += 1
                 tally.by_kind[toss.kind][outcome] += 1
                 if toss.rest_us is not None and outcome != "asked_host":
@@ -368,27 +384,29 @@ def bench_toss(
     seed: int,
     pinmap_path: Path | None = None,
     tolerance_tosses: int | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     path = pinmap_path or default_pinmap_path()
     pinmap = load_pinmap(path)
     settings = TossSettings()
-    say = progress or (lambda _: None)
+    bar = progress or Progress(0, quiet=True)
     started = time.monotonic()
     per_case = min(count, tolerance_tosses if tolerance_tosses is not None else max(1, count // 5))
-    say(f"simulating {count} tosses, and {per_case} of them under each of {len(TOLERANCE_CASES)} tolerances")
-    simulated = simulate_tosses(count, seed, TOLERANCE_CASES, per_case)
+    bar.expect(count + len(sources) * (count + len(TOLERANCE_CASES) * per_case))
+    cases_count = len(TOLERANCE_CASES)
+    bar.say(f"simulating {count} tosses, and {per_case} of them under each of {cases_count} tolerances")
+    simulated = simulate_tosses(count, seed, TOLERANCE_CASES, per_case, bar=bar)
     tosses = simulated[None]
     cases = [(case, simulated[case.name]) for case in TOLERANCE_CASES]
     kinds = collections.Counter(t.kind for t in tosses)
     results = []
     for kind in sources:
-        say(f"judging through the {kind} source")
-        tally = judge_tosses(kind, tosses, pinmap, settings, path)
+        bar.say(f"judging through the {kind} source")
+        tally = judge_tosses(kind, tosses, pinmap, settings, path, bar)
         tolerance = []
         for case, case_tosses in cases:
-            say(f"judging through the {kind} source: {case.name}")
-            case_tally = judge_tosses(kind, case_tosses, pinmap, settings, path)
+            bar.say(f"judging through the {kind} source: {case.name}")
+            case_tally = judge_tosses(kind, case_tosses, pinmap, settings, path, bar)
             tolerance.append({**case.to_json(), **_summary(case_tally, len(case_tosses))})
         asked_share = tally.counts["asked_host"] / len(tosses)
         rest = {k: _percentiles(v) for k, v in tally.rest_to_verdict.items()}

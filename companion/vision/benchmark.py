@@ -18,24 +18,34 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from companion.progress import Progress
 from companion.vision.base import registered_games
 from companion.vision.evaluate import GOALS, evaluate
 from companion.vision.lessons import teach_from_recording
 from companion.vision.recording import Recording, load_recording
 
 
-def bench_vision(games: list[str] | None, frames: int, seed: int, hard: bool = True) -> dict[str, Any]:
+def bench_vision(
+    games: list[str] | None, frames: int, seed: int, hard: bool = True, progress: Progress | None = None
+) -> dict[str, Any]:
+    """`progress` counts each frame twice: once as generated (a game's at a time) and once as read."""
     from companion.vision.generate import generate_recording
 
     chosen = games or registered_games()
+    bar = progress or Progress(0, quiet=True)
+    bar.expect(2 * frames * len(chosen))
     results = []
     with tempfile.TemporaryDirectory(prefix="vision-bench-") as scratch:
         for game in chosen:
             started = time.perf_counter()
             folder = Path(scratch) / game
+            bar.say(f"{game}: generating {frames} frames")
             generate_recording(game, folder, frames=frames, hard=hard, seed=seed)
             generated = time.perf_counter() - started
-            report = evaluate(folder)
+            recording = load_recording(folder)
+            bar.step(frames, label=f"{game}: reading")
+            bar.expect(len(recording.frames) - frames)
+            report = evaluate(recording, on_frame=bar.step)
             results.append(
                 {
                     "game": game,
@@ -156,7 +166,7 @@ def bench_vision_hard(
     *,
     make_hard_set: HardSetMaker | None = None,
     make_teaching_session: TeachingSessionMaker | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Per game: the hard set's sessions read through the whole pipeline on one core; the figures of issue 12
     (items, frames, hands refused, CPU ms), per table kind, and an edition taught on one table read on all
@@ -166,21 +176,25 @@ def bench_vision_hard(
         make_hard_set = generated_hard_set
         make_teaching_session = make_teaching_session or generated_teaching_session
     chosen = games or registered_games()
+    bar = progress or Progress(0, quiet=True)
+    planned = sessions * frames_per_session
+    bar.expect(2 * planned * len(chosen))  # generated, then read; editions read again are added as found
     results = []
     with tempfile.TemporaryDirectory(prefix="vision-bench-hard-") as scratch:
         for game in chosen:
             started = time.perf_counter()
             out_root = Path(scratch) / game
+            bar.say(f"{game}: generating {sessions} sessions")
             made = make_hard_set(game, out_root, sessions, frames_per_session, seed)
             generated = time.perf_counter() - started
-            if progress:
-                progress(f"{game}: {sessions} sessions generated in {generated:.0f} s, reading them")
+            bar.step(planned, label=f"{game}: reading {sessions} sessions")
             teaching = None
             if make_teaching_session is not None:
                 teaching = _teaching_sittings(
                     game, Path(scratch) / f"{game}-teaching", make_teaching_session, seed
                 )
-            results.append(_bench_game(game, session_recordings(made, out_root), generated, teaching))
+            folders = session_recordings(made, out_root)
+            results.append(_bench_game(game, folders, generated, teaching, bar, planned))
     return {
         "hard": True,
         "seed": seed,
@@ -209,16 +223,22 @@ def _teaching_sittings(game: str, root: Path, make: TeachingSessionMaker, seed: 
 
 
 def _bench_game(
-    game: str, folders: list[Path], generated: float, teaching: Teaching | None
+    game: str,
+    folders: list[Path],
+    generated: float,
+    teaching: Teaching | None,
+    bar: Progress,
+    planned: int,
 ) -> dict[str, Any]:
     recordings = [load_recording(folder) for folder in folders]
+    bar.expect(sum(len(recording.frames) for recording in recordings) - planned)
     overall, by_table = _Tally(), dict[str, _Tally]()
     cpu_ms: list[float] = []
     sizes = set()
     confusions: Counter[tuple[str, str]] = Counter()
     untaught: dict[Path, dict[str, Any]] = {}
     for recording in recordings:
-        report = evaluate(recording, cpu_ms_out=cpu_ms)
+        report = evaluate(recording, cpu_ms_out=cpu_ms, on_frame=bar.step)
         untaught[recording.root] = report
         overall.add(report)
         by_table.setdefault(str(recording.setup.get("table") or "unknown"), _Tally()).add(report)
@@ -235,7 +255,7 @@ def _bench_game(
             "frame_sizes": sorted(sizes),
         },
         "by_table": {table: tally.figures() for table, tally in sorted(by_table.items())},
-        "editions_taught_on_one_table": _editions_across_tables(recordings, untaught, teaching),
+        "editions_taught_on_one_table": _editions_across_tables(recordings, untaught, teaching, bar),
         "confusions": [
             {"truth": truth, "read": seen, "count": n} for (truth, seen), n in confusions.most_common(5)
         ],
@@ -244,7 +264,10 @@ def _bench_game(
 
 
 def _editions_across_tables(
-    recordings: list[Recording], untaught: dict[Path, dict[str, Any]], teaching: Teaching | None
+    recordings: list[Recording],
+    untaught: dict[Path, dict[str, Any]],
+    teaching: Teaching | None,
+    bar: Progress,
 ) -> list[dict[str, Any]]:
     """Each edition other than the default found on two tables or more: taught from a sitting on one of
     them, then its sessions on every other table read with what was taught (and, to compare, untaught)."""
@@ -266,7 +289,8 @@ def _editions_across_tables(
                 continue
             tally = _Tally()
             for recording in on_table:
-                report = evaluate(recording, profile=taught.profile)
+                bar.expect(len(recording.frames))
+                report = evaluate(recording, profile=taught.profile, on_frame=bar.step)
                 tally.add(report)
                 with_profile.add(report)
                 without.add(untaught[recording.root])  # read with the built-in look already

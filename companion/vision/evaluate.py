@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,12 @@ def evaluate(
     recogniser: Recogniser | None = None,
     limit: int | None = None,
     cpu_ms_out: list[float] | None = None,
+    on_frame: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Read every usable frame of the recording and compare with its ground truth; figures as JSON.
 
-    `cpu_ms_out` collects each scored frame's CPU milliseconds (for figures over several recordings)."""
+    `cpu_ms_out` collects each scored frame's CPU milliseconds (for figures over several recordings);
+    `on_frame` is called as each frame is taken up (a progress bar)."""
     import cv2
     from threadpoolctl import threadpool_info, threadpool_limits
 
@@ -71,6 +74,8 @@ def evaluate(
     for count, (entry, image) in enumerate(recording.images()):
         if limit is not None and count >= limit:
             break
+        if on_frame is not None:
+            on_frame()
         if image is None:
             unreadable += 1
             continue

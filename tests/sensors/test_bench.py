@@ -18,6 +18,9 @@ def test_bench_toss_prints_the_figures_the_issue_names_for_both_sources(
     captured = capsys.readouterr()
     report = json.loads(captured.out)
     assert "simulating 12 tosses" in captured.err  # progress, on stderr
+    # Every simulated and judged toss moved the bar: it ends full, with nothing left over.
+    done, total = captured.err.strip().splitlines()[-1].split("(")[-1].rstrip(")").split("/")
+    assert done == total and int(total) == 12 + 2 * (12 + len(TOLERANCE_CASES) * 2)
     assert sum(report["kinds"].values()) == 12
     assert [r["source"] for r in report["results"]] == ["gpio", "node"]
     for result in report["results"]:

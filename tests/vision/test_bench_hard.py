@@ -191,8 +191,13 @@ def test_bench_vision_hard_on_the_command_line(
     monkeypatch.setattr(benchmark, "generated_teaching_session", sitting)
     arguments = ["bench", "vision", "--hard", "--games", "squares", "--sessions", "4", "--frames", "4"]
     assert main([*arguments, "--json", "--seed", "9"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
     assert (report["seed"], report["sessions"], report["frames_per_session"]) == (9, 4, 4)
+    # The progress bar (on stderr, a plain line per tenth here) counted every frame read.
+    assert "squares: generating 4 sessions" in captured.err
+    done, total = captured.err.strip().splitlines()[-1].split("(")[-1].rstrip(")").split("/")
+    assert done == total and int(total) >= 4 * 4, "every frame generated and read moved the bar to its end"
     [result] = report["results"]
     assert result["game"] == "squares" and result["sessions"] == 4
     assert main(arguments) == 0
