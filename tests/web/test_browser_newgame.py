@@ -38,13 +38,25 @@ def test_a_minos_game_with_a_house_rule_starts_from_the_form_in_words(
         form = page.locator("#new-game")
         expect(form).to_be_visible()  # no game yet: the setup is open
 
-        page.select_option("#new-game-name", label="Minos")
-        expect(page.locator("#new-game-summary")).to_contain_text("symbol dice")
-        page.get_by_label("Players", exact=True).fill("3")
+        # A game with colours shows each seat's colour beside its name.
+        page.select_option("#new-game-name", label="Asterion")
+        expect(page.locator("#new-game-names .seat-colour")).to_have_text(["yellow", "blue", "red", "green"])
+        expect(page.locator("#new-game-house-rules legend")).to_contain_text(
+            ["Rotating a tile so it looks the same"]
+        )
         names = page.locator("#new-game-names input")
-        expect(names).to_have_count(3)
         for index, name in enumerate(["Ann", "Bo", "Cy"]):
             names.nth(index).fill(name)
+        screenshot(page, "newgame-asterion-375")
+
+        # Another game keeps the names typed, in their places.
+        page.select_option("#new-game-name", label="Minos")
+        expect(page.locator("#new-game-names .seat-colour")).to_have_count(0)
+        expect(page.locator("#new-game-summary")).to_contain_text("symbol dice")
+        page.get_by_label("Players", exact=True).fill("3")
+        expect(names).to_have_count(3)
+        for index, name in enumerate(["Ann", "Bo", "Cy"]):
+            expect(names.nth(index)).to_have_value(name)
         page.get_by_label("Who begins").select_option(label="Bo")
         # Moving Bo up to the first place takes the choice of who begins along.
         page.get_by_role("button", name="Move player 2 up").click()
@@ -71,6 +83,13 @@ def test_a_minos_game_with_a_house_rule_starts_from_the_form_in_words(
             assert developer_word not in words, f"the form shows {developer_word!r}"
         assert no_horizontal_scroll(page), "the form is wider than a 375 px phone"
         screenshot(page, "newgame-minos-375")
+
+        # Too many fields out of play for three players: refused, and said beside the button.
+        page.get_by_label("Fields out of play for a shorter game").fill("8")
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator("#new-game-error")).to_contain_text("with 3 players")
+        expect(page.locator("#new-game-error")).to_be_in_viewport()
+        page.get_by_label("Fields out of play for a shorter game").fill("0")
 
         page.get_by_role("button", name="Start the game").click()
         expect(page.locator("#new-game-box")).not_to_have_attribute("open", "")

@@ -98,7 +98,8 @@ Companion.newGameForm = (() => {
     const place = seat + 1;
     return el("div", { class: "field-row name-row", "data-seat": seat },
       el("span", { class: "quiet" }, `${place}.`), colourNode(game, seat),
-      el("input", { type: "text", required: true, maxlength: 40, size: 14, value: t("Player {n}", { n: place }),
+      el("input", { type: "text", required: true, maxlength: 40, style: "flex: 1 1 5rem; min-width: 5rem",
+        value: t("Player {n}", { n: place }),
         "aria-label": t("Name of player {n}", { n: place }), oninput: renderSeatPickers }),
       el("button", { type: "button", class: "icon-button up", onclick: () => swapNames(seat, -1),
         "aria-label": t("Move player {n} up", { n: place }) }, "↑"),
@@ -129,8 +130,10 @@ Companion.newGameForm = (() => {
     return option.choices ? choiceField(option) : numberField(option);
   }
 
+  // Another game keeps the names typed so far, in their places.
   function renderGame() {
     const game = chosenGame();
+    const typed = $("new-game-names") ? nameInputs().map((input) => input.value) : [];
     $("new-game-summary").textContent = game.summary || "";
     const players = game.options.filter((option) => option.name === "players");
     const others = game.options.filter((option) => option.name !== "players");
@@ -141,8 +144,11 @@ Companion.newGameForm = (() => {
     $("new-game-options").replaceChildren(...players.map(fieldFor), names, ...settings.map(fieldFor),
       houseRules.length ? el("fieldset", { id: "new-game-house-rules" },
         el("legend", {}, t("House rules (where players read the rules differently)")),
-        houseRules.map(fieldFor)) : null);
+        houseRules.map(fieldFor)) : null,
+      el("p", { class: "error", id: "new-game-error", role: "alert" }));
     renderNameRows();
+    nameInputs().forEach((input, seat) => { if (typed[seat] !== undefined) input.value = typed[seat]; });
+    renderSeatPickers();
   }
 
   async function startGame(event) {
@@ -150,8 +156,11 @@ Companion.newGameForm = (() => {
     const game = chosenGame();
     const options = Object.fromEntries(game.options.map((option) => [option.name, optionValue(option)]));
     const names = nameInputs().map((input) => input.value.trim());
+    $("new-game-error").textContent = "";
     const created = await send("/api/games", { game: game.name, options, names });
+    // A refusal shows beside the button pressed, not only at the top of the page, out of sight on a phone.
     if (created) $("new-game-box").open = false;
+    else $("new-game-error").textContent = $("error").textContent;
   }
 
   async function loadGames() {
