@@ -6,6 +6,7 @@ default is the reading the companion always had, so records made before still re
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,35 @@ def test_a_record_made_before_the_house_rules_replays_to_its_outcome(
     )
     assert replayed.state.is_over()
     assert (replayed.state.scores(), replayed.state.ranking()) == (scores, ranking)
+
+
+# ---------------------------------------------------------------- whole games under the other readings
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("minos", {"players": 2, "joker_and_stern": "per_die"}),
+        ("minos", {"players": 4, "joker_and_stern": "per_die"}),
+        ("asterion", {"players": 2, "same_look_rotation": "allowed"}),
+        ("asterion", {"players": 3, "same_look_rotation": "allowed"}),
+    ],
+)
+def test_random_games_under_the_other_reading_end_with_their_components_kept(
+    game: str, options: dict[str, object]
+) -> None:
+    played = get_game(game)
+    for playout in range(30):
+        rng = random.Random(f"{game}-{options}-{playout}")
+        state = played.setup(options)
+        counts = state.component_counts()
+        for _step in range(20_000):
+            if state.is_over():
+                break
+            if state.to_act().chance:
+                state = state.apply(state.random_chance_action(rng))
+            else:
+                state = state.apply(rng.choice(state.legal_actions()))
+        assert state.is_over(), f"{game} {options} playout {playout} did not end"
+        assert state.component_counts() == counts
+        assert played.state_from_json(state.to_json()).to_json() == state.to_json()
