@@ -168,6 +168,9 @@ def claim_table() -> Response | Redirect:
     origin = request.headers.get("Origin")
     if origin is not None and urlsplit(origin).netloc != request.host:
         return _page(403, _("A page from another site may not claim this table."))
+    claim = table_claim()
+    if not claim.is_open:  # before the PIN is looked at: a table with a host refuses any claim alike
+        return _refused(AlreadyClaimedError() if claim.claimed else ClaimClosedError())
     pin = request.form.get("pin", "").strip()
     if not PIN_PATTERN.fullmatch(pin):
         return _page(400, _("The table PIN is 4 to 12 digits."), pin=pin)
@@ -177,11 +180,9 @@ def claim_table() -> Response | Redirect:
         auth.pin = chosen
 
     try:
-        table_claim().claim(pin, take_pin)
-    except AlreadyClaimedError:
-        return _page(409, _("This table has been claimed already: sign in with its PIN."))
-    except ClaimClosedError:
-        return _page(409, _("The time to claim this table is over: sign in with the PIN on the console."))
+        claim.claim(pin, take_pin)
+    except ClaimError as error:  # another phone was quicker, or the window closed meanwhile
+        return _refused(error)
     except OSError as error:
         message = _("The PIN could not be stored (%(reason)s); nothing was changed.", reason=error.strerror)
         return _page(500, message, pin=pin)
@@ -189,6 +190,12 @@ def claim_table() -> Response | Redirect:
     response = redirect(sign_in_url("", auth), 303)
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def _refused(error: ClaimError) -> Response:
+    if isinstance(error, AlreadyClaimedError):
+        return _page(403, _("This table has been claimed already: sign in with its PIN."))
+    return _page(403, _("The time to claim this table is over: sign in with the PIN on the console."))
 
 
 def _page(status: int, error: str = "", *, pin: str | None = None) -> Response:

@@ -17,6 +17,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from companion.table.referee import Referee
+from companion.web import claim as claim_module
 from companion.web import create_app
 from companion.web.auth import host_auth
 from companion.web.claim import PIN_FILE, ClaimError, table_claim
@@ -75,7 +76,7 @@ def test_once_claimed_no_other_phone_can_claim_and_the_control_page_asks_for_the
     assert claim(app.test_client()).status_code == 303
     late = app.test_client()
     refused = claim(late, "111111")
-    assert refused.status_code == 409 and "claimed already" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "claimed already" in refused.get_data(as_text=True)
     assert not signed_in(late)
     assert late.get("/host").status_code == 200  # the sign-in form, no longer the claim
     assert (tmp_path / PIN_FILE).read_text().strip() == CHOSEN
@@ -90,7 +91,7 @@ def test_after_the_window_the_table_cannot_be_claimed(referee: Referee, tmp_path
     assert phone.get("/host").status_code == 200
     assert "has a host" in phone.get("/claim").get_data(as_text=True)
     refused = claim(phone)
-    assert refused.status_code == 409 and "time to claim this table is over" in refused.get_data(as_text=True)
+    assert refused.status_code == 403 and "time to claim this table is over" in refused.get_data(as_text=True)
     assert not signed_in(phone) and not (tmp_path / PIN_FILE).exists()
     assert host_auth(app).pin != CHOSEN
 
@@ -102,7 +103,7 @@ def test_the_claimed_pin_is_the_tables_after_a_restart(referee: Referee, tmp_pat
     assert not table_claim(restarted).is_open
     phone = restarted.test_client()
     assert phone.get("/host").status_code == 200
-    assert claim(phone, "111111").status_code == 409
+    assert claim(phone, "111111").status_code == 403
     assert phone.post("/api/host/sign-in", json={"pin": CHOSEN}).status_code == 200
 
 
@@ -124,20 +125,35 @@ def test_a_bad_claim_changes_nothing_and_the_window_stays_open(
     assert not (tmp_path / PIN_FILE).exists() and table_claim(app).is_open and not signed_in(phone)
 
 
+def test_a_pin_that_cannot_be_stored_is_not_taken(
+    referee: Referee, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(source: Path, target: Path) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(claim_module.os, "replace", refuse)  # a read-only state directory, even for root
+    app = new_table(referee, tmp_path / "state")
+    phone = app.test_client()
+    failed = claim(phone)
+    assert failed.status_code == 500 and "could not be stored" in failed.get_data(as_text=True)
+    assert host_auth(app).pin != CHOSEN and table_claim(app).is_open and not signed_in(phone)
+    assert list((tmp_path / "state").iterdir()) == []  # not even the partial file is left
+
+
 def test_a_configured_pin_is_used_as_is_and_nothing_is_claimed_or_stored(
     referee: Referee, tmp_path: Path
 ) -> None:
     app = new_table(referee, tmp_path, HOST_PIN="0427")
     phone = app.test_client()
     assert phone.get("/host").status_code == 200
-    assert claim(phone).status_code == 409
+    assert claim(phone).status_code == 403
     assert host_auth(app).pin == "0427" and not (tmp_path / PIN_FILE).exists()
 
 
 def test_without_a_state_directory_nothing_can_be_claimed(referee: Referee) -> None:
     app = new_table(referee, None)
     assert app.test_client().get("/host").status_code == 200
-    assert claim(app.test_client()).status_code == 409
+    assert claim(app.test_client()).status_code == 403
 
 
 def test_a_stored_pin_that_is_no_pin_stops_the_start_with_what_to_do(
