@@ -322,7 +322,8 @@ def _import_recogniser_module(game: str) -> None:
         importlib.import_module(module)
     except ModuleNotFoundError as error:
         # No module for this game is "unknown game"; a module that fails to import is a real error.
-        if error.name not in (module, RECOGNISERS_PACKAGE):
+        # A name with a dot ("1.5") asks for a module inside one that does not exist: unknown too.
+        if error.name not in (module, RECOGNISERS_PACKAGE) and not module.startswith(f"{error.name}."):
             raise
 
 

@@ -358,3 +358,44 @@ def test_the_action_parser_turns_any_odd_value_into_an_action_format_error(data:
 
     with pytest.raises(ActionFormatError):
         action_from_json(RACE.action_types, data)
+
+
+# ---------------------------------------------------------------- query strings
+
+ODD_QUERIES = [
+    "",
+    "x",
+    "-1",
+    "1.5",
+    "1e400",
+    "NaN",
+    str(10**30),
+    "1" * 5000,
+    "%ED%A0%80",
+    "%FF",
+    "[[[[",
+    "{}",
+    "null",
+]
+QUERY_NAMES = ["game", "options", "step", "player", "since", "key", "next"]
+
+
+def test_odd_query_values_on_every_page_and_read_are_never_a_server_error(
+    app: Flask, host: FlaskClient
+) -> None:
+    wrong = []
+    for rule in app.url_map.iter_rules():
+        if (
+            not rule.methods
+            or "GET" not in rule.methods
+            or rule.endpoint in ("static", "events.stream_events")
+        ):
+            continue
+        built = rule.build({name: 1 for name in rule.arguments})
+        assert built is not None
+        for name in QUERY_NAMES:
+            for value in ODD_QUERIES:
+                status = host.get(f"{built[1]}?{name}={value}").status_code
+                if status >= 500:
+                    wrong.append(f"{built[1]}?{name}={value[:20]}: {status}")
+    assert wrong == []
