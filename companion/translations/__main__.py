@@ -1,7 +1,7 @@
 """Keep the catalogs in step with the code: `python -m companion.translations extract|update|compile|check`.
 
 extract: every msgid in the source tree into messages.pot, by babel.cfg's file patterns. Python and
-the templates are read with gettext's keywords (_, gettext, ngettext, lazy_gettext, N_), the scripts
+the templates are read with gettext's keywords (_, gettext, ngettext, lazy_gettext, N_, say), the scripts
 with `t` only (Companion.t): pybabel's single keyword list would read Python's `t[...]` as a message.
 update: extract, then merge the template into each language's .po (new msgids empty, gone ones
 obsolete). compile: every .po to its .mo. check: exit 1 if a .mo differs from its .po.
@@ -24,7 +24,8 @@ from babel.messages.pofile import read_po, write_po
 from companion.translations import DIRECTORY, DOMAIN, LANGUAGES
 
 ROOT = DIRECTORY.parent.parent
-PY_KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None}
+PY_KEYWORDS = {**DEFAULT_KEYWORDS, "lazy_gettext": None, "say": None}
+"""`say` (companion/words.py): a device's sentence, made in every language where it happens."""
 JS_KEYWORDS = {"t": None}
 TEMPLATE = DIRECTORY / f"{DOMAIN}.pot"
 
