@@ -11,7 +11,6 @@ untranslated string shows in English. The scripts get their part of the same cat
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from babel.messages.pofile import read_po
@@ -20,12 +19,14 @@ from flask_babel import Babel, get_locale
 from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response as Redirect
 
-LANGUAGES = ("de", "en")
+from companion.translations import DIRECTORY, DOMAIN, LANGUAGES
+from companion.web import game_texts
+
 DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "lang"
 COOKIE_DAYS = 365
-TRANSLATIONS = Path(__file__).resolve().parent.parent / "translations"
 NAMES = {"de": "Deutsch", "en": "English"}
+SCRIPT_SOURCES = (".js", "companion/web/game_texts.py")
 
 bp = Blueprint("i18n", __name__)
 
@@ -72,8 +73,8 @@ def choose_language(code: str) -> Redirect:
 
 @lru_cache(maxsize=len(LANGUAGES))
 def script_catalog(language: str) -> dict[str, str]:
-    """The msgids the scripts use (those found in a .js file) with their translations in `language`."""
-    path = TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+    """The msgids the scripts use (found in a .js file or game_texts.py) with their translations."""
+    path = DIRECTORY / language / "LC_MESSAGES" / f"{DOMAIN}.po"
     if not path.exists():
         return {}
     with path.open("rb") as source:
@@ -85,8 +86,14 @@ def script_catalog(language: str) -> dict[str, str]:
         and isinstance(message.id, str)
         and message.string
         and not message.fuzzy
-        and any(location.endswith(".js") for location, _line in message.locations)
+        and any(location.endswith(SCRIPT_SOURCES) for location, _line in message.locations)
     }
+
+
+def game_templates(language: str) -> list[str]:
+    """The games' sentences this language has a translation of, for Companion.gameText to match."""
+    translated = script_catalog(language)
+    return [template for template in game_texts.TEMPLATES if template in translated]
 
 
 def switch_links() -> list[dict[str, str]]:
@@ -101,7 +108,12 @@ def switch_links() -> list[dict[str, str]]:
 
 def page_context() -> dict[str, object]:
     language = current_language()
-    return {"lang": language, "js_catalog": script_catalog(language), "language_links": switch_links()}
+    return {
+        "lang": language,
+        "js_catalog": script_catalog(language),
+        "game_templates": game_templates(language),
+        "language_links": switch_links(),
+    }
 
 
 def vary_by_language(response: Response) -> Response:
@@ -118,7 +130,7 @@ def install(app: Flask) -> None:
     Babel(
         app,
         default_locale=DEFAULT_LANGUAGE,
-        default_translation_directories=str(TRANSLATIONS),
+        default_translation_directories=str(DIRECTORY),
         locale_selector=select_language,
     )
     app.register_blueprint(bp)

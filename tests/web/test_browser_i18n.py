@@ -36,8 +36,9 @@ def test_a_german_phone_reads_the_scoreboard_in_german_until_it_switches_to_engl
         HostClient(table).post(
             "/api/games", {"game": "minotaurus", "options": {"players": 3}, "names": ["Ann", "Bo", "Cy"]}
         )
-        waiting = german("Waiting for {what}.").split("{what}")[0]
-        expect(page.locator("#waiting")).to_contain_text(waiting)
+        # The game's own English sentence too (Companion.gameText, game_texts.py), with the name in it.
+        sentence = german("{who} to turn over a piece or challenge").format(who="Ann")
+        expect(page.locator("#waiting")).to_have_text(german("Waiting for {what}.").format(what=sentence))
         expect(page.locator("#players-section h2")).to_have_text(german("Players"))
         screenshot(page, "i18n-german-scoreboard")
 

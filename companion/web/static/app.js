@@ -15,7 +15,7 @@ const Companion = (() => {
       if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? "" : value);
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
@@ -36,26 +36,7 @@ const Companion = (() => {
 
   // ---------------------------------------------------------------- language
 
-  // The page carries the translations its scripts need (base.html renders them from the server's
-  // catalogs into <script id="i18n">); the English text is the key, so a missing one reads in English.
-  let catalog = null;
-
-  function translations() {
-    if (catalog === null) {
-      const source = document.getElementById("i18n");
-      try { catalog = source ? JSON.parse(source.textContent) : {}; } catch (error) { catalog = {}; }
-    }
-    return catalog;
-  }
-
-  // t("Waiting for {name}.", {name: "Ann"}): the current language's text with its {placeholders} filled.
-  function t(msgid, params = {}) {
-    const text = Object.prototype.hasOwnProperty.call(translations(), msgid) ? translations()[msgid] : msgid;
-    return String(text || msgid).replace(/\{(\w+)\}/g, (match, name) =>
-      (Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : match));
-  }
-
-  const lang = () => document.documentElement.lang || "en";
+  const { t, gameText, lang } = window.CompanionLanguage; // i18n.js, loaded first
 
   function titleCase(key) {
     const text = String(key).replace(/_/g, " ");
@@ -324,7 +305,7 @@ const Companion = (() => {
     view.game.names.forEach((name, seat) => {
       const colour = renderer.seatColour(view, view.public || {}, seat);
       if (!/^[a-z]+$/i.test(String(colour))) return;
-      named = named.replace(new RegExp(`^${colour}\\b(?!')`), `${name} (${colour})`)
+      named = named.replace(new RegExp(`^${colour}\\b(?!')`), `${name} (${t(colour)})`)
         .replace(new RegExp(`\\b${colour}'s\\b`, "g"), `${name}'s`);
     });
     return named;
@@ -338,7 +319,7 @@ const Companion = (() => {
         ? t("Game over: {names} share first place.", { names: winners.join(t(" and ")) })
         : t("Game over: {name} wins.", { name: winners[0] });
     }
-    return t("Waiting for {what}.", { what: withPlayerNames(view, view.to_act.waiting_for) });
+    return t("Waiting for {what}.", { what: gameText(withPlayerNames(view, view.to_act.waiting_for)) });
   }
 
   // What the table's devices report (view.table.status by channel): "toss now", "clear the horn", faults.
@@ -404,7 +385,7 @@ const Companion = (() => {
     const items = [...view.log].reverse().map((entry) =>
       el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: t("{at} from {source}", entry) },
         entry.by === null || entry.by === CHANCE ? "" : `${nameOf(view, entry.by)}: `,
-        withNames(view, entry.label), " ", el("span", { class: "quiet" }, `(${entry.source})`)));
+        gameText(withNames(view, entry.label)), " ", el("span", { class: "quiet" }, `(${entry.source})`)));
     const latest = el("ol", { class: "log", id: "log" }, items.slice(0, LOG_SHOWN));
     if (items.length <= LOG_SHOWN) return latest;
     return el("div", {}, latest, el("details", {}, el("summary", { class: "quiet" }, t("Earlier")),
@@ -446,7 +427,7 @@ const Companion = (() => {
   }
 
   return {
-    CHANCE, t, lang, el, svg, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
+    CHANCE, t, gameText, lang, el, svg, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
     registerGame, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, statusText,
   };
 })();
