@@ -24,11 +24,18 @@ RETURNED_JSON = '"colour":"blue","value":1,"horn":"left"'
 
 
 def enter_move(page: Any, seat_name: str, label: str) -> None:
-    """Choose `label` among the moves of `seat_name` (a button, or the long list's Enter)."""
+    """Choose `label` among the moves of `seat_name` (a button, or the long list's Enter; moves on the
+    board are listed folded, under the board's taps)."""
     group = page.locator(".moves-group", has=page.locator("h3", has_text=seat_name))
     button = group.get_by_role("button", name=label, exact=True)
     listed = group.locator("select").filter(has=page.get_by_role("option", name=label, exact=True))
-    expect(button.or_(listed)).to_be_visible()  # the page may still be drawing the move before
+    expect(button.or_(listed)).to_be_attached()  # the page may still be drawing the move before
+    named = page.get_by_role("option", name=label, exact=True).or_(
+        page.get_by_role("button", name=label, exact=True)
+    )
+    folded = group.locator("details.all-choices:not([open])", has=named)
+    if folded.count():
+        folded.locator("summary").click()
     if button.count():
         button.click()
         return
@@ -100,7 +107,7 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
             )
         host.locator("#raw-box summary").click()  # any action at all, typed as JSON
         host.fill("#raw", '{"kind": "flip", "by": 0, "position": 1}')
-        host.get_by_role("button", name="Submit this action").click()
+        host.get_by_role("button", name="Enter this move").click()
         table_shows(host, "position 1 shows red 3 right")
         watchers_see(watchers, "Waiting for Ann to claim the pair or return it.")
         screenshot(watchers[1], "watcher-dark-pair-shown")
@@ -115,6 +122,7 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
 
         # Bo turns over the same position: the table knows what it must show, the phones must not.
         bo = host.locator(".moves-group", has=host.locator("h3", has_text="Bo may"))
+        bo.locator("details.all-choices > summary").click()  # turning over is a move on the board
         bo.get_by_placeholder("Filter").fill("over position 0")  # the first choice left is taken
         bo.get_by_role("button", name="Enter").click()
         watchers_see(watchers, "Waiting for the table to show the piece at position 0.")
@@ -132,9 +140,9 @@ def test_two_phones_watch_the_host_play_and_never_learn_a_piece_turned_face_down
                 assert RETURNED not in chunk["text"] and RETURNED_JSON not in chunk["text"], chunk
 
         # Undo, as often as needed: Bo's turn again, then Ann's decision again.
-        host.get_by_role("button", name="Undo last action").click()
+        host.get_by_role("button", name="Undo: Bo: turn over position 0").click()
         watchers_see(watchers, "Waiting for Bo to turn over a piece or challenge.")
-        host.get_by_role("button", name="Undo last action").click()
+        host.get_by_role("button", name="Undo: Ann: return both face down").click()
         watchers_see(watchers, "Waiting for Ann to claim the pair or return it.")
         for watcher in watchers:
             assert watcher.evaluate("window.__loaded_once") is True, "the page reloaded"

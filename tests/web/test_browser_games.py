@@ -206,7 +206,7 @@ def test_the_host_overturns_a_toss_verdict_and_confirms_the_next_on_every_phone(
         screenshot(watcher, "watcher-verdict-confirmed")
 
         # The confirmation is about that toss: once the table moves on, the phones stop showing it.
-        host.get_by_role("button", name="Undo last action").click()
+        host.get_by_role("button", name=f"Undo: {name}'s toss misses").click()
         expect(watcher.locator("#devices")).to_have_count(0)
     finally:
         for context in contexts:

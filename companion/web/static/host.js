@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { CHANCE, el, $, nameOf, withNames, renderScoreboard, setTitle, initTheme, LiveTable,
+  const { CHANCE, t, el, $, nameOf, withNames, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable,
     showConnection, statusText } = Companion;
   const QUICK_BUTTONS = 12;
   let view = null;
@@ -17,6 +17,7 @@
     signedIn = yes;
     $("sign-in-section").classList.toggle("hidden", yes);
     $("controls").classList.toggle("hidden", !yes);
+    $("advanced-section").classList.toggle("hidden", !yes);
     if (!yes && reason) $("sign-in-reason").textContent = reason;
     if (yes && view) renderControls();
   }
@@ -152,20 +153,16 @@
 
   // ---------------------------------------------------------------- moves
 
-  function movesFor(seat, actions) {
-    const title = seat === CHANCE ? "The table shows…" : `${nameOf(view, seat)} may`;
-    const group = el("div", { class: "moves-group", "data-seat": seat }, el("h3", {}, title));
-    if (actions.length <= QUICK_BUTTONS) {
-      for (const legal of actions) {
-        group.append(el("button", { type: "button", onclick: () => submitAction(legal.action) },
-          withNames(view, legal.label)));
-      }
-      return group;
-    }
-    // Many choices (a reveal of any piece, a stick on any line): filter, pick, enter.
+  function moveButton(legal) {
+    return el("button", { type: "button", onclick: () => submitAction(legal.action) }, withNames(view, legal.label));
+  }
+
+  // Few choices as buttons; many (a reveal of any piece, a stick on any line) as a list to filter and pick.
+  function choiceList(title, actions) {
+    if (actions.length <= QUICK_BUTTONS) return actions.map(moveButton);
     const select = el("select", { "aria-label": title, size: 6 },
       actions.map((legal, index) => el("option", { value: index }, withNames(view, legal.label))));
-    const filter = el("input", { type: "search", placeholder: `Filter ${actions.length} choices`,
+    const filter = el("input", { type: "search", placeholder: t("Filter {count} choices", { count: actions.length }),
       oninput: () => {
         const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
         for (const option of select.options) {
@@ -181,10 +178,115 @@
     const enter = el("button", { type: "button", onclick: () => {
       const chosen = select.value === "" ? undefined : actions[Number(select.value)];
       if (chosen) submitAction(chosen.action);
-      else $("error").textContent = "Choose one first.";
-    } }, "Enter");
-    group.append(filter, select, enter);
+      else $("error").textContent = t("Choose one first.");
+    } }, t("Enter"));
+    return [filter, select, enter];
+  }
+
+  // The board elements a move touches, as the game's renderer names them (data-target keys).
+  function targetsOf(legal) {
+    const renderer = rendererFor(view);
+    return renderer.targets ? renderer.targets(legal.action) : [];
+  }
+
+  function filledGroup(group, children) {
+    group.append(...children);
     return group;
+  }
+
+  // Moves on the board are entered by tapping it; their full list stays, folded, as the fallback.
+  // Moves nothing on the board stands for (claim, end the turn, a toss) stay buttons in sight.
+  function movesFor(seat, actions) {
+    const title = seat === CHANCE ? t("The table shows…") : t("{name} may", { name: nameOf(view, seat) });
+    const group = el("div", { class: "moves-group", "data-seat": seat }, el("h3", {}, title));
+    if (seat === CHANCE) return filledGroup(group, choiceList(title, actions)); // the answers are folded already
+    const onBoard = actions.filter((legal) => targetsOf(legal).length);
+    const plain = actions.filter((legal) => !targetsOf(legal).length);
+    if (plain.length) group.append(...choiceList(title, plain));
+    if (onBoard.length) {
+      group.append(el("p", { class: "quiet tap-hint" }, t("Tap the board below to choose a move there.")),
+        el("details", { class: "all-choices" },
+          el("summary", {}, t("All {count} moves on the board as a list", { count: onBoard.length })),
+          choiceList(title, onBoard)));
+    }
+    return group;
+  }
+
+  // ---------------------------------------------------------------- tapping the board
+
+  // What the host tapped: a data-target key, kept while the table stands at the same event.
+  let picked = null;
+
+  function tapChoices(key) {
+    const fresh = answers.key === `${view.game.id}:${view.seq}` ? answers.list : [];
+    return [...view.legal, ...fresh].filter((legal) => targetsOf(legal).includes(key));
+  }
+
+  function targetName(key) {
+    const renderer = rendererFor(view);
+    return renderer.targetName ? renderer.targetName(key) : key;
+  }
+
+  function tapBoard(event) {
+    if (!signedIn || !view || !view.game || view.ranking) return;
+    const keys = [];
+    const root = $("scoreboard");
+    for (let node = event.target.closest("[data-target]"); node && root.contains(node);
+      node = node.parentElement && node.parentElement.closest("[data-target]")) keys.push(node.dataset.target);
+    if (!keys.length) return;
+    // A tile inside a row: the innermost element that some move touches, else the innermost.
+    const key = keys.find((candidate) => tapChoices(candidate).length) || keys[0];
+    picked = { key, at: `${view.game.id}:${view.seq}` };
+    renderPicked();
+  }
+
+  function markPicked() {
+    for (const node of $("scoreboard").querySelectorAll("[data-target].selected")) node.classList.remove("selected");
+    if (!picked) return;
+    for (const node of $("scoreboard").querySelectorAll("[data-target]")) {
+      if (node.dataset.target === picked.key) node.classList.add("selected");
+    }
+  }
+
+  function whoAndWhat(legal) {
+    const label = withNames(view, legal.label);
+    return legal.by === CHANCE || view.to_act.seats.length <= 1 ? label : `${nameOf(view, legal.by)}: ${label}`;
+  }
+
+  function renderPicked() {
+    const box = $("tap-choice");
+    if (picked && (!view.game || picked.at !== `${view.game.id}:${view.seq}`)) picked = null;
+    markPicked();
+    if (!picked) {
+      box.replaceChildren();
+      box.classList.add("hidden");
+      return;
+    }
+    const choices = tapChoices(picked.key);
+    const place = targetName(picked.key);
+    const close = el("button", { type: "button", class: "tap-cancel", onclick: () => { picked = null; renderPicked(); } },
+      t("Cancel"));
+    let body;
+    if (!choices.length) {
+      body = [el("p", {}, t("Nothing can be done at {place} now.", { place }))];
+    } else if (choices.length === 1) {
+      body = [el("button", { type: "button", class: "primary", id: "tap-confirm",
+        onclick: () => { picked = null; submitAction(choices[0].action); } },
+      t("Confirm: {move}", { move: whoAndWhat(choices[0]) }))];
+    } else {
+      body = choices.map((legal) => el("button", { type: "button", class: "tap-option",
+        onclick: () => { picked = null; submitAction(legal.action); } }, whoAndWhat(legal)));
+    }
+    box.replaceChildren(el("h3", {}, place), el("div", { class: "tap-buttons" }, body, close));
+    box.classList.remove("hidden");
+  }
+
+  // Undo takes back the latest action still standing: the button says which.
+  function undoLabel() {
+    const standing = [...view.log].reverse().find((entry) => entry.kind === "action" && !entry.undone);
+    if (!standing) return t("Undo the last action");
+    const who = standing.by === null || standing.by === CHANCE ? "" : `${nameOf(view, standing.by)}: `;
+    return t("Undo: {move}", { move: `${who}${withNames(view, standing.label)}` });
   }
 
   // The table's answers are not in the public view (a game narrows them by what it remembers of hidden
@@ -210,8 +312,8 @@
     const fresh = answers.key === `${view.game.id}:${view.seq}`;
     const box = el("details", { class: "moves-group", id: "table-answers", open: answersOpen,
       ontoggle: () => { answersOpen = box.open; } },
-    el("summary", {}, "Enter what the table shows (the camera and sensors usually do)"),
-    fresh ? movesFor(CHANCE, answers.list) : el("p", { class: "quiet" }, "Asking the table…"));
+    el("summary", {}, t("Enter what the table shows (the camera and sensors usually do)")),
+    fresh ? movesFor(CHANCE, answers.list) : el("p", { class: "quiet" }, t("Asking the table…")));
     return box;
   }
 
@@ -236,10 +338,12 @@
     }
     if (view.table.simulate && view.table.autoplay && view.game && !view.ranking) {
       groups.unshift(el("p", { class: "quiet" },
-        "Simulated players are playing; switch them off below to enter moves yourself."));
+        t("Simulated players are playing; switch them off below to enter moves yourself.")));
     }
     moves.replaceChildren(...groups);
     $("undo").disabled = !view.game || view.seq === 0;
+    $("undo").textContent = view.game ? undoLabel() : t("Undo the last action");
+    renderPicked();
   }
 
   function renderTableControls() {
@@ -264,8 +368,9 @@
     setTitle(view);
     document.body.dataset.viewId = view.id;
     document.body.dataset.seq = view.seq;
-    if (signedIn) renderControls();
     renderScoreboard($("scoreboard"), view);
+    if (signedIn) renderControls();
+    markPicked();
   }
 
   async function submitRaw(event) {
@@ -274,7 +379,7 @@
     try {
       action = JSON.parse($("raw").value);
     } catch (error) {
-      $("error").textContent = `That is not JSON: ${error.message}`;
+      $("error").textContent = t("That is not a move written as JSON: {problem}", { problem: error.message });
       return;
     }
     if (await submitAction(action)) $("raw").value = "";
@@ -306,6 +411,7 @@
     send("/api/undo", view && view.game ? { after: view.seq, game_id: view.game.id } : {}));
   $("autoplay").addEventListener("change", (event) => send("/api/autoplay", { on: event.target.checked }));
   $("raw-action").addEventListener("submit", submitRaw);
+  $("scoreboard").addEventListener("click", tapBoard);
   checkSession();
   Companion.newGameForm(send);
   loadJoin();

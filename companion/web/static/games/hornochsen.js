@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, chip, nameOf, registerGame } = Companion;
+  const { el, chip, nameOf, t, registerGame } = Companion;
 
   function rowLine(pub, spec, tiles) {
     const squares = [];
@@ -15,17 +15,27 @@
       if ((spec.happy_cows || []).includes(square)) marks.push("☺");
       const special = marks.length > 0;
       squares.push(tile !== undefined
-        ? el("span", { class: `tile${special ? " special" : ""}`, title: marks.join(" ") }, tile)
+        ? el("span", { class: `tile${special ? " special" : ""}`, title: marks.join(" "), "data-target": `tile:${tile}` }, tile)
         : el("span", { class: `tile slot${special ? " special" : ""}` }, marks.join(" ") || "·"));
     }
     const active = (pub.active_rows || []).includes(spec.row);
-    return el("div", { class: "row-line", "data-row": spec.row },
+    return el("div", { class: "row-line", "data-row": spec.row, "data-target": `row:${spec.row}`,
+      "aria-label": t("row {row}", { row: spec.row }) },
       el("span", { class: "label" }, `${spec.row}${active ? "●" : ""}`), squares,
       el("span", { class: "tile special", title: "bullhead" }, `B${spec.bullhead}`));
   }
 
   registerGame("hornochsen", {
     scoreUnit: "on the track",
+    // A tile goes on a row; after a row is completed, tiles are kept from it.
+    targets(action) {
+      if (action.row !== undefined) return [`row:${action.row}`];
+      return (action.tiles || []).map((tile) => `tile:${tile}`);
+    },
+    targetName(key) {
+      const [kind, number] = key.split(":");
+      return kind === "row" ? t("row {row}", { row: number }) : t("tile {tile}", { tile: number });
+    },
     seatFacts(view, pub, seat) {
       return [
         chip("behind screen", (pub.tiles_behind_screen || [])[seat]),

@@ -3,15 +3,16 @@
 "use strict";
 
 (() => {
-  const { el, chip, nameOf, cssColour, registerGame } = Companion;
+  const { el, chip, nameOf, cssColour, t, registerGame } = Companion;
   const HORN = { left: "◀ left", right: "right ▶" };
 
   function pieceCell(cell, position) {
     if (typeof cell === "string") {
-      return el("div", { class: `cell ${cell}`, title: `position ${position}: ${cell}` },
+      return el("div", { class: `cell ${cell}`, title: t("position {position}: {state}", { position, state: t(cell) }),
+        "data-target": `pos:${position}` },
         cell === "turning" ? "?" : cell === "down" ? el("span", { class: "quiet" }, position) : "");
     }
-    return el("div", { class: "cell piece", style: `background:${cssColour(cell.colour)}`,
+    return el("div", { class: "cell piece", style: `background:${cssColour(cell.colour)}`, "data-target": `pos:${position}`,
       title: `position ${position}: ${cell.colour} ${cell.value} ${cell.horn}` },
     el("span", { class: "value" }, cell.value), el("span", { class: "horn" }, HORN[cell.horn] || cell.horn));
   }
@@ -28,6 +29,13 @@
 
   registerGame("minotaurus", {
     scoreUnit: "pairs",
+    // Turning a piece over, and the table's answer of what it shows, touch its position.
+    targets(action) {
+      return action.position === undefined ? [] : [`pos:${action.position}`];
+    },
+    targetName(key) {
+      return t("position {position}", { position: key.split(":")[1] });
+    },
     seatFacts(view, pub, seat) {
       const holdings = (pub.holdings || [])[seat] || {};
       return Object.entries(holdings).map(([colour, pair]) => el("span", {
