@@ -6,10 +6,15 @@ from pathlib import Path
 import pytest
 
 from companion.cli import build_parser, main
+from companion.config import CONFIG_ENV, config_path, load_settings, merge_into
 
 
-def test_run_defaults_suit_a_demo_on_this_machine() -> None:
+def test_run_defaults_suit_a_demo_on_this_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(CONFIG_ENV, raising=False)
     args = build_parser().parse_args(["run"])
+    # Unset on the command line, so that a settings file may set them; without one, the defaults apply.
+    assert (args.host, args.port) == (None, None)
+    merge_into(args, load_settings(config_path(args.config)))
     assert (args.simulate, args.host, args.port, args.db) == (False, "127.0.0.1", 8000, None)
     assert (args.game, args.players, args.skill, args.delay, args.seed) == ("minotaurus", 4, 0.5, 1.0, None)
     assert args.handler.__name__ == "run_table"
