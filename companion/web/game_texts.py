@@ -2,13 +2,14 @@
 
 Game modules are pure and speak English: what the table waits for is an f-string such as
 f"seat {seat} to add {tile} to a row". Their templates are msgids here, with `{name}` where a value
-goes. A page gets the translated ones (i18n.game_templates); Companion.gameText in app.js matches a
-sentence against each template (a `{name}` matches any text), and shows the translation with the
-same values, each translated too when the catalog knows it (colours, tiles, "face down").
+goes. A page gets the translated ones (i18n.game_templates); Companion.gameText (i18n.js) matches a
+sentence against each template (a `{name}` matches any text, one in NUMBERS a whole number), and
+shows the translation with the same values, each translated too when the catalog knows it (colours,
+tiles, "ship").
 
 The sentences are matched after the page has put the players' names in ("seat 2" -> "Ann"), so the
 templates name the one who acts `{who}`. tests/web/test_game_texts.py plays every game and checks
-that every sentence it makes matches a template: a game that changes its words fails there.
+that every sentence and label it makes matches one template: a game that changes its words fails there.
 """
 
 from __future__ import annotations
@@ -52,10 +53,83 @@ WAITING: tuple[str, ...] = (
 )
 """What the table waits for (ToAct.waiting_for), every game."""
 
+LABELS: tuple[str, ...] = (
+    # Minotaurus
+    N_("turn over position {position}"),
+    N_("position {position} shows {colour} {value} {horn}"),
+    N_("claim the pair"),
+    N_("return both face down"),
+    N_("challenge {who} for {colour} {value}"),
+    N_("{who}'s toss lands on a horn"),
+    N_("{who}'s toss misses"),
+    N_("take the challenger's {value} in exchange"),
+    N_("decline the exchange"),
+    N_("pass (nothing left to do)"),
+    # Tanz der Hornochsen
+    N_("the next tile drawn for the board is {tile}"),
+    N_("buy {count} tile for {points} minus point(s)"),
+    N_("buy {count} tiles for {points} minus point(s)"),
+    N_("buy {count} tile for {points} minus point(s) (announced at the same time as the last buyer)"),
+    N_("buy {count} tiles for {points} minus point(s) (announced at the same time as the last buyer)"),
+    N_("put my tile down (face down; in an open round it is shown at once)"),
+    N_("{who} played {tile}"),
+    N_("add {tile} to row {row}"),
+    N_("keep {tile} (the rest goes into the box)"),
+    N_("keep {tile} and {other} (the rest goes into the box)"),
+    # Asterion
+    N_("place the tile in hand"),
+    N_("{who}'s tile is a {design}"),
+    N_("place it at ({x}, {y}), unturned"),
+    N_("place it at ({x}, {y}), turned {degrees}° clockwise"),
+    N_("discard the tile in hand to turn the tile at ({x}, {y}) to unturned"),
+    N_("discard the tile in hand to turn the tile at ({x}, {y}) to turned {degrees}° clockwise"),
+    N_("discard the tile in hand to swap the tiles at ({x}, {y}) and ({other_x}, {other_y})"),
+    N_("discard the tile in hand to move the tile at ({x}, {y})"),
+    N_("put the lifted tile at ({x}, {y}), unturned"),
+    N_("put the lifted tile at ({x}, {y}), turned {degrees}° clockwise"),
+    # Minos
+    N_("gold coin on {field}: out of play"),
+    N_("die {die} shows {symbol}"),
+    N_("set die {die} aside"),
+    N_("roll the other dice again"),
+    N_("use {dice}"),
+    N_("buy a battle ring ({price} talents)"),
+    N_("move {piece} from {origin} to {target}"),
+    N_("take a guard from {field} aboard the ship"),
+    N_("build a {building} in {field}"),
+    N_("buy a guard in {field} ({price} talents)"),
+    N_("buy a ship in the harbour of {field} ({price} talents)"),
+    N_("end the turn"),
+    N_("keep this result"),
+    # Minoa
+    N_("black stick on line {line}"),
+    N_("{colour} piece on line {line}"),
+    N_("{colour} piece on edge line {line} ({side} side, {place} of {count} clockwise)"),
+    N_("pass (no piece left and no stick can be placed)"),
+)
+"""What an action is called on the host's buttons and in the log (Action.label), every game."""
+
+NUMBERS: tuple[str, ...] = (
+    *("position", "value", "tile", "other", "row", "count", "points", "degrees"),
+    *("x", "y", "other_x", "other_y", "die", "price", "line", "place"),
+)
+"""Placeholders that match a whole number only, so two side by side ("{colour} {value} {horn}") split."""
+
 WORDS: tuple[str, ...] = (
     # Values that go into the sentences, and that the boards' scripts translate by name.
     N_("a tile"),
     N_("two tiles"),
+    N_("left"),
+    N_("right"),
+    N_("ship"),
+    N_("guard"),
+    # Minoa's sides of the hexagon
+    N_("top"),
+    N_("upper right"),
+    N_("lower right"),
+    N_("bottom"),
+    N_("lower left"),
+    N_("upper left"),
     N_("red"),
     N_("blue"),
     N_("yellow"),
@@ -79,5 +153,5 @@ WORDS: tuple[str, ...] = (
     N_("horned junction"),
 )
 
-TEMPLATES: tuple[str, ...] = WAITING
-"""The sentences a page matches (the words are only looked up)."""
+TEMPLATES: tuple[str, ...] = WAITING + LABELS
+"""The sentences a page matches, in this order (the words are only looked up)."""

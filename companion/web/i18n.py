@@ -90,10 +90,13 @@ def script_catalog(language: str) -> dict[str, str]:
     }
 
 
-def game_templates(language: str) -> list[str]:
+def game_templates(language: str) -> dict[str, list[str]]:
     """The games' sentences this language has a translation of, for Companion.gameText to match."""
     translated = script_catalog(language)
-    return [template for template in game_texts.TEMPLATES if template in translated]
+    return {
+        "templates": [template for template in game_texts.TEMPLATES if template in translated],
+        "numbers": list(game_texts.NUMBERS),
+    }
 
 
 def switch_links() -> list[dict[str, str]]:

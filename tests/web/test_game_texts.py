@@ -1,8 +1,8 @@
 """The games' sentences a German page translates: every one a game makes matches exactly one template.
 
-Companion.gameText (app.js) matches what the table waits for against game_texts.WAITING; this plays
-every game with random moves at every player count and matches each sentence the same way, so a game
-whose words change fails here instead of showing English on a German page.
+Companion.gameText (i18n.js) matches what the table waits for and the actions' labels against
+game_texts' templates; this plays every game with random moves at every player count and matches each
+sentence the same way, so a game whose words change fails here instead of showing English on a German page.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Iterator
 import pytest
 
 from companion.games import BUILTIN_GAMES, get_game
-from companion.web.game_texts import TEMPLATES, WAITING, WORDS
+from companion.web.game_texts import LABELS, NUMBERS, TEMPLATES, WAITING, WORDS
 
 from .test_i18n import catalog
 
@@ -23,17 +23,23 @@ MOST_STEPS = 3000
 
 
 def pattern(template: str) -> re.Pattern[str]:
-    """The template as app.js's templates() builds it: literal text, each {name} any text."""
-    parts = re.split(r"(\{\w+\})", template)
-    body = "".join("(.+?)" if re.fullmatch(r"\{\w+\}", part) else re.escape(part) for part in parts)
-    return re.compile(f"^{body}$")
+    """The template as i18n.js's templates() builds it: literal text, {name} any text or a number."""
+
+    def part_of(part: str) -> str:
+        name = re.fullmatch(r"\{(\w+)\}", part)
+        if name is None:
+            return re.escape(part)
+        return r"(-?\d+)" if name.group(1) in NUMBERS else "(.+?)"
+
+    return re.compile("^" + "".join(part_of(part) for part in re.split(r"(\{\w+\})", template)) + "$")
 
 
 PATTERNS = {template: pattern(template) for template in TEMPLATES}
 
 
 def sentences(name: str) -> Iterator[str]:
-    """What the table waits for, all through random games of `name` at each player count."""
+    """What the table waits for and every action's label, all through random games of `name` at each
+    player count (the labels of every legal move, as the host's buttons show them)."""
     game = get_game(name)
     for players in range(game.min_players, game.max_players + 1):
         for seed in range(SEEDS):
@@ -44,21 +50,25 @@ def sentences(name: str) -> Iterator[str]:
                 yield to_act.waiting_for
                 if state.is_over():
                     break
-                chance = to_act.chance
-                state = state.apply(
-                    state.random_chance_action(rng) if chance else rng.choice(state.legal_actions())
-                )
+                if to_act.chance:
+                    action = state.random_chance_action(rng)
+                else:
+                    legal = state.legal_actions()
+                    yield from (move.label() for move in legal)
+                    action = rng.choice(legal)
+                yield action.label()
+                state = state.apply(action)
 
 
 @pytest.mark.parametrize("name", BUILTIN_GAMES)
-def test_every_sentence_a_game_waits_with_matches_one_template(name: str) -> None:
+def test_every_sentence_and_label_of_a_game_matches_one_template(name: str) -> None:
     seen: set[str] = set()
     for sentence in sentences(name):
         if sentence in seen:
             continue
         seen.add(sentence)
         matching = [template for template, regex in PATTERNS.items() if regex.match(sentence)]
-        assert len(matching) == 1, f"{sentence!r} matches {matching or 'no template'} (game_texts.WAITING)"
+        assert len(matching) == 1, f"{sentence!r} matches {matching or 'no template'} (game_texts)"
 
 
 def test_a_template_with_the_players_name_in_reads_german() -> None:
@@ -71,5 +81,5 @@ def test_a_template_with_the_players_name_in_reads_german() -> None:
 
 def test_every_template_and_word_has_german() -> None:
     german = catalog("de")
-    for msgid in (*WAITING, *WORDS):
+    for msgid in (*WAITING, *LABELS, *WORDS):
         assert german.get(msgid) and german[msgid] != msgid, msgid

@@ -33,15 +33,16 @@ window.CompanionLanguage = (() => {
   function templates() {
     if (gameTemplates === null) {
       const source = document.getElementById("i18n-game");
-      let list = [];
-      try { list = source ? JSON.parse(source.textContent) : []; } catch (error) { list = []; }
-      gameTemplates = list.map((template) => {
+      let given = {};
+      try { given = source ? JSON.parse(source.textContent) : {}; } catch (error) { given = {}; }
+      const numbers = new Set(given.numbers || []);
+      gameTemplates = (given.templates || []).map((template) => {
         const names = [];
         const pattern = template.split(/(\{\w+\})/).map((part) => {
           const name = /^\{(\w+)\}$/.exec(part);
           if (!name) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
           names.push(name[1]);
-          return "(.+?)";
+          return numbers.has(name[1]) ? "(-?\\d+)" : "(.+?)";
         }).join("");
         return { template, names, regex: new RegExp(`^${pattern}$`) };
       });
