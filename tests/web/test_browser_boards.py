@@ -28,10 +28,22 @@ __all__ = ["browser"]  # a fixture
 expect.set_options(timeout=15_000)  # a hang guard, not a speed limit
 
 NAMES = ["Ann", "Bo", "Cy", "Di"]
-STEPS = {"minotaurus": 14, "hornochsen": 40, "asterion": 34, "minos": 51, "minoa": 40}
+STEPS = {"minotaurus": 13, "hornochsen": 40, "asterion": 34, "minos": 51, "minoa": 40}
 """How far each game is played before it is looked at: far enough that its board holds things."""
 
 NO_SIDEWAYS_SCROLL = "document.documentElement.scrollWidth <= window.innerWidth"
+
+EVERY_TARGET_DRAWN = """async () => {
+    const view = await (await fetch("/api/state")).json();
+    const answers = await (await fetch("/api/answers")).json();
+    const renderer = Companion.rendererFor(view);
+    const moves = [...view.legal, ...(answers.answers || [])];
+    const keys = new Set(moves.flatMap((legal) => renderer.targets(legal.action)));
+    const drawn = [...document.querySelectorAll("#scoreboard [data-target]")]
+        .map((node) => node.dataset.target);
+    return { keys: keys.size, missing: [...keys].filter((key) => !drawn.includes(key)) };
+}"""
+"""Every board key a legal move or table answer touches (the renderer's targets) is drawn to be tapped."""
 
 
 def record_part_played(store: RecordStore, name: str, steps: int, seed: int) -> int:
@@ -177,6 +189,9 @@ def test_every_board_is_drawn_and_no_page_is_wider_than_the_screen(
                     words = " ".join(counts["dice_words"])
                     assert "Moewe" not in words and "Gebaeude" not in words, words
                 screenshot(page, f"boards-{name}-{where}-{width}")
+            targets = host_page.evaluate(EVERY_TARGET_DRAWN)
+            assert targets["missing"] == [], f"{name}: moves touch board elements not drawn: {targets}"
+            assert targets["keys"] or name == "hornochsen", f"{name}: no move on the board to check"
         # Something wide in a box meant to scroll scrolls there: it never widens the page's column (the
         # Minos host page was 441 px wide at 375 px by its settlements table, inside such a box).
         wide = """() => {
