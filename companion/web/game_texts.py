@@ -123,6 +123,26 @@ WORDS: tuple[str, ...] = (
     N_("right"),
     N_("ship"),
     N_("guard"),
+    # Minotaurus: a position on the table, and the rules' variant
+    N_("empty"),
+    N_("turning"),
+    N_("down"),
+    N_("standard"),
+    N_("simplified"),
+    # Tanz der Hornochsen: the phases of a round
+    N_("setup"),
+    N_("choose"),
+    N_("reveal"),
+    N_("place"),
+    N_("keep"),
+    N_("over"),
+    # Minos: a die, and the buildings (seeds/minos.toml; "trading_house" is shown with a space)
+    N_("used"),
+    N_("set aside"),
+    N_("house"),
+    N_("harbour"),
+    N_("trading house"),
+    N_("wall"),
     # Minoa's sides of the hexagon
     N_("top"),
     N_("upper right"),

@@ -4,7 +4,7 @@
 "use strict";
 
 (() => {
-  const { CHANCE, t, el, $, nameOf, withNames, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable,
+  const { CHANCE, t, gameText, el, $, nameOf, withNames, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable,
     showConnection, statusText } = Companion;
   const QUICK_BUTTONS = 12;
   let view = null;
@@ -29,7 +29,7 @@
       csrfToken = session.host ? session.csrf_token : null;
       showSignedIn(Boolean(session.host), session.expired ? session.reason : null);
     } catch (error) {
-      showSignedIn(false, `The table did not answer: ${error}`);
+      showSignedIn(false, t("The table did not answer: {error}", { error }));
     }
   }
 
@@ -43,7 +43,7 @@
     });
     const data = await response.json();
     if (!response.ok) {
-      $("sign-in-error").textContent = data.error || `refused (${response.status})`;
+      $("sign-in-error").textContent = data.error || t("refused ({status})", { status: response.status });
       return;
     }
     csrfToken = data.csrf_token;
@@ -54,7 +54,7 @@
   async function signOut() {
     await send("/api/host/sign-out", {});
     csrfToken = null;
-    showSignedIn(false, "Signed out.");
+    showSignedIn(false, t("Signed out."));
   }
 
   // ---------------------------------------------------------------- sending
@@ -70,20 +70,30 @@
       const data = await response.json().catch(() => ({}));
       if (response.status === 403) {
         await checkSession();
-        if (!signedIn) $("sign-in-reason").textContent = data.error || "Sign in again.";
-        else $("error").textContent = data.error || "refused (403)";
+        if (!signedIn) $("sign-in-reason").textContent = data.error || t("Sign in again.");
+        else $("error").textContent = data.error || t("refused ({status})", { status: 403 });
         return null;
       }
       if (!response.ok) {
-        $("error").textContent = withNames(view, data.error || `refused (${response.status})`);
+        $("error").textContent = refusal(data, response.status);
         return null;
       }
       if (data.state) show(data.state);
       return data;
     } catch (error) {
-      $("error").textContent = `The table did not answer: ${error}`;
+      $("error").textContent = t("The table did not answer: {error}", { error });
       return null;
     }
+  }
+
+  // A game's refusal is English, "<reason> (rule: <rule>)": the frame is translated, the reason's words
+  // where game_texts knows them.
+  function refusal(data, status) {
+    if (!data.error) return t("refused ({status})", { status });
+    const text = withNames(view, data.error);
+    const suffix = data.rule ? ` (rule: ${data.rule})` : null;
+    if (!suffix || !text.endsWith(suffix)) return text;
+    return t("{reason} (rule: {rule})", { reason: gameText(text.slice(0, -suffix.length)), rule: data.rule });
   }
 
   function submitAction(action) {
@@ -115,8 +125,8 @@
     const decide = (success) => send("/api/camera/toss", { success });
     box.replaceChildren(el("div", { class: "banner", id: "toss-check-box" },
       el("h3", {}, withNames(view, check.message)),
-      el("button", { type: "button", id: "toss-check-ring", onclick: () => decide(true) }, "A ring is over a horn"),
-      el("button", { type: "button", id: "toss-check-clear", onclick: () => decide(false) }, "No ring over a horn")));
+      el("button", { type: "button", id: "toss-check-ring", onclick: () => decide(true) }, t("A ring is over a horn")),
+      el("button", { type: "button", id: "toss-check-clear", onclick: () => decide(false) }, t("No ring over a horn"))));
     return true;
   }
 
@@ -131,12 +141,13 @@
     const missed = /miss/i.test(entry.label);
     const overturn = missed
       ? ["left", "right"].map((horn) => el("button", { type: "button", class: "overturn",
-        onclick: () => overturnVerdict(entry, horn) }, `Overturn: a hit on the ${horn} horn`))
+        onclick: () => overturnVerdict(entry, horn) },
+        horn === "left" ? t("Overturn: a hit on the left horn") : t("Overturn: a hit on the right horn")))
       : [el("button", { type: "button", class: "overturn", onclick: () => overturnVerdict(entry, null) },
-        "Overturn: a miss")];
+        t("Overturn: a miss"))];
     box.replaceChildren(el("div", { class: "banner", id: "verdict-box" },
-      el("h3", {}, `Verdict (${entry.source}): ${withNames(view, entry.label)}`),
-      el("button", { type: "button", id: "confirm-verdict", onclick: () => confirmVerdict(entry) }, "Confirm"),
+      el("h3", {}, t("Verdict ({source}): {label}", { source: entry.source, label: gameText(withNames(view, entry.label)) })),
+      el("button", { type: "button", id: "confirm-verdict", onclick: () => confirmVerdict(entry) }, t("Confirm")),
       overturn));
   }
 
@@ -154,14 +165,14 @@
   // ---------------------------------------------------------------- moves
 
   function moveButton(legal) {
-    return el("button", { type: "button", onclick: () => submitAction(legal.action) }, withNames(view, legal.label));
+    return el("button", { type: "button", onclick: () => submitAction(legal.action) }, gameText(withNames(view, legal.label)));
   }
 
   // Few choices as buttons; many (a reveal of any piece, a stick on any line) as a list to filter and pick.
   function choiceList(title, actions) {
     if (actions.length <= QUICK_BUTTONS) return actions.map(moveButton);
     const select = el("select", { "aria-label": title, size: 6 },
-      actions.map((legal, index) => el("option", { value: index }, withNames(view, legal.label))));
+      actions.map((legal, index) => el("option", { value: index }, gameText(withNames(view, legal.label)))));
     const filter = el("input", { type: "search", placeholder: t("Filter {count} choices", { count: actions.length }),
       oninput: () => {
         const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
@@ -249,7 +260,7 @@
   }
 
   function whoAndWhat(legal) {
-    const label = withNames(view, legal.label);
+    const label = gameText(withNames(view, legal.label));
     return legal.by === CHANCE || view.to_act.seats.length <= 1 ? label : `${nameOf(view, legal.by)}: ${label}`;
   }
 
@@ -286,7 +297,7 @@
     const standing = [...view.log].reverse().find((entry) => entry.kind === "action" && !entry.undone);
     if (!standing) return t("Undo the last action");
     const who = standing.by === null || standing.by === CHANCE ? "" : `${nameOf(view, standing.by)}: `;
-    return t("Undo: {move}", { move: `${who}${withNames(view, standing.label)}` });
+    return t("Undo: {move}", { move: `${who}${gameText(withNames(view, standing.label))}` });
   }
 
   // The table's answers are not in the public view (a game narrows them by what it remembers of hidden
@@ -351,7 +362,7 @@
     $("autoplay").checked = view.table.autoplay;
     $("unfinished").replaceChildren(...view.table.unfinished.map((game) => el("button", {
       type: "button", onclick: () => send(`/api/games/${game.id}/resume`, {}),
-    }, `Resume game ${game.id}: ${game.title} (${game.names.join(", ")})`)));
+    }, t("Resume game {id}: {title} ({names})", { id: game.id, title: game.title, names: game.names.join(", ") }))));
   }
 
   function renderControls() {

@@ -22,11 +22,11 @@
     return el("div", { class: "row-line", "data-row": spec.row, "data-target": `row:${spec.row}`,
       "aria-label": t("row {row}", { row: spec.row }) },
       el("span", { class: "label" }, `${spec.row}${active ? "●" : ""}`), squares,
-      el("span", { class: "tile special", title: "bullhead" }, `B${spec.bullhead}`));
+      el("span", { class: "tile special", title: t("bullhead") }, `B${spec.bullhead}`));
   }
 
   registerGame("hornochsen", {
-    scoreUnit: "on the track",
+    scoreUnit: t("on the track"),
     // A tile goes on a row; after a row is completed, tiles are kept from it.
     targets(action) {
       if (action.row !== undefined) return [`row:${action.row}`];
@@ -38,28 +38,29 @@
     },
     seatFacts(view, pub, seat) {
       return [
-        chip("behind screen", (pub.tiles_behind_screen || [])[seat]),
-        chip("bought", (pub.announced_purchases || [])[seat]),
-        chip("tile down", (pub.tiles_chosen || [])[seat] ? "yes" : "no"),
+        chip(t("behind screen"), (pub.tiles_behind_screen || [])[seat]),
+        chip(t("bought"), (pub.announced_purchases || [])[seat]),
+        chip(t("tile down"), (pub.tiles_chosen || [])[seat] ? t("yes") : t("no")),
       ];
     },
     board(view, pub) {
       const specs = (pub.board && pub.board.rows) || [];
       const flags = [];
-      if (pub.happy_cow_time) flags.push("happy cow time");
-      if (pub.double_round) flags.push("double round");
-      if (pub.open_round) flags.push("open round");
-      if (pub.next_round_open) flags.push("next round open");
+      if (pub.happy_cow_time) flags.push(t("happy cow time"));
+      if (pub.double_round) flags.push(t("double round"));
+      if (pub.open_round) flags.push(t("open round"));
+      if (pub.next_round_open) flags.push(t("next round open"));
       const shown = (pub.tiles_shown || []).map((shownTile) => `${nameOf(view, shownTile.seat)}: ${shownTile.tile}`);
       return [
-        el("div", { class: "facts" }, chip("round", pub.round), chip("phase", pub.phase),
-          chip("supply", pub.supply_count), chip("box", pub.box_count), flags.map((flag) => chip(flag, "✔"))),
-        shown.length ? el("p", {}, `Tiles shown: ${shown.join(", ")}`) : null,
-        pub.winner !== null && pub.winner !== undefined ? el("p", {}, `Winner: ${nameOf(view, pub.winner)}`) : null,
-        pub.loser !== null && pub.loser !== undefined ? el("p", {}, `Hornochse: ${nameOf(view, pub.loser)}`) : null,
+        el("div", { class: "facts" }, chip(t("round"), pub.round), chip(t("phase"), t(pub.phase)),
+          chip(t("supply"), pub.supply_count), chip(t("box"), pub.box_count), flags.map((flag) => chip(flag, "✔"))),
+        shown.length ? el("p", {}, t("Tiles shown: {tiles}", { tiles: shown.join(", ") })) : null,
+        pub.winner !== null && pub.winner !== undefined ? el("p", {}, t("Winner: {name}", { name: nameOf(view, pub.winner) })) : null,
+        pub.loser !== null && pub.loser !== undefined ? el("p", {}, t("Hornochse: {name}", { name: nameOf(view, pub.loser) })) : null,
         el("div", { class: "rows scroll", id: "rows" }, specs.map((spec) => rowLine(pub, spec, (pub.rows || [])[spec.row] || []))),
-        el("p", { class: "quiet" }, "pN cow-pat · ×2 double square · ☺ happy cow · BN bullhead · ● row in play"),
-        pub.board ? el("p", { class: "quiet" }, `Dunghill at ${pub.board.dunghill}; Bull's Eye at ${(pub.board.bulls_eyes || []).join(", ")}`) : null,
+        el("p", { class: "quiet" }, t("pN cow-pat · ×2 double square · ☺ happy cow · BN bullhead · ● row in play")),
+        pub.board ? el("p", { class: "quiet" }, t("Dunghill at {dunghill}; Bull's Eye at {eyes}",
+          { dunghill: pub.board.dunghill, eyes: (pub.board.bulls_eyes || []).join(", ") })) : null,
       ];
     },
   });
