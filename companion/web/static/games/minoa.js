@@ -127,7 +127,7 @@
   }
 
   registerGame("minoa", {
-    scoreUnit: "triangles",
+    scoreUnit: t("triangles"),
     seatColour(view, pub, seat) { return colourOf(pub, seat); },
     seatFacts(view, pub, seat) {
       const colour = colourOf(pub, seat);
