@@ -28,6 +28,10 @@ class Said(str):
         said.texts = texts
         return said
 
+    def __getnewargs__(self) -> tuple[dict[str, str]]:  # type: ignore[override]
+        # Copied or pickled (dataclasses.asdict deep-copies), it is made again from its texts, not its English.
+        return (self.texts,)
+
 
 @lru_cache(maxsize=len(LANGUAGES))
 def _catalog(language: str) -> gettext.NullTranslations:

@@ -100,7 +100,8 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
         else:
             source = GpioBeams(pinmap, pin_factory=load_pin_factory(args.pin_factory))
     else:
-        from companion.sensors.node import NodeFault, NodeStatus, SensorNode, pinmap_crc
+        from companion.device_words import one_line
+        from companion.sensors.node import NodeFault, NodeStatus, SensorNode, not_connected, pinmap_crc
 
         port = args.node_port
         if args.simulate:
@@ -112,12 +113,12 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
 
         def on_fault(event: NodeFault) -> None:
             if runner_box:
-                runner_box[0].fault("interrupt", f"sensor node: {event.reason}")
+                runner_box[0].fault("interrupt", event.reason)
                 runner_box[0].fault("interrupt", None)
 
         def on_status(status: NodeStatus) -> None:
-            problems = list(status.faults) or ([] if status.connected else ["sensor node not connected"])
-            fault("node", "; ".join(problems) if problems else None)
+            problems = list(status.faults) or ([] if status.connected else [not_connected()])
+            fault("node", one_line(problems) or None)
 
         source = SensorNode(
             pinmap,
@@ -149,7 +150,7 @@ def start_sensors(args: argparse.Namespace, referee: Referee) -> SensorSetup | N
             tosser.on_not_clear,
         )
     if kind == "node" and not args.simulate:
-        fault("node", "sensor node not connected yet")
+        fault("node", not_connected())
     if kind == "gpio" and not args.simulate:
         # Blink the emitters before each toss (the node tests its beams itself, at boot).
         runner.check_beams = source.dead_receivers

@@ -37,7 +37,11 @@ class TossError(ValueError):
 
 
 class HornNotClearError(TossError):
-    """Arming refused: a beam is blocked before the ring was tossed."""
+    """Arming refused: a beam is blocked before the ring was tossed (`blocked`: which, for the words)."""
+
+    def __init__(self, message: str, blocked: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.blocked = blocked
 
 
 class TossInProgressError(TossError):
@@ -188,7 +192,8 @@ class TossJudge:
         if blocked:
             raise HornNotClearError(
                 f"clear the horn figure before the toss: {', '.join(blocked)} "
-                f"{'is' if len(blocked) == 1 else 'are'} blocked (a ring left on it, or a beam out of line)"
+                f"{'is' if len(blocked) == 1 else 'are'} blocked (a ring left on it, or a beam out of line)",
+                tuple(blocked),
             )
         beams = {b.name: _Beam(b.horn, b.level) for b in self.pinmap.beams}
         now = self.clock()

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
+from companion.device_words import one_line
 from companion.sensors.clock import Clock, monotonic_us
 from companion.sensors.edges import EdgeHandler
 from companion.sensors.nodelink import (
@@ -28,6 +29,7 @@ from companion.sensors.nodelink import (
     NodeLink,
     NodeStatus,
     StatusHandler,
+    not_connected,
     pinmap_crc,
 )
 from companion.sensors.pinmap import PinMap
@@ -41,6 +43,7 @@ __all__ = [
     "SensorNode",
     "SerialPort",
     "find_node_port",
+    "not_connected",
     "open_serial",
     "pinmap_crc",
 ]
@@ -49,7 +52,11 @@ log = logging.getLogger(__name__)
 
 
 class NodeNotFoundError(ValueError):
-    """No serial port looks like the sensor node."""
+    """No serial port looks like the sensor node: the message is for the players, `detail` for a maker."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail
 
 
 class SerialPort(Protocol):
@@ -82,9 +89,7 @@ def find_node_port(pinmap: PinMap, ports: Iterable[Any] | None = None) -> str:
         ports = list_ports.comports()
     matches = sorted(p.device for p in ports if p.vid == pinmap.usb_vid)
     if not matches:
-        raise NodeNotFoundError(
-            f"no USB serial device with vendor id {pinmap.usb_vid:#06x} (is the node plugged in?)"
-        )
+        raise NodeNotFoundError(not_connected(), f"no USB serial device with vendor id {pinmap.usb_vid:#06x}")
     return matches[0]
 
 
@@ -130,7 +135,7 @@ class SensorNode:
         the status then keeps it open, or closes it when the node is healthy again.
         """
         self._on_fault = lambda f: fault(key, f.reason)
-        self._on_status = lambda s: fault(key, None if s.ok else "; ".join(s.faults))
+        self._on_status = lambda s: fault(key, None if s.ok else one_line(s.faults))
 
     def start(self, on_edge: EdgeHandler) -> None:
         if self._thread is not None:
@@ -211,9 +216,10 @@ class SensorNode:
             name = self.fixed_port or self._find_port(self.pinmap)
             port = self._open_port(name, self.pinmap.baud)
         except (OSError, ValueError) as error:  # serial.SerialException is an OSError
-            log.debug("sensor node not available: %s", error)
+            detail = getattr(error, "detail", None) or str(error) or type(error).__name__
+            log.debug("sensor node not available: %s", detail)
             with self._update():
-                link.unavailable(str(error) or type(error).__name__)
+                link.unavailable(detail)
             return False
         self._port = port
         with self._update():

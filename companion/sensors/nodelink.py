@@ -6,7 +6,8 @@ the beam states (resynchronised at every heartbeat), the node's hello and
 self-test, and reports at once, through `on_fault`, anything that may have
 cost an edge: garbage, a sequence gap, a full buffer on the node, a
 restart, a disconnect, a lost heartbeat. Lasting problems stay in
-`NodeStatus.faults` until fixed, for the scoreboard.
+`NodeStatus.faults` until fixed, for the scoreboard: each a sentence for the players (companion/words.py,
+what happened and what to do), the technical detail (a port's error, a code, a beam's name) in the log.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.device_words import beam_words
 from companion.sensors.edges import BeamEdge, EdgeHandler
 from companion.sensors.pinmap import PinMap
 from companion.sensors.protocol import (
@@ -32,6 +34,7 @@ from companion.sensors.protocol import (
     SelfTest,
     SequenceGap,
 )
+from companion.words import Said, say
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +55,8 @@ class NodeStatus:
     lost_frames: int
     disruptions: int
     """Events that may have cost an edge, since start: a toss spanning a change of this is void."""
+    absent_because: str | None = None
+    """Why the node could not be found or opened, for a maker (the port's own error)."""
 
     @property
     def ok(self) -> bool:
@@ -73,11 +78,28 @@ class NodeFault:
     """disconnected, heartbeat_lost, corrupt, lost_frames, overflow, restarted, self_test, pinmap, node_error,
     out_of_sync."""
     reason: str
+    """A sentence for the players (a `Said`): what happened and what to do."""
     status: NodeStatus
 
 
 FaultHandler = Callable[[NodeFault], None]
 StatusHandler = Callable[[NodeStatus], None]
+
+
+def not_connected() -> Said:
+    return say("The sensor node is not connected: plug its USB cable into the Pi.")
+
+
+def _garbled() -> Said:
+    return say("The sensor node sent garbled data: wait a moment; if this goes on, check its USB cable.")
+
+
+def _no_heartbeat() -> Said:
+    return say("The sensor node stopped answering: check its USB cable, or unplug it and plug it in again.")
+
+
+def _firmware_stopped() -> Said:
+    return say("The sensor node's firmware stopped: unplug the node and plug it in again.")
 
 
 def pinmap_crc(path: str | Path) -> str:
@@ -142,7 +164,8 @@ class NodeLink:
         self.port = None
         self._why_absent = reason
         if fault:
-            self._fault("disconnected", f"sensor node disconnected ({reason})")
+            said = say("The sensor node was unplugged: plug its USB cable back into the Pi.")
+            self._fault("disconnected", said, reason)
         else:
             self.publish()
 
@@ -155,10 +178,11 @@ class NodeLink:
         for item in self.decoder.feed(data):
             if isinstance(item, CorruptFrame):
                 self._suspect = True
-                self._fault("corrupt", f"garbled data from the sensor node ({item.reason})")
+                self._fault("corrupt", _garbled(), item.reason)
             elif isinstance(item, SequenceGap):
                 self._suspect = True
-                self._fault("lost_frames", f"{item.missing} frame(s) from the sensor node lost")
+                said = say("Data from the sensor node was lost: toss again if a toss was under way.")
+                self._fault("lost_frames", said, f"{item.missing} frame(s) lost")
             else:
                 self._frame(item.seq, item.message, now)
         self.publish()
@@ -182,13 +206,14 @@ class NodeLink:
             return
         if now - self._last_beat > self.heartbeat_timeout_us:
             self._beat_lost = True
-            self._fault("heartbeat_lost", "no heartbeat from the sensor node")
+            self._fault("heartbeat_lost", _no_heartbeat(), "no heartbeat")
 
     # ------------------------------------------------------------ frames
 
     def _edge(self, edge: Edge) -> None:
         if edge.beam not in self.states:
-            self._fault("pinmap", f"the sensor node reports a beam {edge.beam!r} the pin map does not have")
+            said = say("The sensor node reports a beam the pin map does not have: deploy its firmware again.")
+            self._fault("pinmap", said, f"unknown beam {edge.beam!r}")
             return
         self.states[edge.beam] = edge.blocked
         if not edge.blocked:
@@ -200,11 +225,16 @@ class NodeLink:
         self._beat_lost = False
         dropped = beat.overflows - self._overflows if self._synced else 0  # (joining late: adopt the count)
         if dropped > 0:
-            self._fault("overflow", f"the sensor node dropped {dropped} edge(s)")
+            said = say("The sensor node missed some beam changes: toss again if a toss was under way.")
+            self._fault("overflow", said, f"dropped {dropped} edge(s)")
         self._overflows = beat.overflows
         reported = {name: name in beat.blocked for name in self.states}
         if reported != self.states and self._synced and not self._suspect and dropped <= 0:
-            self._fault("out_of_sync", "the sensor node's beam states disagree with its edges")
+            said = say(
+                "The sensor node's beam states disagreed with its changes: "
+                "toss again if a toss was under way."
+            )
+            self._fault("out_of_sync", said, "heartbeat states disagree with the edges")
         # The heartbeat reflects every edge sent before it: after a loss, this is the truth again.
         self.states = reported
         self._seen_clear.update(name for name, blocked in reported.items() if not blocked)
@@ -214,7 +244,8 @@ class NodeLink:
     def _hello(self, hello: Hello, booted: bool) -> None:
         if booted and self._frames > 1:
             self._synced = False
-            self._fault("restarted", "the sensor node restarted")
+            said = say("The sensor node restarted: wait for its self-test, then toss again.")
+            self._fault("restarted", said, "hello with sequence 0")
         if booted or self.hello is None:
             self.self_test = {}
             self._overflows = 0
@@ -225,17 +256,20 @@ class NodeLink:
         self.hello = hello
         problem = self._hello_problem(hello)
         if problem and problem != before:
-            self._fault("pinmap", problem)
-
-    def _hello_problem(self, hello: Hello) -> str | None:
-        if hello.protocol != PROTOCOL_VERSION:
-            return (
-                f"the sensor node speaks protocol {hello.protocol}, the daemon {PROTOCOL_VERSION}: redeploy"
+            detail = (
+                f"protocol {hello.protocol} (the daemon's {PROTOCOL_VERSION}), "
+                f"beams {', '.join(hello.beams)}, "
+                f"pin map CRC {hello.pinmap_crc} (expected {self._expected_crc})"
             )
+            self._fault("pinmap", problem, detail)
+
+    def _hello_problem(self, hello: Hello) -> Said | None:
+        if hello.protocol != PROTOCOL_VERSION:
+            return say("The sensor node's firmware does not match this program: deploy its firmware again.")
         if hello.beams != self.pinmap.names:
-            return "the sensor node's beams differ from the pin map: redeploy the firmware"
+            return say("The sensor node's beams differ from the pin map: deploy its firmware again.")
         if self._expected_crc is not None and hello.pinmap_crc != self._expected_crc:
-            return "the sensor node has another pin map than the daemon: redeploy the firmware"
+            return say("The sensor node has another pin map than the Pi: deploy its firmware again.")
         return None
 
     def _self_test(self, result: SelfTest) -> None:
@@ -243,42 +277,46 @@ class NodeLink:
         self.self_test[result.beam] = result.result
         failure = self._test_failure(result.beam)
         if failure and failure != before:
-            self._fault("self_test", failure)
+            self._fault("self_test", failure, f"beam {result.beam}: {result.result}")
 
-    def _test_failure(self, beam: str) -> str | None:
+    def _test_failure(self, beam: str) -> Said | None:
         result = self.self_test.get(beam)
         if result == "stuck_clear":
-            return f"beam {beam} failed its self-test: it never reads blocked (receiver unplugged?)"
+            return dead_receiver(beam_words(self.pinmap, beam))
         if result == "blocked" and beam not in self._seen_clear:
-            return f"beam {beam} was blocked at the self-test: clear the horn or align the beam"
+            return say(
+                "The self-test found {beam} blocked: take any ring or hand off the horn figure, "
+                "or line that beam up.",
+                beam=beam_words(self.pinmap, beam),
+            )
         return None
 
     def _node_error_frame(self, error: NodeError) -> None:
         self._node_error = error.code
-        self._fault("node_error", f"the sensor node firmware stopped: {error.code}")
+        self._fault("node_error", _firmware_stopped(), f"firmware error {error.code}")
 
     # ------------------------------------------------------------ status
 
     def faults(self) -> tuple[str, ...]:
+        """What is wrong, most important first, each a sentence saying what to do (companion/words.py)."""
         if self.port is None:
-            why = f" ({self._why_absent})" if self._why_absent else ""
-            return (f"sensor node disconnected{why}",)
+            return (not_connected(),)
         faults: list[str] = []
         if self._beat_lost:
-            faults.append("no heartbeat from the sensor node")
+            faults.append(_no_heartbeat())
         if self._node_error:
-            faults.append(f"the sensor node firmware stopped: {self._node_error}")
+            faults.append(_firmware_stopped())
         if self._suspect:
-            faults.append("garbled data from the sensor node: waiting for its next heartbeat")
+            faults.append(_garbled())
         if self.hello is None:
-            faults.append("waiting for the sensor node's hello")
+            faults.append(say("The sensor node is starting: wait a moment; if this stays, plug it in again."))
         else:
             problem = self._hello_problem(self.hello)
             if problem:
                 faults.append(problem)
             missing = [name for name in self.pinmap.names if name not in self.self_test]
             if missing and not problem:
-                faults.append(f"waiting for the self-test of {', '.join(missing)}")
+                faults.append(say("The sensor node is testing its beams: wait a moment."))
         faults.extend(f for f in (self._test_failure(b) for b in self.pinmap.names) if f)
         return tuple(faults)
 
@@ -292,11 +330,13 @@ class NodeLink:
             corrupt_frames=self.decoder.corrupt_frames,
             lost_frames=self.decoder.missing_frames,
             disruptions=self.disruptions,
+            absent_because=self._why_absent if self.port is None else None,
         )
 
-    def _fault(self, kind: str, reason: str) -> None:
+    def _fault(self, kind: str, reason: Said, detail: str) -> None:
+        """`reason` for the players; `detail` (an error, a code, a count) only for the log."""
         self.disruptions += 1
-        log.warning("sensor node: %s", reason)
+        log.warning("sensor node: %s (%s: %s)", reason, kind, detail)
         if self._on_fault is not None:
             self._on_fault(NodeFault(kind, reason, self.status()))
         self.publish()
@@ -308,3 +348,8 @@ class NodeLink:
             self._published = status
             if self._on_status is not None:
                 self._on_status(status)
+
+
+def dead_receiver(beam: Said) -> Said:
+    """A beam whose receiver never sees it blocked (the node's self-test, or the Pi's emitter blink)."""
+    return say("The self-test found {beam} dead: check that its receiver is plugged in.", beam=beam)

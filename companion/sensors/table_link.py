@@ -9,7 +9,10 @@ A void toss (a fault) submits nothing: the scoreboard asks for a re-toss and
 the judge is armed again once the fault is fixed.
 
 What the sensors are doing goes to the referee's table-status channel
-"sensors", so every phone sees "clear the horn", "toss now" or a fault.
+"sensors", so every phone sees "clear the horn", "toss now" or a fault: one line
+for people (`message`, and `say` with it in every language: the most important
+fault first, how many more there are), the faults one by one and, while a beam is
+the trouble, each beam's state beside it for the host and the CLI.
 """
 
 from __future__ import annotations
@@ -21,12 +24,14 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from companion.device_words import beams_words, one_line, sentences
 from companion.games import CHANCE
 from companion.games.minotaurus import Toss
 from companion.sensors.judge import HornNotClearError, Verdict
 from companion.sensors.tossing import SensorFaultError, TossRunner
 from companion.table.inputs import SetTableStatus, SubmitAction
 from companion.table.referee import Referee, Snapshot
+from companion.words import Said, say, texts_of
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +95,7 @@ class SensorTosses:
         self._lock = threading.Lock()
         self._armed: _Armed | None = None
         self._refused_since: float | None = None
-        self._last_void: str | None = None
+        self._last_void: Said | None = None
         self._last_status: dict[str, Any] | None = None
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
@@ -159,15 +164,15 @@ class SensorTosses:
             except HornNotClearError as error:
                 self._refused_since = self._refused_since or time.monotonic()
                 stuck = time.monotonic() - self._refused_since >= STUCK_SECONDS
-                message = self._after_void(self._refusal(str(error), stuck))
+                message = self._after_void(self._refusal(error.blocked, stuck))
                 self._status("fault" if stuck else "blocked", message, wanted.seat)
                 armed_now = False
             except SensorFaultError as error:
-                self._status("fault", self._after_void(_sentence(str(error))), wanted.seat)
+                self._status("fault", self._after_void(error.args[0]), wanted.seat)
                 return
             else:
                 self._armed, self._refused_since = wanted, None
-                message = self._after_void(f"Toss now: {self._name(snapshot, wanted.seat)}.")
+                message = self._after_void(say("Toss now: {name}.", name=self._name(snapshot, wanted.seat)))
                 self._last_void = None
                 self._status("armed", message, wanted.seat)
                 armed_now = True
@@ -176,20 +181,28 @@ class SensorTosses:
         elif not armed_now and self.on_not_clear is not None:
             self.on_not_clear()
 
-    def _after_void(self, message: str) -> str:
+    def _after_void(self, message: str) -> Said:
         """Until the toss is repeated, every message starts by saying that the last one was void."""
-        return f"{self._last_void}. {message}" if self._last_void else message
+        return sentences(self._last_void or "", message)
 
-    @staticmethod
-    def _refusal(message: str, stuck: bool) -> str:
-        text = _sentence(message)
+    def _refusal(self, blocked: tuple[str, ...], stuck: bool) -> Said:
+        if not blocked:  # (the judge names them; this only keeps a sentence if one ever does not)
+            return say("Something blocks a beam: take any ring or hand off the horn figure.")
+        beams = beams_words(self.runner.judge.pinmap, blocked)
         if stuck:
-            text += f" — for over {STUCK_SECONDS:.0f} s: is a beam out of line or stuck?"
-        return text
+            return say(
+                "Something has blocked {beams} for over {seconds} seconds: line the beam up, "
+                "or free it if something is stuck.",
+                beams=beams,
+                seconds=round(STUCK_SECONDS),
+            )
+        return say("Something blocks {beams}: take any ring or hand off the horn figure.", beams=beams)
 
     @staticmethod
     def _name(snapshot: Snapshot, seat: int) -> str:
-        return snapshot.names[seat] if 0 <= seat < len(snapshot.names) else f"seat {seat}"
+        if 0 <= seat < len(snapshot.names):
+            return snapshot.names[seat]
+        return say("player {number}", number=seat + 1)
 
     # ------------------------------------------------------------ verdicts
 
@@ -207,7 +220,12 @@ class SensorTosses:
                 return  # a cancelled toss
             self._armed = None
             if verdict.outcome == "void":
-                self._last_void = _sentence(verdict.reason)
+                # Voided by a fault (open now: the line names it) or by a ring that would not come to rest.
+                self._last_void = (
+                    say("The last toss did not count.")
+                    if self.runner.faults
+                    else say("The last toss did not count: the ring was still moving when the time ran out.")
+                )
                 self._status("void", self._last_void, verdict.seat)
             command = SubmitAction(
                 Toss(CHANCE, verdict.seat, verdict.success),
@@ -229,12 +247,15 @@ class SensorTosses:
 
     def _status(self, state: str, message: str, seat: int | None = None) -> None:
         faults = dict(self.runner.faults)
+        problem = one_line(list(faults.values()))
+        line = message if problem in message else sentences(self._last_void or "", problem)
         status: dict[str, Any] = {
             "state": state,
-            "message": message,
+            "message": line,
+            "say": texts_of(line),
             "seat": seat,
             "source": self.source_name,
-            "faults": sorted(faults.values()),
+            "faults": list(faults.values()),
         }
         if faults and state in ("idle", "armed"):
             status["state"] = "fault"
@@ -263,7 +284,3 @@ class SensorTosses:
             }
             for beam in self.runner.judge.pinmap.beams
         ]
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -19,8 +19,10 @@ import os
 import threading
 from collections.abc import Callable, Iterator
 
+from companion.device_words import beams_words, one_line
 from companion.sensors.edges import BeamEdge, EdgeSource
 from companion.sensors.judge import TossError, TossJudge, Verdict
+from companion.sensors.nodelink import dead_receiver
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ VerdictHandler = Callable[[Verdict], None]
 
 
 class SensorFaultError(TossError):
-    """Arming refused: the sensors report a fault."""
+    """Arming refused: the sensors report a fault (the message: the most important one, in words)."""
 
 
 class TossRunner:
@@ -41,9 +43,10 @@ class TossRunner:
         self.judge = judge
         self.on_verdict = on_verdict
         self.faults: dict[str, str] = {}
+        """Open faults by key (e.g. "node", "self_test"): what is wrong, a sentence for the players each
+        (companion/words.py), in the order they opened."""
         self.check_beams: Callable[[], list[str]] | None = None
         """If set, run before each arming: the names of beams that failed a self-test."""
-        """Open faults by key (e.g. "node", "left_tip_a"): what is wrong, for the scoreboard."""
         self._cond = threading.Condition()
         self._stopping = False
         self._thread: threading.Thread | None = None
@@ -82,7 +85,7 @@ class TossRunner:
         states = self.source.beam_states()
         with self._cond:
             if self.faults:
-                raise SensorFaultError(f"the sensors report a fault: {'; '.join(self.faults.values())}")
+                raise SensorFaultError(one_line(list(self.faults.values())))
             self.judge.arm(seat, states)
             self._cond.notify_all()
 
@@ -90,8 +93,9 @@ class TossRunner:
         if self.check_beams is None:
             return
         dead = self.check_beams()
-        message = f"{', '.join(dead)} stayed clear with the emitters off: receiver unplugged or dead"
-        self.fault("self_test", message if dead else None)
+        if dead:
+            log.warning("%s stayed clear with the emitters off: receiver unplugged or dead", ", ".join(dead))
+        self.fault("self_test", dead_receiver(beams_words(self.judge.pinmap, dead)) if dead else None)
 
     def cancel(self) -> None:
         """Forget the toss in progress without a verdict (the host decided it, or the game moved on)."""

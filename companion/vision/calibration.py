@@ -19,6 +19,7 @@ table goes on with manual entry until the markers are found again.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import Literal
 
 import cv2
@@ -37,6 +38,7 @@ from companion.vision.base import (
     VisionError,
     marker_centres_mm,
 )
+from companion.words import Said, say
 
 # Finding the markers lives in _marker_finder.py; these are taken from here by the other modules.
 Points = _marker_finder.Points
@@ -49,8 +51,30 @@ project = _marker_finder.project
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
+log = logging.getLogger(__name__)
+
+
 class CalibrationError(VisionError):
-    """The markers cannot give a homography (missing, or placed so that they make no quadrilateral)."""
+    """The markers cannot give a homography (missing, or placed so that they make no quadrilateral).
+
+    The message is for a maker (which corner); `said`, when set, is what the players are told instead
+    of "the camera is calibrating"."""
+
+    def __init__(self, message: str, said: Said | None = None) -> None:
+        super().__init__(message)
+        self.said = said
+
+
+def looking_for_markers() -> Said:
+    return say("The camera is looking for the table's corner markers: keep all four in view.")
+
+
+def _markers_lost() -> Said:
+    return say("The camera sees none of the table's corner markers: keep them in view.")
+
+
+def _camera_moved() -> Said:
+    return say("The camera moved: keep the corner markers in view while it finds them again.")
 
 
 def marker_centre(corners: Points) -> tuple[float, float]:
@@ -89,7 +113,11 @@ def plane_homography(markers: dict[int, Points], plane_mm: tuple[float, float]) 
     if not _convex_clockwise(source):
         raise CalibrationError(
             "the markers are not in order around the play area: ids 0, 1, 2, 3 go at the "
-            "top-left, top-right, bottom-right and bottom-left corners"
+            "top-left, top-right, bottom-right and bottom-left corners",
+            say(
+                "The corner markers are out of order: put markers 0, 1, 2 and 3 at the top left, "
+                "top right, bottom right and bottom left corner."
+            ),
         )
     return numpy.asarray(cv2.getPerspectiveTransform(source, target), dtype=numpy.float64)
 
@@ -307,7 +335,7 @@ class Calibrator:
             if self._frames_without_markers >= self.settings.lost_after_frames:
                 self.state = "lost"
                 self.homography = None
-                return self._result(found, "markers lost: the camera sees none of the table's corner markers")
+                return self._result(found, _markers_lost())
             return self._result(found, self._message())
         self._frames_without_markers = 0
         if self.homography is not None and self._agrees(markers):
@@ -320,13 +348,14 @@ class Calibrator:
         try:
             homography = plane_homography(markers, self.plane_mm)
         except CalibrationError as error:
+            log.debug("calibration: %s", error)
             if bumped or self.state == "bumped":
                 self.state, self.homography = "bumped", None
-                return self._result(found, f"camera moved: looking for the markers again ({error})")
+                return self._result(found, error.said or _camera_moved())
             self.state = "searching"
-            return self._result(found, f"calibrating: {error}")
+            return self._result(found, error.said or looking_for_markers())
         self.homography, self.state, self._last = homography, "calibrated", dict(markers)
-        message = "camera moved: found the markers again" if bumped else ""
+        message = say("The camera moved and has found the corner markers again.") if bumped else ""
         return self._result(found, message, changed=True)
 
     def _agrees(self, markers: dict[int, Points]) -> bool:
@@ -338,10 +367,10 @@ class Calibrator:
 
     def _message(self) -> str:
         if self.state == "bumped":
-            return "camera moved: looking for the markers again"
+            return _camera_moved()
         if self.state == "lost":
-            return "markers lost: the camera sees none of the table's corner markers"
-        return "" if self.homography is not None else "calibrating: looking for the corner markers"
+            return _markers_lost()
+        return "" if self.homography is not None else looking_for_markers()
 
     def _result(self, found: tuple[int, ...], message: str, *, changed: bool = False) -> CalibrationResult:
         return CalibrationResult(self.homography, self.state, message, found, changed)

@@ -39,11 +39,12 @@ from typing import Any, Literal
 
 from companion.games import CHANCE
 from companion.games.minotaurus import Toss
-from companion.table.inputs import Reply, SetTableStatus, SubmitAction, TableError
+from companion.table.inputs import RefereeStoppedError, Reply, SetTableStatus, SubmitAction, TableError
 from companion.table.referee import Referee
 from companion.vision.base import Frame, Reading, VisionError, load_profile
 from companion.vision.sources import FrameSource, SourceError
 from companion.vision.stability import StabilitySettings
+from companion.words import Said, say, texts_of
 
 log = logging.getLogger(__name__)
 
@@ -197,8 +198,8 @@ class PendingToss:
         }
 
 
-def _words(success: bool) -> str:
-    return "a ring over a horn" if success else "no ring over a horn"
+def _words(success: bool) -> Said:
+    return say("a ring over a horn") if success else say("no ring over a horn")
 
 
 class TossConfirmer:
@@ -237,6 +238,7 @@ class TossConfirmer:
         beams_unsure = (command.evidence or {}).get("sure") is False
         outcome: Outcome
         status: dict[str, Any] | None = None
+        name = self._name(seat)
         with self._lock:
             self._checking = None
             if beams_unsure and look.ring is not None:
@@ -246,36 +248,49 @@ class TossConfirmer:
             elif beams_unsure:
                 outcome = "asked"
                 self.pending = PendingToss(seat, success, None, command.game_id, command.after, evidence)
-                reason = str((command.evidence or {}).get("reason", "")).split(";")[0]
-                status = {
-                    "state": "confirm",
-                    "message": f"The beams cannot tell the toss of seat {seat} ({reason}), and {look.why}. "
-                    "Host: decide.",
-                    "confirm": self.pending.to_json(),
-                    "faults": [],
-                }
+                log.info(
+                    "the beams cannot tell the toss of seat %d (%s), and %s",
+                    seat,
+                    (command.evidence or {}).get("reason", ""),
+                    look.why,
+                )
+                status = _status(
+                    "confirm",
+                    say(
+                        "Neither the beams nor the camera can tell {name}'s toss: host, look and decide.",
+                        name=name,
+                    ),
+                    confirm=self.pending.to_json(),
+                )
             elif look.ring is None and not self.camera.present:
                 outcome = "beams only"
             elif look.ring is None:
                 outcome = "unconfirmed"
-                status = {
-                    "state": "unconfirmed",
-                    "message": f"The camera could not check the toss ({look.why}): "
-                    "the beams' verdict stands.",
-                    "faults": [],
-                }
+                log.info("the camera could not check the toss of seat %d: %s", seat, look.why)
+                status = _status(
+                    "unconfirmed",
+                    say(
+                        "The camera could not check {name}'s toss, so the beams' verdict stands: "
+                        "host, overturn it if it is wrong.",
+                        name=name,
+                    ),
+                )
             elif look.ring == success:
                 outcome = "agreed"
             else:
                 outcome = "asked"
                 self.pending = PendingToss(seat, success, look.ring, command.game_id, command.after, evidence)
-                status = {
-                    "state": "confirm",
-                    "message": f"Beams and camera disagree on the toss of seat {seat}: the beams saw "
-                    f"{_words(success)}, the camera sees {_words(look.ring)}. Host: decide.",
-                    "confirm": self.pending.to_json(),
-                    "faults": [],
-                }
+                status = _status(
+                    "confirm",
+                    say(
+                        "Beams and camera disagree on {name}'s toss: the beams saw {beams}, the camera "
+                        "sees {camera}. Host, look and decide.",
+                        name=name,
+                        beams=_words(success),
+                        camera=_words(look.ring),
+                    ),
+                    confirm=self.pending.to_json(),
+                )
             self.outcomes.append(outcome)
         self._status(status)
         if outcome != "asked":
@@ -301,6 +316,13 @@ class TossConfirmer:
         self._status(None)
         return reply
 
+    def _name(self, seat: int) -> str:
+        try:
+            names = self.referee.snapshot().names
+        except RefereeStoppedError:
+            names = ()
+        return names[seat] if 0 <= seat < len(names) else say("player {number}", number=seat + 1)
+
     def _submit(self, command: SubmitAction, source: str) -> None:
         try:
             self.referee.submit(command, source=source)
@@ -312,3 +334,8 @@ class TossConfirmer:
             self.referee.submit(SetTableStatus(CHANNEL, status), source="camera")
         except ValueError as error:
             log.debug("toss check status not published: %s", error)
+
+
+def _status(state: str, line: Said, **more: Any) -> dict[str, Any]:
+    """A toss-check status: its one line for people in every language (`say`), and what the host needs."""
+    return {"state": state, "message": line, "say": texts_of(line), "faults": [], **more}

@@ -31,16 +31,18 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from companion.device_words import one_line
 from companion.games import State
 from companion.table.inputs import SetTableStatus, SubmitAction
 from companion.table.referee import Referee, Snapshot
 from companion.vision.base import Frame, Profile, Reading, VisionError, load_profile, recogniser_for
-from companion.vision.calibration import CalibrationResult
+from companion.vision.calibration import CalibrationResult, looking_for_markers
 from companion.vision.observe import asks_camera, camera_answer
 from companion.vision.pipeline import PlaneReader
 from companion.vision.reference import EMPTY_LABELS, LearnResult
 from companion.vision.sources import FrameSource, SourceError, TimedFrame
 from companion.vision.stability import SceneCheck, SceneChecker, Stabiliser, StabilitySettings
+from companion.words import Said, say, texts_of
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +237,8 @@ class CameraWatcher:
                 frame = self.source.read()
             except SourceError as error:
                 self._errors += 1
-                self._fault("frame", f"unreadable frame: {error}")
+                log.warning("camera: unreadable frame: %s", error)
+                self._fault("frame", say("The camera gave an unreadable picture: check its cable."))
                 if self._errors >= self.settings.reopen_after_errors:
                     self.camera_lost(error)
                     self._close_quietly()
@@ -243,16 +246,17 @@ class CameraWatcher:
                     self._stopping.wait(self.settings.retry_seconds)
                 continue
             if frame is None:
-                self._status("idle", f"the {self.source.name} has ended: enter moves by hand")
+                log.info("camera: the %s has ended", self.source.name)
+                self._status("idle", say("The camera's pictures have ended: enter moves by hand."))
                 return
             self._errors = 0
             started = time.monotonic()
             try:
                 self.process(frame)
-            except Exception as error:
+            except Exception:
                 # A recogniser or referee hiccup must not end the camera: the table goes on by hand.
                 log.exception("the camera could not read a frame")
-                self._fault("read", f"the camera could not read the table: {error}")
+                self._fault("read", say("The camera could not read the table: enter moves by hand."))
             if self.settings.max_fps > 0:
                 self._stopping.wait(max(0.0, 1.0 / self.settings.max_fps - (time.monotonic() - started)))
 
@@ -266,7 +270,8 @@ class CameraWatcher:
         """The camera cannot give frames: the table goes on with manual entry until it is back."""
         self.reader = None
         self._following = None
-        self._fault("camera", f"camera lost: {error}")
+        log.warning("camera lost: %s", error)
+        self._fault("camera", say("The camera is lost: check its cable, and enter moves by hand meanwhile."))
 
     # ------------------------------------------------------------ one frame
 
@@ -282,7 +287,7 @@ class CameraWatcher:
         step = reader.step(frame.image)
         self._fault("read", None)
         self._calibration_status(step.calibration)
-        self._fault("table", (step.check.table or None) if step.check is not None else None)
+        self._fault("table", _table_changed() if step.check is not None and step.check.table else None)
         kinds = frozenset(asks_camera(snapshot.game, snapshot.state))
         if self._question != (snapshot.game_id, kinds):
             self._question, self._asked_at = (snapshot.game_id, kinds), self.clock()
@@ -339,9 +344,10 @@ class CameraWatcher:
                 snapshot.game, options, profile, self.settings.stability, clock=self.clock
             )
         except VisionError as error:
-            self._status("idle", f"the camera cannot read {snapshot.game}: {error}; enter moves by hand")
+            log.warning("the camera cannot read %s: %s", snapshot.game, error)
+            self._status("idle", say("The camera cannot read this game: enter moves by hand."))
             return None
-        self._status("calibrating", "looking for the table's corner markers")
+        self._status("calibrating", looking_for_markers())
         return self.reader
 
     # ------------------------------------------------------------ the scoreboard
@@ -352,7 +358,9 @@ class CameraWatcher:
         elif calibration.state == "searching":
             self._status("calibrating", calibration.message)
         else:  # bumped or lost: manual entry until the markers show again
-            self._status("fault", f"{calibration.message}; enter moves by hand")
+            self._status(
+                "fault", say("{problem} Meanwhile, enter moves by hand.", problem=calibration.message)
+            )
 
     def _fault(self, key: str, message: str | None) -> None:
         if message is None:
@@ -367,14 +375,14 @@ class CameraWatcher:
         self._publish()
 
     def _publish(self) -> None:
-        faults = sorted(self._faults.values())
+        """One line for people (`message`, `say`): the most important fault first, else the state's."""
+        faults = list(self._faults.values())
         state = "fault" if faults else self._state
-        message = self._message
-        if faults and not message:
-            message = "enter moves by hand"
+        message = one_line(faults) or self._message
         status: dict[str, Any] = {
             "state": state,
             "message": message,
+            "say": texts_of(message),
             "source": self.source.name,
             "faults": faults,
             "edition": self.settings.edition,
@@ -386,3 +394,10 @@ class CameraWatcher:
             self.referee.submit(SetTableStatus(CHANNEL, status), source=SOURCE)
         except ValueError as error:
             log.debug("camera status not published: %s", error)
+
+
+def _table_changed() -> Said:
+    return say(
+        "The table no longer looks like the empty play area the camera learned: show it the empty area "
+        "again on the setup page, and enter moves by hand meanwhile."
+    )

@@ -28,6 +28,7 @@ from companion.web.common import (
     reply_response,
     submit,
 )
+from companion.words import say, texts_of
 
 bp = Blueprint("control", __name__, url_prefix="/api")
 
@@ -196,12 +197,14 @@ def confirm_toss(seq: int) -> Response:
     body = json_object({"game_id"})
     game_id, _, toss = _latest_toss(seq, optional_int(body, "game_id"))
     assert toss.action is not None
+    line = say("The host confirmed the verdict.")
     status = {
         "state": "confirmed",
         "game_id": game_id,
         "seq": seq,
         "seat": _toss_seat(toss),
         "success": toss.action["success"],
-        "message": "The host confirmed the verdict.",
+        "message": line,
+        "say": texts_of(line),  # published once, read by phones in every language
     }
     return reply_response(submit(SetTableStatus(VERDICT_CHANNEL, status), HOST_SOURCE))

@@ -230,4 +230,4 @@ def test_a_node_that_goes_quiet_or_away_mid_toss_voids_it(
         node.stop()
     (verdict,) = table.verdicts
     assert verdict.outcome == "void" and verdict.seat == 1
-    assert ("no heartbeat" if trouble == "heartbeat stops" else "disconnected") in verdict.reason
+    assert ("stopped answering" if trouble == "heartbeat stops" else "was unplugged") in verdict.reason

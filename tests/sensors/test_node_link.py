@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 import pytest
 
 from companion.sensors.edges import BeamEdge
-from companion.sensors.nodelink import NodeFault, NodeLink, NodeStatus
+from companion.sensors.nodelink import NodeFault, NodeLink, NodeStatus, not_connected
 from companion.sensors.pinmap import PinMap
 from companion.sensors.protocol import (
     PROTOCOL_VERSION,
@@ -67,7 +68,7 @@ def node(pinmap: PinMap) -> Harness:
 
 
 def test_a_healthy_node_delivers_edges_and_reports_ok(node: Harness) -> None:
-    assert not node.status.ok and "waiting for the sensor node's hello" in node.status.faults
+    assert not node.status.ok and node.status.faults[0].startswith("The sensor node is starting: wait")
     node.boot()
     assert node.status.ok, node.status.faults
     assert node.status.firmware == "1.0.0" and set(node.status.self_test.values()) == {"ok"}
@@ -82,11 +83,15 @@ def test_a_healthy_node_delivers_edges_and_reports_ok(node: Harness) -> None:
     assert node.statuses[-1].ok
 
 
-def test_a_receiver_stuck_clear_fails_the_self_test_until_the_node_restarts(node: Harness) -> None:
-    node.boot({"right_tip_a": "stuck_clear"})
-    assert node.kinds == ["self_test"] and "right_tip_a" in node.faults[0].reason
+def test_a_receiver_stuck_clear_fails_the_self_test_until_the_node_restarts(
+    node: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        node.boot({"right_tip_a": "stuck_clear"})
+    assert node.kinds == ["self_test"] and "the right horn's tip beam A dead" in node.faults[0].reason
+    assert "beam right_tip_a: stuck_clear" in caplog.text, "the beam's own name, for a maker, in the log"
     node.send(Heartbeat(500_000, frozenset(), 0, 0))
-    assert not node.status.ok and any("right_tip_a" in f for f in node.status.faults)
+    assert not node.status.ok and any("tip beam A" in f for f in node.status.faults)
     node.boot()  # rebooted with the receiver plugged back in
     assert node.status.ok
 
@@ -116,20 +121,24 @@ def test_garbage_voids_at_once_and_the_next_heartbeat_resyncs_the_beams(node: Ha
     assert node.edges == []  # a lost edge is never made up
 
 
-def test_a_sequence_gap_is_a_fault(node: Harness) -> None:
+def test_a_sequence_gap_is_a_fault(node: Harness, caplog: pytest.LogCaptureFixture) -> None:
     node.boot()
     node.encoder.encode(Edge("left_tip_a", True, 5))  # sent by the node, never received
-    node.send(Edge("left_tip_a", False, 3005))
-    assert node.kinds == ["lost_frames"] and "1 frame" in node.faults[0].reason
+    with caplog.at_level(logging.WARNING):
+        node.send(Edge("left_tip_a", False, 3005))
+    assert node.kinds == ["lost_frames"] and "was lost: toss again" in node.faults[0].reason
+    assert "1 frame(s) lost" in caplog.text
     assert node.status.lost_frames == 1 and not node.status.ok
     node.send(Heartbeat(500_000, frozenset(), 0, 0))
     assert node.status.ok
 
 
-def test_a_full_buffer_on_the_node_is_a_fault(node: Harness) -> None:
+def test_a_full_buffer_on_the_node_is_a_fault(node: Harness, caplog: pytest.LogCaptureFixture) -> None:
     node.boot()
-    node.send(Heartbeat(500_000, frozenset(), 2, 0))
-    assert node.kinds == ["overflow"] and "2 edge" in node.faults[0].reason
+    with caplog.at_level(logging.WARNING):
+        node.send(Heartbeat(500_000, frozenset(), 2, 0))
+    assert node.kinds == ["overflow"] and "missed some beam changes" in node.faults[0].reason
+    assert "dropped 2 edge(s)" in caplog.text
     node.send(Heartbeat(1_000_000, frozenset(), 2, 0))
     assert node.kinds == ["overflow"]
 
@@ -148,7 +157,7 @@ def test_a_lost_heartbeat_is_reported_once_and_clears_when_it_returns(node: Harn
     node.link.tick(1_500_001)
     node.link.tick(3_000_000)
     assert node.kinds == ["heartbeat_lost"]
-    assert "no heartbeat from the sensor node" in node.status.faults
+    assert node.status.faults[0].startswith("The sensor node stopped answering: check its USB cable")
     node.now = 3_100_000
     node.send(Heartbeat(3_000_000, frozenset(), 0, 0))
     assert node.status.ok
@@ -184,7 +193,7 @@ def test_a_restart_is_a_fault_and_resets_the_self_test(node: Harness) -> None:
     [
         (lambda names: Hello("1.0.0", PROTOCOL_VERSION, 500, names[:1], CRC), "beams differ"),
         (lambda names: Hello("1.0.0", PROTOCOL_VERSION, 500, names, "ffffffff"), "another pin map"),
-        (lambda names: Hello("2.0.0", PROTOCOL_VERSION + 1, 500, names, CRC), "protocol"),
+        (lambda names: Hello("2.0.0", PROTOCOL_VERSION + 1, 500, names, CRC), "firmware does not match"),
     ],
 )
 def test_a_node_deployed_with_another_pin_map_is_a_fault(
@@ -212,10 +221,14 @@ def test_an_edge_of_an_unknown_beam_is_not_passed_on(node: Harness) -> None:
     assert node.edges == [] and node.kinds == ["pinmap"]
 
 
-def test_a_firmware_error_is_a_fault_until_the_node_boots_again(node: Harness) -> None:
+def test_a_firmware_error_is_a_fault_until_the_node_boots_again(
+    node: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
     node.boot()
-    node.send(NodeError("OSError"))
-    assert node.kinds == ["node_error"] and "OSError" in node.status.faults[0]
+    with caplog.at_level(logging.WARNING):
+        node.send(NodeError("OSError"))
+    assert node.kinds == ["node_error"] and "firmware stopped" in node.status.faults[0]
+    assert "OSError" in caplog.text and "OSError" not in node.status.faults[0]
     node.boot()
     assert node.status.ok
 
@@ -223,7 +236,9 @@ def test_a_firmware_error_is_a_fault_until_the_node_boots_again(node: Harness) -
 def test_a_disconnect_is_a_fault_and_a_reconnect_waits_for_a_new_hello(node: Harness) -> None:
     node.boot()
     node.link.disconnected("unplugged")
-    assert node.kinds == ["disconnected"] and node.status.faults == ("sensor node disconnected (unplugged)",)
+    assert node.kinds == ["disconnected"] and node.status.faults == (not_connected(),)
+    assert node.faults[0].reason.startswith("The sensor node was unplugged: plug its USB cable back")
+    assert node.status.absent_because == "unplugged"
     node.link.disconnected("again")  # already down: not a new fault
     assert node.kinds == ["disconnected"]
     node.link.connected("/dev/ttyACM1", 5_000_000)
@@ -247,5 +262,5 @@ def test_status_changes_are_published_once_each(node: Harness) -> None:
     node.send(Heartbeat(500_000, frozenset(), 0, 0), Heartbeat(1_000_000, frozenset(), 0, 0))
     assert len(node.statuses) == count
     node.link.disconnected("gone")
-    assert node.statuses[-1].faults == ("sensor node disconnected (gone)",)
+    assert node.statuses[-1].faults == (not_connected(),)
     assert node.statuses[-1].to_json()["ok"] is False

@@ -120,7 +120,8 @@ def test_on_the_gpio_a_dead_receiver_found_by_the_self_test_is_a_fault_on_the_sc
             return list(status.get("faults", []))
 
         eventually(
-            lambda: any("stayed clear with the emitters off" in f for f in faults()), "the fault shown"
+            lambda: any("dead: check that its receiver is plugged in" in f for f in faults()),
+            "the fault shown",
         )
         assert sensors.link.runner.faults
     finally:

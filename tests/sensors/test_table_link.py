@@ -10,6 +10,7 @@ import pytest
 from companion.games.minotaurus import Toss
 from companion.sensors.clock import ManualClock
 from companion.sensors.judge import TossJudge, TossSettings
+from companion.sensors.nodelink import not_connected
 from companion.sensors.pinmap import PinMap
 from companion.sensors.table_link import CHANNEL, SensorTosses, tossing_seat
 from companion.sensors.tossing import TossRunner
@@ -117,7 +118,12 @@ def test_arming_waits_for_a_clear_horn_and_says_so(referee: Referee, rig: Rig) -
     rig.link.on_not_clear = lambda: asked_to_clear.append(True)  # the simulated table's hands
     rig.link.start()
     eventually(lambda: sensor_status(referee).get("state") == "blocked", "'clear the horn' shown")
-    assert "right_back_outer" in str(sensor_status(referee)["message"])
+    message = str(sensor_status(referee)["message"])
+    assert (
+        message
+        == "Something blocks the right horn's outer back beam: take any ring or hand off the horn figure."
+    )
+    assert sensor_status(referee)["say"]["en"] == message  # type: ignore[index]
     assert rig.runner.armed_seat is None and asked_to_clear
     beams = {b["name"]: b["state"] for b in sensor_status(referee)["beams"]}  # type: ignore[attr-defined]
     assert beams["right_back_outer"] == "blocked" and beams["left_tip_a"] == "clear"
@@ -132,15 +138,16 @@ def test_a_fault_voids_the_toss_shows_until_fixed_and_the_toss_is_repeated(
     rig.link.start()
     eventually(lambda: rig.runner.armed_seat is not None, "armed")
     rig.source.edge("left_tip_a", True, rig.clock.now)
-    rig.link.fault("node", "sensor node disconnected")
+    rig.link.fault("node", not_connected())
     eventually(lambda: sensor_status(referee).get("state") == "fault", "the fault on the scoreboard")
-    assert sensor_status(referee)["faults"] == ["sensor node disconnected"]
-    assert "Toss void" in str(sensor_status(referee)["message"])
+    assert sensor_status(referee)["faults"] == [not_connected()]
+    assert sensor_status(referee)["message"] == f"The last toss did not count. {not_connected()}"
     assert referee.snapshot().seq == snapshot.seq  # no verdict was recorded
     rig.source.edge("left_tip_a", False, rig.clock.now + 1 * MS)
     rig.link.fault("node", None)
     eventually(lambda: sensor_status(referee).get("state") == "armed", "armed again")
-    assert "Toss void" in str(sensor_status(referee)["message"])
+    name = snapshot.names[tossing_seat(snapshot) or 0]
+    assert sensor_status(referee)["message"] == f"The last toss did not count. Toss now: {name}."
     rig.ringer(horn="right")
     eventually(lambda: referee.snapshot().seq > snapshot.seq, "the repeated toss recorded")
 

@@ -99,7 +99,7 @@ def test_a_beam_check_before_each_toss_holds_arming_until_the_receiver_works_aga
 ) -> None:
     dead = ["left_tip_a"]
     runner.check_beams = lambda: list(dead)
-    with pytest.raises(SensorFaultError, match="left_tip_a stayed clear with the emitters off"):
+    with pytest.raises(SensorFaultError, match="left horn's tip beam A dead: check that its receiver"):
         runner.arm(0)
     assert "self_test" in runner.faults
     dead.clear()  # the maker plugged it back in

@@ -105,7 +105,7 @@ def test_a_bumped_camera_is_seen_and_the_markers_found_again() -> None:
     assert again.state == "calibrated" and not again.changed
     bumped = calibrator.update(_first_frame("bumped"))
     assert bumped.state == "calibrated" and bumped.changed
-    assert bumped.message == "camera moved: found the markers again"
+    assert bumped.message == "The camera moved and has found the corner markers again."
     assert first.homography is not None and bumped.homography is not None
     assert not numpy.allclose(first.homography, bumped.homography, atol=1e-3)
 
@@ -120,7 +120,7 @@ def test_a_bump_that_hides_markers_leaves_no_homography_until_they_show() -> Non
     markers = finder.find(image)
     result = calibrator.update_with({k: v for k, v in markers.items() if k in (0, 1)})
     assert result.state == "bumped" and result.homography is None
-    assert result.message.startswith("camera moved: looking for the markers again")
+    assert result.message == "The camera moved: keep the corner markers in view while it finds them again."
     recovered = calibrator.update(image)
     assert recovered.state == "calibrated" and recovered.changed
 
@@ -133,7 +133,7 @@ def test_markers_lost_is_reported_after_a_while_and_recovers() -> None:
     # A frame or two without markers (a hand over them) keeps the homography; then they are lost.
     assert [s.state for s in states] == ["calibrated", "calibrated", "lost"]
     assert states[0].homography is not None and states[2].homography is None
-    assert states[2].message.startswith("markers lost")
+    assert states[2].message == "The camera sees none of the table's corner markers: keep them in view."
     back = calibrator.update(scenes.frame({}))
     assert back.state == "calibrated" and back.homography is not None
 

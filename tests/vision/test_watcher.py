@@ -3,6 +3,7 @@ the game, and the camera's check of the beams' toss verdicts with the host decid
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,6 +26,7 @@ from companion.table.inputs import NewGame, SubmitAction
 from companion.table.referee import Referee, Snapshot
 from companion.vision import observe
 from companion.vision.base import Reading
+from companion.vision.calibration import looking_for_markers
 from companion.vision.recording import load_recording
 from companion.vision.sources import ListSource, SourceError, TimedFrame
 from companion.vision.stability import SceneChecker, Stabiliser, StabilitySettings
@@ -207,8 +209,9 @@ def test_a_lost_camera_is_shown_and_the_game_goes_on_by_hand(referee: Referee) -
             lambda: camera_status(referee).get("state") == "fault", "the camera's fault on the scoreboard"
         )
         status = camera_status(referee)
-        assert status["faults"] == ["camera lost: cannot open the webcam 9"]
-        assert status["message"] == "enter moves by hand"
+        lost = "The camera is lost: check its cable, and enter moves by hand meanwhile."
+        assert status["faults"] == [lost] and status["message"] == lost
+        assert status["say"]["en"] == lost
         eventually(lambda: source.opened >= 3, "the camera tried again")
         assert snapshot.state is not None
         assert referee.call(SubmitAction(snapshot.state.legal_actions()[0]), source="host").ok
@@ -232,7 +235,7 @@ def test_an_unreadable_frame_is_reported_and_the_next_one_read(referee: Referee)
     watcher.start()
     eventually(lambda: camera_status(referee).get("state") == "idle", "the frames played out")
     watcher.stop()
-    assert ["unreadable frame: frame 1 of the frames cannot be read"] in [s["faults"] for s in statuses]
+    assert ["The camera gave an unreadable picture: check its cable."] in [s["faults"] for s in statuses]
     assert [s for s in statuses if s["state"] == "watching"]  # read again after the bad frame
     assert statuses[-1]["faults"] == []
 
@@ -248,7 +251,10 @@ def test_lost_markers_leave_the_table_to_manual_entry_until_they_show(referee: R
         watcher.process(TimedFrame(blank, 0.0))
     eventually(lambda: camera_status(referee).get("state") == "fault", "markers lost on the scoreboard")
     message = camera_status(referee)["message"]
-    assert message.startswith("markers lost") and message.endswith("enter moves by hand")
+    assert message == (
+        "The camera sees none of the table's corner markers: keep them in view. "
+        "Meanwhile, enter moves by hand."
+    )
     watcher.process(TimedFrame(image, 0.0))
     eventually(lambda: camera_status(referee).get("state") == "watching", "the camera watching again")
 
@@ -265,7 +271,8 @@ def test_a_game_the_camera_cannot_read_is_said_once(
     image = sequence("reveal")[0][1]
     assert watcher.process(TimedFrame(image, 0.0)) is None
     eventually(
-        lambda: "cannot read minotaurus" in camera_status(referee).get("message", ""), "the reason said"
+        lambda: "cannot read this game: enter moves by hand" in camera_status(referee).get("message", ""),
+        "the reason said",
     )
     assert camera_status(referee)["state"] == "idle"
 
@@ -374,7 +381,10 @@ def test_when_beams_and_camera_disagree_the_host_decides_and_nothing_is_taken_be
         rig.ringer()
         eventually(lambda: toss_status(referee).get("state") == "confirm", "the host asked on every phone")
         status = toss_status(referee)
-        assert "Beams and camera disagree" in status["message"]
+        assert status["message"] == (
+            f"Beams and camera disagree on {snapshot.names[seat or 0]}'s toss: the beams saw a ring over a "
+            "horn, the camera sees no ring over a horn. Host, look and decide."
+        )
         assert status["confirm"] == {
             "seat": seat,
             "beams": True,
@@ -423,7 +433,8 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
     finally:
         rig.link.stop()
     assert toss_status(referee)["state"] == "unconfirmed"
-    assert "could not check the toss (markers lost)" in toss_status(referee)["message"]
+    name = snapshot.names[tossing_seat(snapshot) or 0]
+    assert f"could not check {name}'s toss, so the beams' verdict stands" in toss_status(referee)["message"]
     assert snapshot.game_id is not None
     event = referee.store.events(snapshot.game_id)[snapshot.seq]
     assert (
@@ -433,8 +444,9 @@ def test_a_camera_that_cannot_tell_leaves_the_beams_verdict_and_says_so(referee:
 
 @pytest.mark.parametrize("camera", [FakeTossCamera(TossLook(None, {}, "markers lost")), NoTossCamera()])
 def test_a_toss_the_beams_cannot_tell_goes_to_the_host_when_no_camera_can_tell(
-    referee: Referee, camera: FakeTossCamera | NoTossCamera
+    referee: Referee, camera: FakeTossCamera | NoTossCamera, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="companion.vision.tosscheck")
     snapshot = play_to_a_toss(referee)
     rig = TossRig(referee, camera)
     rig.link.start()
@@ -442,8 +454,11 @@ def test_a_toss_the_beams_cannot_tell_goes_to_the_host_when_no_camera_can_tell(
         eventually(lambda: rig.runner.armed_seat is not None, "the judge armed")
         rig.hanger()
         eventually(lambda: toss_status(referee).get("state") == "confirm", "the host asked on every phone")
-        assert "The beams cannot tell the toss" in toss_status(referee)["message"]
-        assert "hangs on the left horn's tip" in toss_status(referee)["message"]
+        name = snapshot.names[tossing_seat(snapshot) or 0]
+        assert toss_status(referee)["message"] == (
+            f"Neither the beams nor the camera can tell {name}'s toss: host, look and decide."
+        )
+        assert "hangs on the left horn's tip" in caplog.text, "the beams' reason, for a maker, in the log"
         assert toss_status(referee)["confirm"]["camera"] is None
         assert referee.snapshot().seq == snapshot.seq, "no verdict taken silently"
         assert rig.confirmer.decide(False).ok
@@ -519,5 +534,5 @@ def test_the_toss_camera_reports_a_stable_reading_or_why_it_cannot(monkeypatch: 
     blank = numpy.full((720, 1280, 3), 128, numpy.uint8)
     ticks = iter(range(10_000))
     unseen = TossCamera(ListSource([blank] * 100), clock=lambda: next(ticks) * 0.1).look(timeout=1.0)
-    assert (unseen.ring, unseen.why) == (None, "calibrating: looking for the corner markers")
+    assert (unseen.ring, unseen.why) == (None, looking_for_markers())
     assert TossCamera(FailingSource()).look(timeout=1.0).why == "camera lost: cannot open the webcam 9"

@@ -323,6 +323,18 @@ const Companion = (() => {
   }
 
   // What the table's devices report (view.table.status by channel): "toss now", "clear the horn", faults.
+  // One line per device, in the phone's language: the device made it in every language (`say`), the most
+  // important fault first; the full list of faults and each beam's state stay in the JSON for the host.
+  const DEVICE_NAMES = {
+    sensors: () => t("Beams"), camera: () => t("Camera"), "toss-check": () => t("Toss check"),
+    verdict: () => t("Verdict"),
+  };
+
+  function deviceLine(status) {
+    const said = status.say && typeof status.say === "object" ? status.say : {};
+    return said[lang()] || said.en || status.message || (status.faults || [])[0] || "";
+  }
+
   function devicesNode(view) {
     const lines = [];
     let state = "idle";
@@ -332,15 +344,11 @@ const Companion = (() => {
       if (status.seq !== undefined && (!view.game || status.game_id !== view.game.id || status.seq !== view.seq)) {
         continue;
       }
-      const faults = status.faults || [];
-      const text = [status.message, ...faults.filter((fault) => !(status.message || "").includes(fault))]
-        .filter(Boolean).join(" · ");
-      if (text) lines.push(`${titleCase(channel)}: ${withNames(view, text)}`);
-      const own = faults.length ? "fault" : status.state || "idle";
+      const text = deviceLine(status);
+      const device = DEVICE_NAMES[channel] ? DEVICE_NAMES[channel]() : titleCase(channel);
+      if (text) lines.push(`${device}: ${withNames(view, text)}`);
+      const own = (status.faults || []).length ? "fault" : status.state || "idle";
       if ((rank[own] || 0) > (rank[state] || 0)) state = own;
-      if (Array.isArray(status.beams)) {
-        lines.push(t("Beams: {beams}", { beams: status.beams.map((beam) => `${beam.name || beam.horn}: ${beam.state}`).join(", ") }));
-      }
     }
     if (!lines.length) return null;
     return el("p", { class: "devices", id: "devices", "data-state": state, role: "status" }, lines.join("\n"));
