@@ -123,6 +123,13 @@ WORDS: tuple[str, ...] = (
     N_("right"),
     N_("ship"),
     N_("guard"),
+    # Who told the referee what (an event's source, companion/table/inputs.py)
+    N_("host"),
+    N_("sensor"),
+    N_("camera"),
+    N_("simulator"),
+    N_("autoplay"),
+    N_("import"),
     # Minotaurus: a position on the table, and the rules' variant
     N_("empty"),
     N_("turning"),

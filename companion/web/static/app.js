@@ -391,9 +391,9 @@ const Companion = (() => {
   // The latest few events in sight, the rest of the recent log one tap away.
   function logNode(view) {
     const items = [...view.log].reverse().map((entry) =>
-      el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: t("{at} from {source}", entry) },
+      el("li", { value: entry.seq, class: entry.undone ? "undone" : null, title: t("{at} from {source}", { at: entry.at, source: t(entry.source) }) },
         entry.by === null || entry.by === CHANCE ? "" : `${nameOf(view, entry.by)}: `,
-        gameText(withNames(view, entry.label)), " ", el("span", { class: "quiet" }, `(${entry.source})`)));
+        gameText(withNames(view, entry.label)), " ", el("span", { class: "quiet" }, `(${t(entry.source)})`)));
     const latest = el("ol", { class: "log", id: "log" }, items.slice(0, LOG_SHOWN));
     if (items.length <= LOG_SHOWN) return latest;
     return el("div", {}, latest, el("details", {}, el("summary", { class: "quiet" }, t("Earlier")),

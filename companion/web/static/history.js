@@ -3,7 +3,7 @@
 "use strict";
 
 (() => {
-  const { el, $, renderScoreboard, initTheme, withNames, t } = Companion;
+  const { el, $, renderScoreboard, initTheme, withNames, gameText, t } = Companion;
   let replaying = null; // {id, step, steps}
   const finished = new Map(); // game id -> whether its record is of a finished game
 
@@ -56,7 +56,7 @@
       $("step").value = data.step;
       $("step-label").textContent = data.event
         ? t("Event {step} of {steps}: {label} ({source})", { step: data.step, steps: data.steps,
-          label: withNames(view, data.event.label || data.event.kind), source: data.event.source })
+          label: gameText(withNames(view, data.event.label || data.event.kind)), source: t(data.event.source) })
         : t("The start ({steps} events in all)", { steps: data.steps });
       // replaceChildren, unlike el, writes a null child as the text "null": only links that exist are passed.
       const exports = [el("a", { class: "button", href: `/api/history/${id}/record.jsonl`, download: true },

@@ -146,7 +146,7 @@
       : [el("button", { type: "button", class: "overturn", onclick: () => overturnVerdict(entry, null) },
         t("Overturn: a miss"))];
     box.replaceChildren(el("div", { class: "banner", id: "verdict-box" },
-      el("h3", {}, t("Verdict ({source}): {label}", { source: entry.source, label: gameText(withNames(view, entry.label)) })),
+      el("h3", {}, t("Verdict ({source}): {label}", { source: t(entry.source), label: gameText(withNames(view, entry.label)) })),
       el("button", { type: "button", id: "confirm-verdict", onclick: () => confirmVerdict(entry) }, t("Confirm")),
       overturn));
   }
@@ -405,7 +405,7 @@
       if (!response.ok) return;
       const join = await response.json();
       if (join.url) $("join-url").textContent = $("join-url").href = join.url;
-      if (join.mdns_host) $("join-name").textContent = ` or ${join.mdns_host}`;
+      if (join.mdns_host) $("join-name").textContent = ` ${t("or {name}", { name: join.mdns_host })}`;
       if (join.qr_svg) {
         $("join-qr").src = join.qr_svg;
         $("join-qr").classList.remove("hidden");
