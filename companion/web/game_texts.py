@@ -143,6 +143,10 @@ WORDS: tuple[str, ...] = (
     N_("place"),
     N_("keep"),
     N_("over"),
+    # Asterion's phases (place and over as above)
+    N_("turn"),
+    N_("put"),
+    N_("show"),
     # Minos: a die, and the buildings (seeds/minos.toml; "trading_house" is shown with a space)
     N_("used"),
     N_("set aside"),

@@ -142,7 +142,7 @@
     board(view, pub) {
       if (!(pub.board || []).length) return [];
       return [
-        el("div", { class: "facts" }, chip(t("phase"), pub.phase), pub.shown ? chip(t("tile shown"), pub.shown) : null,
+        el("div", { class: "facts" }, chip(t("phase"), t(pub.phase)), pub.shown ? chip(t("tile shown"), t(pub.shown)) : null,
           pub.lifted ? chip(t("lifted"), t("{tile} from {cell}", { tile: `${pub.lifted.colour ? t(pub.lifted.colour) : ""} ${t(pub.lifted.design)}`.trim(),
             cell: cellName(pub.lifted.x, pub.lifted.y) })) : null),
         el("div", { class: "board-box scroll-box" }, labyrinth(pub)),
