@@ -373,8 +373,17 @@
     renderTableControls();
   }
 
+  // A view's id is "<boot>-<number>", numbered as published. A POST's answer can arrive after the live
+  // stream brought a later view (another phone started a game meanwhile): the older one must not win.
+  function olderThanShown(next) {
+    if (!view) return false;
+    const [boot, number] = [String(next.id).replace(/-\d+$/, ""), Number(String(next.id).split("-").pop())];
+    const [shownBoot, shownNumber] = [String(view.id).replace(/-\d+$/, ""), Number(String(view.id).split("-").pop())];
+    return boot === shownBoot && number <= shownNumber;
+  }
+
   function show(next) {
-    if (view && next.id === view.id) return;
+    if (olderThanShown(next)) return;
     view = next;
     setTitle(view);
     document.body.dataset.viewId = view.id;
