@@ -13,8 +13,10 @@ def build_parser() -> argparse.ArgumentParser:
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
     from companion.translations import console_gettext as _
+    from companion.translations.argparse_words import bind_argparse
     from companion.vision.cli import add_vision_commands
 
+    bind_argparse()
     parser = argparse.ArgumentParser(
         prog="companion", description=_("Minotaur Companion: referee for bull-and-Minotaur board games.")
     )

@@ -48,6 +48,12 @@ def test_a_german_console_gets_german_help() -> None:
     assert german(RUN_HELP) in text
 
 
+def test_argparse_s_own_words_are_german_too() -> None:
+    text = help_text("--help", LANG="de_DE.UTF-8")
+    assert text.startswith(german("usage: ").strip()) and f"{german('options')}:" in text
+    assert "usage:" not in text and "options:" not in text
+
+
 def test_run_help_is_german_too() -> None:
     assert german(SIMULATE_HELP) in help_text("run", "--help", LANG="de_DE.UTF-8")
 
