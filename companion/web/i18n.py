@@ -5,7 +5,8 @@ the best match of the phone's Accept-Language, else the table's LANGUAGE setting
 or unset means English). Texts are Babel catalogs in companion/translations (the .po and its compiled
 .mo, both committed so an installed wheel needs no build step); the English text is the msgid, so an
 untranslated string shows in English. The scripts get their part of the same catalog in the page
-(base.html's <script id="i18n">), read by Companion.t in app.js.
+(_i18n_scripts.html's <script id="i18n">), read by Companion.t in static/i18n.js, and the games'
+sentences it can translate (game_texts.py, <script id="i18n-game">).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from urllib.parse import urlsplit
 from babel.messages.pofile import read_po
 from flask import Blueprint, Flask, Response, current_app, redirect, request, url_for
 from flask_babel import Babel, get_locale
+from flask_babel import gettext as _
 from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response as Redirect
 
@@ -65,7 +67,13 @@ def safe_next(target: str | None) -> str:
 def choose_language(code: str) -> Redirect:
     """Keep `code` as this phone's language and go back to `next` (only de and en are offered)."""
     if code not in LANGUAGES:
-        raise BadRequest(f"unknown language {code!r}: choose one of {', '.join(LANGUAGES)}")
+        raise BadRequest(
+            _(
+                "unknown language %(code)s: choose one of %(codes)s",
+                code=repr(code),
+                codes=", ".join(LANGUAGES),
+            )
+        )
     response = redirect(safe_next(request.args.get("next")))
     response.set_cookie(LANG_COOKIE, code, max_age=COOKIE_DAYS * 24 * 3600, samesite="Lax", httponly=True)
     return response
