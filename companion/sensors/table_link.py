@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from companion.device_words import beams_words, one_line, sentences
+from companion.device_words import beam_words, beams_words, one_line, sentences
 from companion.games import CHANCE
 from companion.games.minotaurus import Toss
 from companion.sensors.judge import HornNotClearError, Verdict
@@ -256,6 +256,7 @@ class SensorTosses:
             "seat": seat,
             "source": self.source_name,
             "faults": list(faults.values()),
+            "problems": [texts_of(problem) for problem in self._problems(faults)],
         }
         if faults and state in ("idle", "armed"):
             status["state"] = "fault"
@@ -269,18 +270,29 @@ class SensorTosses:
         except ValueError as error:
             log.debug("sensor status not published: %s", error)
 
-    def _beams(self) -> list[dict[str, str]]:
+    def _problems(self, faults: dict[str, str]) -> list[str]:
+        """Every open fault for the host's list: the node's each (its status line names the first only)."""
+        node_status = getattr(self.runner.source, "status", None)  # a sensor node's (node.py)
+        problems = [message for key, message in faults.items() if key != "node"]
+        if "node" in faults:
+            node_faults = getattr(node_status(), "faults", ()) if callable(node_status) else ()
+            problems[:0] = list(node_faults) or [faults["node"]]
+        return problems
+
+    def _beams(self) -> list[dict[str, Any]]:
         """Each beam as sampled at this step (not at every edge): lets a maker clear or line them up."""
         try:
             states = self.runner.source.beam_states()
         except Exception:  # a source that cannot say now (unplugged) shows no beams, not a crash
             return []
+        pinmap = self.runner.judge.pinmap
         return [
             {
                 "name": beam.name,
+                "words": texts_of(beam_words(pinmap, beam.name)),
                 "horn": beam.horn,
                 "level": beam.level,
                 "state": "blocked" if states.get(beam.name) else "clear",
             }
-            for beam in self.runner.judge.pinmap.beams
+            for beam in pinmap.beams
         ]

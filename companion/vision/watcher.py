@@ -383,6 +383,7 @@ class CameraWatcher:
             "state": state,
             "message": message,
             "say": texts_of(message),
+            "problems": [texts_of(fault) for fault in faults],
             "source": self.source.name,
             "faults": faults,
             "edition": self.settings.edition,

@@ -16,10 +16,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from companion.device_words import beam_words
 from companion.sensors.nodelink import not_connected
+from companion.sensors.pinmap import parse_pinmap
 from companion.words import texts_of
 
-from .browser_fixtures import PHONE, HostClient, TableServer, browser, screenshot
+from .browser_fixtures import PHONE, PIN, HostClient, TableServer, browser, screenshot
 from .test_i18n import german
 from .test_serve import PATIENCE
 
@@ -91,5 +93,29 @@ def test_six_clear_beams_and_one_fault_are_one_german_line_at_375_px(
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 375, f"the page scrolls sideways at 375 px ({width} px)"
         screenshot(page, "devices-german-one-line")
+    finally:
+        context.close()
+
+
+def test_the_host_unfolds_every_problem_and_each_beam_in_words(
+    browser: Any, unplugged_node_table: TableServer
+) -> None:
+    pinmap = parse_pinmap(SIX_BEAMS)
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 375, "height": 740}}, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(f"{unplugged_node_table.url}/host")
+        page.fill("#pin", PIN)
+        page.locator("#sign-in button").click()
+        details = page.locator("#device-details")
+        expect(details).to_be_visible()
+        details.locator("summary").click()
+        items = details.locator("li")
+        expect(items).to_have_count(1 + 6)  # the node's one problem, the six beams
+        expect(items.first).to_have_text(not_connected().texts["de"])
+        for n, beam in enumerate(pinmap.beams):
+            expect(items.nth(1 + n)).to_contain_text(f"{beam_words(pinmap, beam.name).texts['de']}: ")
+        assert "_" not in details.inner_text()
+        screenshot(page, "devices-host-details")
     finally:
         context.close()

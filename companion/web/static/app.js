@@ -354,6 +354,20 @@ const Companion = (() => {
     return el("p", { class: "devices", id: "devices", "data-state": state, role: "status" }, lines.join("\n"));
   }
 
+  // For the host: every problem of every device and each beam's state, where the scoreboard has one line.
+  function deviceDetailItems(view) {
+    const items = [];
+    const inLanguage = (texts, fallback) => (texts && (texts[lang()] || texts.en)) || fallback;
+    for (const status of Object.values((view.table && view.table.status) || {})) {
+      for (const problem of status.problems || []) items.push(el("li", {}, inLanguage(problem, "")));
+      for (const beam of status.beams || []) {
+        const state = beam.state === "blocked" ? t("blocked") : t("clear");
+        items.push(el("li", { class: `beam ${beam.state}` }, `${inLanguage(beam.words, beam.name)}: ${state}`));
+      }
+    }
+    return items;
+  }
+
   function playerCards(view, renderer) {
     const pub = view.public || {};
     const out = new Set(renderer.outSeats ? renderer.outSeats(view, pub) : []);
@@ -436,7 +450,7 @@ const Companion = (() => {
 
   return {
     CHANCE, t, gameText, lang, el, svg, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
-    registerGame, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable, showConnection, statusText,
+    registerGame, rendererFor, renderScoreboard, deviceDetailItems, setTitle, initTheme, LiveTable, showConnection, statusText,
   };
 })();
 

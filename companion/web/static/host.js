@@ -5,7 +5,7 @@
 
 (() => {
   const { CHANCE, t, gameText, el, $, nameOf, withNames, rendererFor, renderScoreboard, setTitle, initTheme, LiveTable,
-    showConnection, statusText } = Companion;
+    showConnection, statusText, deviceDetailItems } = Companion;
   const QUICK_BUTTONS = 12;
   let view = null;
   let csrfToken = null;
@@ -371,6 +371,22 @@
     renderVerdict();
     renderMoves();
     renderTableControls();
+    renderDeviceDetails();
+  }
+
+  // The scoreboard says one line per device; the host may unfold every problem and each beam's state.
+  function renderDeviceDetails() {
+    const items = deviceDetailItems(view);
+    let box = $("device-details");
+    if (!items.length) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = el("details", { id: "device-details" }, el("summary", {}, t("The devices in detail")), el("ul"));
+      $("act-section").append(box);
+    }
+    box.querySelector("ul").replaceChildren(...items);
   }
 
   // A view's id is "<boot>-<number>", numbered as published. A POST's answer can arrive after the live
