@@ -55,6 +55,10 @@
         el("div", { class: "facts" }, chip(t("round"), pub.round), chip(t("phase"), t(pub.phase)),
           chip(t("supply"), pub.supply_count), chip(t("box"), pub.box_count), flags.map((flag) => chip(flag, "✔"))),
         shown.length ? el("p", {}, t("Tiles shown: {tiles}", { tiles: shown.join(", ") })) : null,
+        // A completed row's other tiles, of which the player keeps one or two: tapped on the host's page.
+        (pub.completed_row_tiles || []).length ? el("div", { class: "row-line", id: "completed-row" },
+          el("span", { class: "label" }, t("completed row")),
+          pub.completed_row_tiles.map((tile) => el("span", { class: "tile", "data-target": `tile:${tile}` }, tile))) : null,
         pub.winner !== null && pub.winner !== undefined ? el("p", {}, t("Winner: {name}", { name: nameOf(view, pub.winner) })) : null,
         pub.loser !== null && pub.loser !== undefined ? el("p", {}, t("Hornochse: {name}", { name: nameOf(view, pub.loser) })) : null,
         el("div", { class: "rows scroll", id: "rows" }, specs.map((spec) => rowLine(pub, spec, (pub.rows || [])[spec.row] || []))),
