@@ -29,7 +29,7 @@ class Said(str):
         return said
 
     def __getnewargs__(self) -> tuple[dict[str, str]]:  # type: ignore[override]
-        # Copied or pickled (dataclasses.asdict deep-copies), it is made again from its texts, not its English.
+        # Copied or pickled (dataclasses.asdict deep-copies), it is made again from its texts, not English.
         return (self.texts,)
 
 
