@@ -340,3 +340,36 @@ def test_the_host_enters_moves_by_tapping_the_board(browser: Any, tmp_path: Path
     finally:
         context.close()
         server.stop()
+
+
+def test_the_host_moves_a_minos_ship_by_tapping_the_sea(
+    browser: Any, boards_table: tuple[TableServer, dict[str, int]]
+) -> None:
+    """Tapping the sea field a ship may sail to offers that move; confirmed, the ship is drawn there."""
+    server, game_ids = boards_table
+    host = HostClient(server)
+    host.post(f"/api/games/{game_ids['minos']}/resume", {})
+    state = host.get("/api/state")
+    sea = state["public"]["map"]["sea"]
+    free = [field for field in sea if field not in state["public"]["sea"]]  # no ship there: no combat
+    sail = next(m for m in state["legal"] if m["action"]["kind"] == "move" and m["action"]["target"] in free)
+    target = sail["action"]["target"]
+    context = device(browser, 375)
+    try:
+        page = context.new_page()
+        sign_in(page, server)
+        field = page.locator(f'#minos-map [data-field="{target}"]')
+        ships_before = field.locator(".ship").count()
+        field.click()
+        sheet = page.locator("#tap-choice")
+        expect(sheet.locator("h3")).to_have_text(f"sea field {target}")
+        label = sail["label"]
+        move = sheet.get_by_role("button", name=label, exact=True)
+        if not move.count():  # the only move there: one confirm button naming it
+            move = sheet.get_by_role("button", name=f"Confirm: {label}")
+        screenshot(page, "boards-tap-minos-375", whole_page=False)
+        move.click()
+        expect(page.locator(f'#minos-map [data-field="{target}"] .ship')).to_have_count(ships_before + 1)
+        assert page_scrolls_not(page)
+    finally:
+        context.close()

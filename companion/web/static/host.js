@@ -235,7 +235,7 @@
 
   function targetName(key) {
     const renderer = rendererFor(view);
-    return renderer.targetName ? renderer.targetName(key) : key;
+    return renderer.targetName ? renderer.targetName(key, view) : key;
   }
 
   function tapBoard(event) {

@@ -137,9 +137,13 @@
     return keys;
   }
 
-  function targetName(key) {
+  function targetName(key, view) {
     const [kind, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-    return kind === "die" ? t("die {number}", { number: Number(name) + 1 }) : name;
+    if (kind === "die") return t("die {number}", { number: Number(name) + 1 });
+    const map = (view && view.public && view.public.map) || { sea: [], land_points: [] };
+    if (map.sea.includes(name)) return t("sea field {name}", { name });
+    if (map.land_points.includes(name)) return t("path field {name}", { name });
+    return name;
   }
 
   registerGame("minos", {
