@@ -109,9 +109,22 @@ LABELS: tuple[str, ...] = (
 )
 """What an action is called on the host's buttons and in the log (Action.label), every game."""
 
+TABLE: tuple[str, ...] = (
+    N_("there is no game at the table: start a new game first"),
+    N_("the input was decided at event {after}, but game {game} is at event {events} now"),
+    N_("the input was meant for game {game}, but the table plays game {current}"),
+    N_("a new game was to replace game {game}, but the table has moved on to game {current}"),
+    N_("nothing to undo in game {game}: every action is undone already"),
+    N_("nothing to undo in game {game}: no action has been taken yet"),
+    N_("game {game} is finished: only an unfinished game can be resumed"),
+    N_("autoplay exists only in simulation: start with `companion run --simulate`"),
+)
+"""The table's refusals a host meets (companion/table/referee.py, record/session.py)."""
+
 NUMBERS: tuple[str, ...] = (
     *("position", "value", "tile", "other", "row", "count", "points", "degrees"),
     *("x", "y", "other_x", "other_y", "die", "price", "line", "place"),
+    *("after", "game", "events", "current"),
 )
 """Placeholders that match a whole number only, so two side by side ("{colour} {value} {horn}") split."""
 
@@ -184,5 +197,5 @@ WORDS: tuple[str, ...] = (
     N_("horned junction"),
 )
 
-TEMPLATES: tuple[str, ...] = WAITING + LABELS
+TEMPLATES: tuple[str, ...] = WAITING + LABELS + TABLE
 """The sentences a page matches, in this order (the words are only looked up)."""

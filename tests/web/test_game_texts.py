@@ -12,10 +12,12 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from flask.testing import FlaskClient
 
 from companion.games import BUILTIN_GAMES, get_game
-from companion.web.game_texts import LABELS, NUMBERS, TEMPLATES, WAITING, WORDS
+from companion.web.game_texts import LABELS, NUMBERS, TABLE, TEMPLATES, WAITING, WORDS
 
+from .conftest import start_race
 from .test_i18n import catalog
 
 SEEDS = 3
@@ -71,6 +73,26 @@ def test_every_sentence_and_label_of_a_game_matches_one_template(name: str) -> N
         assert len(matching) == 1, f"{sentence!r} matches {matching or 'no template'} (game_texts)"
 
 
+def test_the_tables_refusals_a_host_meets_match_one_template(client: FlaskClient) -> None:
+    def refusal(path: str, body: dict[str, object]) -> str:
+        response = client.post(path, json=body)
+        assert response.status_code >= 400 and response.json is not None
+        error: str = response.json["error"]
+        return error
+
+    refusals = [refusal("/api/actions", {"action": {"kind": "step"}})]  # no game yet
+    game_id = start_race(client)
+    refusals += [
+        refusal("/api/undo", {}),
+        refusal("/api/actions", {"action": {"kind": "step"}, "after": 99}),
+        refusal("/api/actions", {"action": {"kind": "step"}, "game_id": game_id + 1}),
+        refusal("/api/autoplay", {"on": True}),
+    ]
+    for text in refusals:
+        matching = [template for template in TABLE if PATTERNS[template].match(text)]
+        assert len(matching) == 1, f"{text!r} matches {matching or 'no template'} (game_texts.TABLE)"
+
+
 def test_a_template_with_the_players_name_in_reads_german() -> None:
     german = catalog("de")
     found = PATTERNS["{who} to add {tile} to a row"].match("Ann to add 11 to a row")
@@ -81,5 +103,5 @@ def test_a_template_with_the_players_name_in_reads_german() -> None:
 
 def test_every_template_and_word_has_german() -> None:
     german = catalog("de")
-    for msgid in (*WAITING, *LABELS, *WORDS):
+    for msgid in (*WAITING, *LABELS, *TABLE, *WORDS):
         assert german.get(msgid) and german[msgid] != msgid, msgid

@@ -87,12 +87,12 @@
   }
 
   // A game's refusal is English, "<reason> (rule: <rule>)": the frame is translated, the reason's words
-  // where game_texts knows them.
+  // where game_texts knows them, as are the table's own refusals (a stale input, nothing to undo).
   function refusal(data, status) {
     if (!data.error) return t("refused ({status})", { status });
     const text = withNames(view, data.error);
     const suffix = data.rule ? ` (rule: ${data.rule})` : null;
-    if (!suffix || !text.endsWith(suffix)) return text;
+    if (!suffix || !text.endsWith(suffix)) return gameText(text);
     return t("{reason} (rule: {rule})", { reason: gameText(text.slice(0, -suffix.length)), rule: data.rule });
   }
 
