@@ -22,6 +22,7 @@ from companion.games.minoa.board import build_board
 from companion.record.store import Event, RecordStore
 
 from .browser_fixtures import PIN, HostClient, TableServer, browser, screenshot
+from .test_i18n import german
 
 __all__ = ["browser"]  # a fixture
 
@@ -80,20 +81,21 @@ def boards_table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Tab
         server.stop()
 
 
-def device(browser: Any, width: int) -> Any:
+def device(browser: Any, width: int, language: str = "en") -> Any:
     phone = width < 600
     return browser.new_context(
         viewport={"width": width, "height": 800 if phone else 900},
         device_scale_factor=2 if phone else 1,
         is_mobile=phone,
         has_touch=phone,
+        locale={"de": "de-DE", "en": "en-GB"}[language],  # the phone's Accept-Language
     )
 
 
 def sign_in(page: Any, server: TableServer) -> None:
     page.goto(f"{server.url}/host")
     page.fill("#pin", PIN)
-    page.get_by_role("button", name="Sign in").click()
+    page.locator("#sign-in button[type=submit]").click()  # its words are in the phone's language
     expect(page.locator("#controls")).to_be_visible()
 
 
@@ -158,13 +160,16 @@ def expected_counts(name: str, pub: dict[str, Any]) -> dict[str, Any]:
     return {"cells": len(pub["table"]["cells"])}
 
 
+@pytest.mark.parametrize("language", ["en", "de"])
 @pytest.mark.parametrize("width", [375, 1280])
 def test_every_board_is_drawn_and_no_page_is_wider_than_the_screen(
-    browser: Any, boards_table: tuple[TableServer, dict[str, int]], width: int
+    browser: Any, boards_table: tuple[TableServer, dict[str, int]], width: int, language: str
 ) -> None:
+    """In German too: its longer words must not widen a page either."""
     server, game_ids = boards_table
     host = HostClient(server)
-    context = device(browser, width)
+    context = device(browser, width, language)
+    players = german("Players") if language == "de" else "Players"
     try:
         watcher = context.new_page()
         watcher.goto(f"{server.url}/")
@@ -175,6 +180,8 @@ def test_every_board_is_drawn_and_no_page_is_wider_than_the_screen(
             pub = host.get("/api/state")["public"]
             for page, where in ((watcher, "scoreboard"), (host_page, "host")):
                 expect(page.locator("#board")).to_have_attribute("data-game", name)
+                expect(page.locator("html")).to_have_attribute("lang", language)
+                expect(page.locator("#players-section h2")).to_have_text(players)
                 counts = drawn_counts(page, name)
                 expected = expected_counts(name, pub)
                 assert {key: counts[key] for key in expected} == expected, (name, where, width)
@@ -188,7 +195,7 @@ def test_every_board_is_drawn_and_no_page_is_wider_than_the_screen(
                 if name == "minos" and counts["dice"]:
                     words = " ".join(counts["dice_words"])
                     assert "Moewe" not in words and "Gebaeude" not in words, words
-                screenshot(page, f"boards-{name}-{where}-{width}")
+                screenshot(page, f"boards-{name}-{where}-{width}-{language}")
             targets = host_page.evaluate(EVERY_TARGET_DRAWN)
             assert targets["missing"] == [], f"{name}: moves touch board elements not drawn: {targets}"
             assert targets["keys"], f"{name}: no move on the board to check"
