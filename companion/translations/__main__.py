@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -61,10 +62,21 @@ def extracted() -> Catalog:
     return catalog
 
 
+DATES = re.compile(rb'^"(POT-Creation-Date|PO-Revision-Date): .*"$', re.M)
+
+
+def write_if_changed(path: Path, catalog: Catalog, **options: bool) -> None:
+    """Write `catalog` unless only its header's dates would change (no noise in the history)."""
+    out = io.BytesIO()
+    write_po(out, catalog, width=110, **options)
+    text = out.getvalue()
+    if not path.exists() or DATES.sub(b"", path.read_bytes()) != DATES.sub(b"", text):
+        path.write_bytes(text)
+
+
 def write_template() -> Catalog:
     template = extracted()
-    with TEMPLATE.open("wb") as out:
-        write_po(out, template, width=110)
+    write_if_changed(TEMPLATE, template)
     return template
 
 
@@ -78,8 +90,7 @@ def update(template: Catalog) -> None:
             path.parent.mkdir(parents=True, exist_ok=True)
             catalog = Catalog(locale=language, project="Minotaur Companion", fuzzy=False)
         catalog.update(template)
-        with path.open("wb") as out:
-            write_po(out, catalog, width=110, ignore_obsolete=True)
+        write_if_changed(path, catalog, ignore_obsolete=True)
 
 
 def compiled(language: str) -> bytes:
