@@ -51,8 +51,9 @@ typecheck: venv
 		companion/config.py companion/datafiles.py companion/words.py companion/device_words.py companion/progress.py
 
 # Debian packages the tests use, installed once when missing: the browser tests drive Debian's chromium
-# through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad.
-SYSTEM_PACKAGES := /usr/bin/chromium:chromium /usr/bin/openscad:openscad
+# through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad; the club
+# tests start a real Mosquitto broker.
+SYSTEM_PACKAGES := /usr/bin/chromium:chromium /usr/bin/openscad:openscad /usr/sbin/mosquitto:mosquitto
 browser:
 	@missing="$(foreach p,$(SYSTEM_PACKAGES),$(if $(wildcard $(word 1,$(subst :, ,$(p)))),,$(word 2,$(subst :, ,$(p)))))"; \
 	if [ -n "$$(echo $$missing)" ]; then \
