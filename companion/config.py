@@ -1,4 +1,4 @@
-"""The table's settings file (TOML): PIN, camera, sensors, address, language, game record.
+"""The table's settings file (TOML): PIN, camera, sensors, address, language, game record, club.
 
 `companion run --config FILE` (or $COMPANION_CONFIG) reads it; a setting left out keeps its default,
 and a command-line flag overrides the file. hardware/pi/companion.toml is the commented example with
@@ -32,6 +32,23 @@ class ConfigError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
+class ClubSettings:
+    """The [club] table: where the table publishes on club nights (docs/club.md); None is "not set"."""
+
+    broker: str | None = None
+    """mqtt://host[:port] or mqtts://host[:port] (TLS); a user and password may be in it."""
+    club: str | None = None
+    table: str | None = None
+    """The club's id and this table's id in it: lower-case letters, digits and dashes."""
+    username: str | None = None
+    password: str | None = None
+    """The club's key as a broker account; or `cert` and `key`, a TLS client certificate."""
+    ca: Path | None = None
+    cert: Path | None = None
+    key: Path | None = None
+
+
+@dataclasses.dataclass(frozen=True)
 class Settings:
     """The table's settings; None is "not set": `companion run`'s own default applies."""
 
@@ -53,6 +70,8 @@ class Settings:
     """The pages' language for phones that ask for neither: de, en, or auto (the phone's own choice)."""
     database: Path | None = None
     """The game record (None: $COMPANION_DB or ./var/companion.db)."""
+    club: ClubSettings | None = None
+    """The club's broker, for club nights (None: the table plays alone)."""
 
 
 DEFAULTS = Settings()
@@ -86,16 +105,16 @@ def load_settings(path: Path | None) -> Settings:
 
 def parse_settings(data: Mapping[str, Any], source: str = "the settings") -> Settings:
     """Settings from a parsed TOML table; ConfigError names the first setting that is wrong."""
-    allowed = [field.name for field in dataclasses.fields(Settings)]
-    unknown = sorted(set(data) - set(allowed))
+    unknown = _unknown_names(data, Settings)
     if unknown:
-        raise ConfigError(f"{source}: unknown setting(s) {', '.join(unknown)}; known: {', '.join(allowed)}")
+        raise ConfigError(f"{source}: unknown setting(s) {unknown}")
     values: dict[str, Any] = {}
     for name, value in data.items():
         try:
             values[name] = _CHECKS[name](value)
         except (TypeError, ValueError) as error:
-            raise ConfigError(f"{source}: {name} = {value!r}: {error}") from None
+            shown = "[club]" if name == "club" else f"{name} = {value!r}"  # the club's key stays unprinted
+            raise ConfigError(f"{source}: {shown}: {error}") from None
     return Settings(**values)
 
 
@@ -157,6 +176,32 @@ def _database(value: Any) -> Path:
     return Path(_text(value))
 
 
+def _unknown_names(data: Mapping[str, Any], kind: type) -> str | None:
+    """The names in `data` the dataclass `kind` has no field for, and the ones it has; None: all known."""
+    allowed = [field.name for field in dataclasses.fields(kind)]
+    unknown = sorted(set(data) - set(allowed))
+    return f"{', '.join(unknown)}; known: {', '.join(allowed)}" if unknown else None
+
+
+def _club(value: Any) -> ClubSettings:
+    if not isinstance(value, dict):
+        names = ", ".join(field.name for field in dataclasses.fields(ClubSettings))
+        raise TypeError(f"[club] is a table of {names}")
+    unknown = _unknown_names(value, ClubSettings)
+    if unknown:
+        raise ValueError(f"unknown key(s) {unknown}")
+    checked: dict[str, Any] = {}
+    for name, given in value.items():
+        try:
+            checked[name] = Path(_text(given)) if name in ("ca", "cert", "key") else _text(given)
+        except TypeError:
+            raise TypeError(f"{name} is text in quotes") from None
+    broker = checked.get("broker")
+    if broker is not None and not broker.startswith(("mqtt://", "mqtts://")):
+        raise ValueError("broker is an address mqtt://host:port or mqtts://host:port")
+    return ClubSettings(**checked)
+
+
 _CHECKS: dict[str, Callable[[Any], Any]] = {
     "pin": _pin,
     "claim_minutes": _minutes,
@@ -168,9 +213,10 @@ _CHECKS: dict[str, Callable[[Any], Any]] = {
     "port": _port,
     "language": _language,
     "database": _database,
+    "club": _club,
 }
 
-OPTION_OF = {"database": "db"}
+OPTION_OF = {"database": "db", "club": "club_settings"}
 """The setting's `companion run` option where its name differs."""
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from companion.club.publisher_cli import add_club_options, broker_settings, start_club
 from companion.config import CONFIG_ENV, LANGUAGES, ConfigError, config_path, load_settings, merge_into
 from companion.games import BUILTIN_GAMES
 from companion.record.store import default_db_path
@@ -93,6 +94,7 @@ def add_table_commands(commands: argparse._SubParsersAction[Any]) -> None:
     )
     add_sensor_options(run)
     add_camera_options(run)
+    add_club_options(run)
     run.set_defaults(handler=run_table)
 
 
@@ -134,6 +136,11 @@ def run_table(args: argparse.Namespace) -> int:
         merge_into(args, load_settings(config_path(args.config)))
     except ConfigError as error:
         print(f"companion run: {error}", file=sys.stderr)
+        return 2
+    try:
+        club = broker_settings(args)
+    except ValueError as error:
+        print(f"companion run: the club: {error}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     # A demo must never resume and autoplay a real table's unfinished game.
@@ -200,6 +207,16 @@ def run_table(args: argparse.Namespace) -> int:
         server.close()
         referee.stop()
         return 1
+    try:
+        publisher = start_club(club, referee, app) if club is not None else None
+    except (ValueError, OSError, sqlite3.Error) as error:
+        print(f"companion run: the club: {error}", file=sys.stderr)
+        camera.stop()
+        if sensors is not None:
+            sensors.stop()
+        server.close()
+        referee.stop()
+        return 1
     if driver is not None:
         driver.start()
 
@@ -245,6 +262,17 @@ def run_table(args: argparse.Namespace) -> int:
                 ),
                 flush=True,
             )
+    if club is not None:
+        print(
+            _("Club {club}, table {table}: publishing to {host}:{port}; players sign in at {url}").format(
+                club=club.club,
+                table=club.table,
+                host=club.host,
+                port=club.port,
+                url=url.rstrip("/") + "/club",
+            ),
+            flush=True,
+        )
     print(_("Game record: {path}   (Ctrl-C stops)").format(path=referee.db_path), flush=True)
     try:
         server.run()
@@ -259,5 +287,7 @@ def run_table(args: argparse.Namespace) -> int:
         if sensors is not None:
             sensors.stop()
         referee.stop()
+        if publisher is not None:
+            publisher.stop()
     print(_("Stopped; every event is in the record."), flush=True)
     return 0

@@ -17,6 +17,7 @@ from companion.record.store import default_db_path
 from companion.table.referee import Referee
 from companion.web import (
     auth,
+    club,
     control,
     events,
     history,
@@ -65,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, referee: Referee
     app.register_blueprint(teach.bp)  # the camera's host pages: teach mode, toss decisions
     app.register_blueprint(setup.bp)  # the camera's host page: setting it up over the table
     app.register_blueprint(webapp.bp)  # the manifest and icon that make the scoreboard installable
+    app.register_blueprint(club.bp)  # club night: players sign in by their club name (companion run --club)
     return app
 
 

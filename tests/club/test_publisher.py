@@ -4,6 +4,7 @@ records retained; and a table without the club's key publishes nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -100,12 +101,20 @@ def settings_for(broker: Mosquitto, **more: Any) -> BrokerSettings:
     return BrokerSettings("127.0.0.1", CLUB, TABLE_ID, port=broker.port, reconnect_max_seconds=1, **more)
 
 
-@pytest.fixture
-def table(tmp_path: Path) -> Iterator[Referee]:
+@contextlib.contextmanager
+def running_referee(tmp_path: Path) -> Iterator[Referee]:
     referee = Referee(tmp_path / "var" / "table.db")
     referee.start()
-    yield referee
-    referee.stop()
+    try:
+        yield referee
+    finally:
+        referee.stop()
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[Referee]:
+    with running_referee(tmp_path) as referee:
+        yield referee
 
 
 def new_race(referee: Referee, goal: int = 8) -> int:

@@ -11,6 +11,7 @@ Companion.newGameForm = (() => {
   const COLOUR_WORDS = { red: t("red"), blue: t("blue"), yellow: t("yellow"), green: t("green") };
   let games = [];
   let send = null;
+  let club = null; // the club's roster and who signed in here (GET /api/club), at a table in a club
 
   function chosenGame() {
     return games.find((game) => game.name === $("new-game-name").value);
@@ -99,7 +100,7 @@ Companion.newGameForm = (() => {
     return el("div", { class: "field-row name-row", "data-seat": seat },
       el("span", { class: "quiet" }, `${place}.`), colourNode(game, seat),
       el("input", { type: "text", required: true, maxlength: 40, style: "flex: 1 1 5rem; min-width: 5rem",
-        value: t("Player {n}", { n: place }),
+        value: t("Player {n}", { n: place }), list: "club-names",
         "aria-label": t("Name of player {n}", { n: place }), oninput: renderSeatPickers }),
       el("button", { type: "button", class: "icon-button up", onclick: () => swapNames(seat, -1),
         "aria-label": t("Move player {n} up", { n: place }) }, "↑"),
@@ -140,7 +141,7 @@ Companion.newGameForm = (() => {
     const settings = others.filter((option) => !option.house_rule);
     const houseRules = others.filter((option) => option.house_rule);
     const names = el("fieldset", { id: "new-game-names" }, el("legend", {}, t("Players in seat order")),
-      el("p", { class: "quiet" }, t("Clockwise round the table, starting anywhere.")));
+      el("p", { class: "quiet" }, t("Clockwise round the table, starting anywhere.")), clubNames());
     $("new-game-options").replaceChildren(...players.map(fieldFor), names, ...settings.map(fieldFor),
       houseRules.length ? el("fieldset", { id: "new-game-house-rules" },
         el("legend", {}, t("House rules (where players read the rules differently)")),
@@ -149,6 +150,26 @@ Companion.newGameForm = (() => {
     renderNameRows();
     nameInputs().forEach((input, seat) => { if (typed[seat] !== undefined) input.value = typed[seat]; });
     renderSeatPickers();
+  }
+
+  // At a club night the names offered are the players signed in here first, then the club's roster:
+  // a game started with them counts in the league under those names.
+  function clubNames() {
+    if (!club || !club.club) return null;
+    const others = club.members.map((member) => member.name).filter((name) => !club.present.includes(name));
+    return [el("datalist", { id: "club-names" }, [...club.present, ...others].map((name) => el("option", { value: name }))),
+      el("p", { class: "quiet", id: "club-present-names" }, club.present.length
+        ? t("Signed in for the club here: {names}", { names: club.present.join(", ") })
+        : t("Nobody has signed in for the club here yet (the scoreboard's QR code)."))];
+  }
+
+  // Players sign in while the host waits: the names are asked for again each time the form opens.
+  async function refreshClub() {
+    if (!$("new-game-box").open || !$("new-game-names")) return;
+    try { club = await (await fetch("/api/club")).json(); } catch (error) { return; }
+    for (const old of [$("club-names"), $("club-present-names")]) if (old) old.remove();
+    const fresh = clubNames();
+    if (fresh) $("new-game-names").querySelector("p").after(...fresh);
   }
 
   async function startGame(event) {
@@ -164,6 +185,7 @@ Companion.newGameForm = (() => {
   }
 
   async function loadGames() {
+    try { club = await (await fetch("/api/club")).json(); } catch (error) { club = null; }
     const response = await fetch("/api/games");
     games = (await response.json()).games;
     const select = $("new-game-name");
@@ -176,6 +198,7 @@ Companion.newGameForm = (() => {
   return function start(post) {
     send = post;
     $("new-game").addEventListener("submit", startGame);
+    $("new-game-box").addEventListener("toggle", refreshClub);
     return loadGames();
   };
 })();
