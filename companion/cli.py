@@ -10,6 +10,7 @@ from collections.abc import Sequence
 def build_parser() -> argparse.ArgumentParser:
     from companion import __version__
     from companion.bench import add_bench_commands
+    from companion.club.league_cli import add_club_commands
     from companion.record.cli import add_record_commands
     from companion.table.cli import add_table_commands
     from companion.translations import console_gettext as _
@@ -29,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_record_commands(commands)
     add_bench_commands(commands)
     add_vision_commands(commands)
+    add_club_commands(commands)
     return parser
 
 
