@@ -27,7 +27,8 @@ from companion.table.referee import Referee
 from companion.web import create_app
 from tests.table.toygame import RACE, SECRET_KEY, Coin, Step
 
-from .conftest import LEAGUE, TABLE
+from .conftest import LEAGUE, TABLE, need_mosquitto
+from .test_access import LEAGUE_KEY, ShippedBroker, make_keys
 
 CLUB, TABLE_ID = "lions", "t1"
 PATIENCE = 20.0
@@ -247,10 +248,7 @@ def test_a_finished_game_is_published_retained_and_replays_to_the_same_scores(
         play(table, 10, heads=True)
         final = table.snapshot()
         assert final.state is not None and final.state.is_over()
-        deadline = time.monotonic() + PATIENCE
-        while publisher.record_acked(game_id) != final.seq:
-            assert time.monotonic() < deadline, "the finished record was not acknowledged"
-            time.sleep(0.05)
+        wait_record(publisher, game_id, final.seq)
     finally:
         publisher.stop()
     # A league that comes later still gets the record: it is retained.
@@ -325,3 +323,66 @@ def test_broker_settings_from_an_address() -> None:
         BrokerSettings.from_url("mqtt://club.local", club=CLUB, table="Table 1")
     with pytest.raises(PublisherError, match="key file"):
         BrokerSettings.from_url("mqtts://h", club=CLUB, table=TABLE_ID, cert_file=Path("/etc/hostname"))
+
+
+def test_an_undo_after_the_end_sends_the_record_again_once_finished_again(
+    broker: Mosquitto, table: Referee, tmp_path: Path
+) -> None:
+    publisher = attach(table, settings_for(broker), tmp_path / "var" / "outbox.db")
+    try:
+        game_id = new_race(table, goal=2)
+        play(table, 10, heads=True)
+        first = table.snapshot().seq
+        wait_record(publisher, game_id, first)
+        assert table.call(Undo(), source="host").ok  # the last coin taken back: the game is open again
+        assert table.call(SubmitAction(Coin(CHANCE, True)), source="camera").ok
+        again = table.snapshot()
+        assert again.state is not None and again.state.is_over() and again.seq == first + 2
+        wait_record(publisher, game_id, again.seq)
+    finally:
+        publisher.stop()
+    later = League(broker)
+    try:
+        later.wait_for(lambda seen: game_id in seen.records, "no retained record")
+    finally:
+        later.stop()
+    assert len(later.records[game_id].lines) == again.seq + 1, "the retained record is the longer one"
+
+
+def wait_record(publisher: TablePublisher, game_id: int, events: int) -> None:
+    deadline = time.monotonic() + PATIENCE
+    while publisher.record_acked(game_id) != events:
+        assert time.monotonic() < deadline, (
+            f"record of {publisher.record_acked(game_id)} events, not {events}"
+        )
+        time.sleep(0.05)
+
+
+def test_a_table_publishes_over_tls_with_the_clubs_client_certificate(tmp_path: Path) -> None:
+    need_mosquitto()
+    keys = tmp_path / "keys"
+    make_keys(keys, "127.0.0.1")
+    shipped = ShippedBroker(tmp_path / "broker", keys, tls=True)
+    shipped.start()
+    try:
+        league = League(shipped, ("league", LEAGUE_KEY))
+        with running_referee(tmp_path) as referee:
+            settings = BrokerSettings.from_url(
+                f"mqtts://127.0.0.1:{shipped.tls_port}",
+                club=CLUB,
+                table=TABLE_ID,
+                ca_file=keys / "ca.crt",
+                cert_file=keys / "table.crt",
+                key_file=keys / "table.key",
+            )
+            publisher = attach(referee, settings, tmp_path / "var" / "outbox.db")
+            try:
+                game_id = new_race(referee)
+                play(referee, 2)
+                wait_acked(publisher, game_id, 4)
+                league.wait_for(lambda seen: seen.seqs() == [1, 2, 3, 4], "events over TLS")
+            finally:
+                publisher.stop()
+                league.stop()
+    finally:
+        shipped.stop()

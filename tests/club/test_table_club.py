@@ -253,3 +253,55 @@ def test_companion_run_with_a_club_publishes_its_games(club_broker: Mosquitto, t
     assert {event.table for event in events} == {"t7"} and "1" in online
     assert b"Club lions, table t7" in output and b"/club" in output
     assert (tmp_path / "sim.club-outbox.db").exists()
+
+
+# ---------------------------------------------------------------- on a phone
+
+
+def test_a_player_signs_in_on_a_phone_and_the_host_is_offered_the_name(
+    club_broker: Mosquitto, tmp_path: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    from tests.web.browser_fixtures import PIN, TableServer, launch_browser, screenshot
+
+    publish_roster(club_broker, ROSTER)
+    url = f"mqtt://{TABLE.username}:{TABLE.password}@127.0.0.1:{club_broker.port}"
+    server = TableServer(tmp_path / "table.db", "--club", url, "--club-id", CLUB, "--table-id", "t1")
+    playwright, browser = launch_browser()
+    server.start()
+    try:
+        context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True, has_touch=True)
+        page = context.new_page()
+        page.goto(server.url)
+        page.locator("#club-join summary").click()
+        expect(page.locator("#club-join")).to_contain_text("Sign in for the club league")
+        assert page.locator("#club-qr").evaluate("img => img.complete && img.naturalWidth > 0")
+        page.locator("#club-join a[href='/club']").click()
+        deadline = time.monotonic() + PATIENCE
+        while page.locator("button[data-member='theo']").count() == 0:  # the roster comes over the broker
+            assert time.monotonic() < deadline, "the roster never reached the page"
+            time.sleep(0.2)
+            page.reload()
+        theo = page.locator("button[data-member='theo']")
+        theo.click()
+        expect(theo).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("#club-present")).to_have_text("Signed in here: Theo Theseus")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (
+            "no sideways scroll"
+        )
+        screenshot(page, "club-sign-in-375")
+
+        host = context.new_page()
+        host.goto(f"{server.url}/host")
+        host.fill("#pin", PIN)
+        host.get_by_role("button", name="Sign in").click()
+        expect(host.locator("#club-present-names")).to_contain_text("Theo Theseus")
+        offered = host.locator("#club-names option").evaluate_all("options => options.map(o => o.value)")
+        assert offered == ["Theo Theseus", "Ann Ariadne", "Minos"], "signed-in players first, then the roster"
+        assert host.locator("#new-game-names input").first.get_attribute("list") == "club-names"
+        context.close()
+    finally:
+        server.stop()
+        browser.close()
+        playwright.stop()
