@@ -72,6 +72,7 @@ class League:
             game = replay_record(record)  # kept only after it replayed, so it replays again
             self._games[(game.table, game.game_id)] = game
         self._members = self.store.members()
+        self._aliases = self.store.aliases()
         self._figures: dict[str, Any] | None = None
 
     def close(self) -> None:
@@ -130,7 +131,7 @@ class League:
         """The same shape as league_from_records: games counted, overall, standings, history."""
         with self._lock:
             if self._figures is None:
-                self._figures = figures_from_games(list(self._games.values()), self._members)
+                self._figures = figures_from_games(list(self._games.values()), self._members, self._aliases)
             return self._figures
 
     def records(self) -> list[RecordMessage]:
@@ -142,7 +143,7 @@ class League:
 
     def tables(self) -> list[dict[str, Any]]:
         """Each table as it stands: game, players (with their ids in the league), scores, whose turn."""
-        players = Players(self._members)
+        players = Players(self._members, self._aliases)
         shown = []
         for table in self.store.tables():
             view = table.pop("view") or {}
@@ -173,6 +174,12 @@ class League:
         return {**line, "history": figures["history"].get(player, [])}
 
     # ------------------------------------------------------------ the roster
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """Renamed members' former names (as player_key matches them) with their ids: with the roster, what
+        league_from_records needs to name the players as this league does."""
+        return dict(self._aliases)
 
     def roster(self) -> Roster:
         if self.club is None:
@@ -207,7 +214,10 @@ class League:
             raise LeagueError(f"no member {member_id!r} in the roster")
         name = self._check_name(name, [m for m in members if m.id != member_id])
         renamed = Member(member_id, name)
-        self._set_members(tuple(renamed if m.id == member_id else m for m in members))
+        former = next(m for m in members if m.id == member_id)
+        # The games played under the former name stay this member's.
+        aliases = {**self._aliases, player_key(former.name): member_id}
+        self._set_members(tuple(renamed if m.id == member_id else m for m in members), aliases)
         return renamed
 
     def replace_roster(self, roster: Roster) -> None:
@@ -226,10 +236,12 @@ class League:
             raise LeagueError(f"{name!r} is already a member: names must differ to tell players apart")
         return name
 
-    def _set_members(self, members: tuple[Member, ...]) -> None:
-        self.store.put_members(members)
+    def _set_members(self, members: tuple[Member, ...], aliases: dict[str, str] | None = None) -> None:
+        aliases = self._aliases if aliases is None else aliases
+        self.store.put_members(members, aliases)
         with self._lock:
             self._members = members
+            self._aliases = aliases
             self._figures = None
         roster = self.roster() if self.club is not None else None
         for listener in self.roster_listeners:

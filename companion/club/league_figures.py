@@ -17,7 +17,7 @@ matches names (`player_key`: trimmed, case-folded); any other name is a guest, l
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -79,16 +79,20 @@ def replay_record(record: RecordMessage) -> FinishedGame:
 class Players:
     """Who a name at a table is: a member of the club's roster, or a guest."""
 
-    def __init__(self, members: Sequence[Member] = ()) -> None:
+    def __init__(self, members: Sequence[Member] = (), aliases: Mapping[str, str] | None = None) -> None:
         self.members = {player_key(member.name): member for member in members}
+        by_id = {member.id: member for member in members}
+        for key, member_id in (aliases or {}).items():
+            if member_id in by_id:  # a member's current name wins over another's former one
+                self.members.setdefault(key, by_id[member_id])
         self.guest_names: dict[str, str] = {}
 
     def identify(self, name: str) -> tuple[str, str, bool]:
         """(player id, name shown, guest?)."""
-        member = self.members.get(player_key(name))
+        key = player_key(name)
+        member = self.members.get(key)
         if member is not None:
             return member.id, member.name, False
-        key = player_key(name)
         shown = self.guest_names.setdefault(key, name.strip())
         return GUEST_PREFIX + key, shown, True
 
@@ -116,10 +120,13 @@ def _rating_json(rating: PlackettLuceRating) -> dict[str, float]:
     }
 
 
-def figures_from_games(games: Iterable[FinishedGame], members: Sequence[Member] = ()) -> dict[str, Any]:
-    """The league: games counted (in order), standings per game and overall, every player's history."""
+def figures_from_games(
+    games: Iterable[FinishedGame], members: Sequence[Member] = (), aliases: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The league: games counted (in order), standings per game and overall, every player's history.
+    `aliases`: a renamed member's former names (as player_key matches them), each with the member's id."""
     model = PlackettLuce()
-    players = Players(members)
+    players = Players(members, aliases)
     ratings: dict[str, PlackettLuceRating] = {}
     overall: dict[str, _Standing] = {}
     per_game: dict[str, dict[str, _Standing]] = {}
@@ -186,7 +193,9 @@ def figures_from_games(games: Iterable[FinishedGame], members: Sequence[Member] 
     }
 
 
-def league_from_records(records: Iterable[RecordMessage], members: Sequence[Member] = ()) -> dict[str, Any]:
+def league_from_records(
+    records: Iterable[RecordMessage], members: Sequence[Member] = (), aliases: Mapping[str, str] | None = None
+) -> dict[str, Any]:
     """The league's figures from the tables' records (each must replay; the longest per game counts)."""
     longest: dict[tuple[str, int], FinishedGame] = {}
     for record in records:
@@ -194,4 +203,4 @@ def league_from_records(records: Iterable[RecordMessage], members: Sequence[Memb
         known = longest.get((game.table, game.game_id))
         if known is None or game.events > known.events:
             longest[(game.table, game.game_id)] = game
-    return figures_from_games(longest.values(), members)
+    return figures_from_games(longest.values(), members, aliases)

@@ -12,7 +12,7 @@ import json
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Future
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS records (
     PRIMARY KEY (tbl, game_id)
 );
 CREATE TABLE IF NOT EXISTS members (id TEXT PRIMARY KEY, name TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS aliases (name_key TEXT PRIMARY KEY, member_id TEXT NOT NULL);
 """
 
 
@@ -163,13 +164,17 @@ class LeagueStore:
 
         return self.write(work)
 
-    def put_members(self, members: tuple[Member, ...]) -> None:
+    def put_members(self, members: tuple[Member, ...], aliases: Mapping[str, str]) -> None:
+        """The roster, and each former name (as player_key matches it) with the member it still means."""
+
         def work(connection: sqlite3.Connection) -> None:
             connection.execute("DELETE FROM members")
             connection.executemany(
                 "INSERT INTO members (id, name, position) VALUES (?, ?, ?)",
                 [(member.id, member.name, position) for position, member in enumerate(members)],
             )
+            connection.execute("DELETE FROM aliases")
+            connection.executemany("INSERT INTO aliases (name_key, member_id) VALUES (?, ?)", aliases.items())
 
         self.write(work)
 
@@ -198,6 +203,10 @@ class LeagueStore:
         with self.reading() as connection:
             rows = connection.execute("SELECT id, name FROM members ORDER BY position").fetchall()
         return tuple(Member(member_id, name) for member_id, name in rows)
+
+    def aliases(self) -> dict[str, str]:
+        with self.reading() as connection:
+            return dict(connection.execute("SELECT name_key, member_id FROM aliases").fetchall())
 
     def tables(self) -> list[dict[str, Any]]:
         with self.reading() as connection:

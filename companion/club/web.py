@@ -23,6 +23,7 @@ from flask_babel import gettext as _
 
 from companion.club.league import League, LeagueError
 from companion.club.service import BrokerLike, rebuild_from_broker
+from companion.games import UnknownGameError, get_game
 from companion.web import auth, i18n
 from companion.web.common import bad_request, fail, json_object, register_error_handlers
 from companion.web.svgplot import Series, line_chart
@@ -172,6 +173,14 @@ def rebuild() -> Response:
     return jsonify(records_added=kept, games=len(current_league().figures()["games"]))
 
 
+def game_title(name: str) -> str:
+    """A game's title ("Tanz der Hornochsen!") from its name in the records; an unknown name as it is."""
+    try:
+        return get_game(name).title
+    except UnknownGameError:
+        return name
+
+
 def _home_for_the_language_switch(error: Exception, endpoint: str, values: Mapping[str, Any]) -> str:
     """i18n's switch sends a phone with an unusable `next` to the table's scoreboard: here, the league."""
     if endpoint == "pages.table_page":
@@ -199,4 +208,5 @@ def create_league_app(
     app.register_blueprint(bp)
     app.register_blueprint(organiser)
     app.url_build_error_handlers.append(_home_for_the_language_switch)
+    app.add_template_filter(game_title)
     return app
