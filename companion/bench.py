@@ -102,6 +102,37 @@ def add_bench_commands(commands: argparse._SubParsersAction[Any]) -> None:
     scoreboard.add_argument("--events", type=_positive, default=200, help="actions entered (default 200)")
     scoreboard.add_argument("--seed", type=int, default=1, help="seed of the host's choices (default 1)")
     scoreboard.set_defaults(handler=run_scoreboard_bench)
+    club = benches.add_parser(
+        "club",
+        help="a club evening over a real Mosquitto: event-to-league delay, events lost, league vs replay",
+        description="Start a real Mosquitto, N simulated tables playing at a human pace (a move every "
+        "0.5-2 s), each publishing its record, and one league. Then restart the broker, cut one table off "
+        "for ten simulated minutes (played ten times faster) and settle. Reports the delay from an event's "
+        "commit at its table to the league (p50, p99), the events lost overall and in each case, and "
+        "whether the league equals a replay of every table's record (docs/club.md).",
+    )
+    club.add_argument("--json", action="store_true", help="print the figures as JSON")
+    club.add_argument("--tables", type=_positive, default=20, help="simulated tables (default 20)")
+    club.add_argument(
+        "--seconds", type=_positive, default=40, help="steady play before the broker restarts (default 40)"
+    )
+    club.add_argument(
+        "--offline-minutes",
+        type=_positive,
+        default=10,
+        help="simulated minutes one table is cut off (default 10)",
+    )
+    club.add_argument(
+        "--offline-speed",
+        type=_positive,
+        default=10,
+        help="how much faster the cut-off table plays, so its minutes pass sooner (default 10)",
+    )
+    club.add_argument(
+        "--speed", type=float, default=1.0, help="the whole evening this much faster than people play (1)"
+    )
+    club.add_argument("--seed", type=int, default=1, help="seed of the players' choices (default 1)")
+    club.set_defaults(handler=run_club_bench)
 
 
 def _positive(text: str) -> int:
@@ -128,6 +159,32 @@ def run_scoreboard_bench(args: argparse.Namespace) -> int:
         f"p99 {latency['p99']:.1f} ms, max {latency['max']:.1f} ms, {report['missed']} missed; "
         f"daemon resident memory {memory['rss_mb']} MB (peak {memory['peak_rss_mb']} MB)"
     )
+    return 0
+
+
+def run_club_bench(args: argparse.Namespace) -> int:
+    from companion.club.bench import bench_club, summary
+    from companion.club.mosquitto import BrokerError
+
+    # The tables and the league log every lost connection: the bench causes them on purpose.
+    logging.basicConfig(level=logging.CRITICAL)
+    bar = Progress(0, "companion bench club")
+    try:
+        report = bench_club(
+            args.tables,
+            seconds=args.seconds,
+            offline_minutes=args.offline_minutes,
+            offline_speed=args.offline_speed,
+            speed=args.speed,
+            seed=args.seed,
+            progress=bar,
+        )
+    except (ValueError, BrokerError) as error:
+        print(f"companion bench club: {error}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    print(json.dumps(report, indent=2) if args.json else summary(report))
     return 0
 
 
