@@ -78,6 +78,15 @@ class League:
     def close(self) -> None:
         self.store.close()
 
+    def adopt_club(self, club: str) -> None:
+        """A league opened without its club takes the one its broker settings name (and keeps it)."""
+        check_id(club, "club")
+        if self.club is None:
+            self.store.set_meta("club", club)
+            self.club = club
+        elif self.club != club:
+            raise LeagueError(f"the league is club {self.club!r}'s, not {club!r}'s")
+
     # ------------------------------------------------------------ messages in
 
     def ingest(self, topic: str, payload: bytes) -> str:

@@ -80,8 +80,7 @@ class LeagueService:
         self.league = league
         self.settings = settings
         self.club = check_id(settings.club, "club")
-        if league.club is not None and league.club != self.club:
-            raise ValueError(f"the league is club {league.club!r}'s, the broker settings say {self.club!r}")
+        league.adopt_club(self.club)
         self.client = make_client(settings, f"league-{self.club}", clean=False)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

@@ -14,6 +14,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
+from companion.cli import main
 from companion.club.league import League
 from companion.club.league_figures import league_from_records
 from companion.club.messages import Roster, roster_topic
@@ -181,3 +182,42 @@ def test_the_roster_is_published_retained_for_the_tables(tmp_path: Path, club_br
     reader.disconnect()
     reader.loop_stop()
     league.close()
+
+
+def test_companion_club_rebuild_and_export(
+    tmp_path: Path,
+    club_broker: Mosquitto,
+    table: Table,
+    evening: list[TableGame],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    table.publish([game.record_message() for game in evening])  # retained at the broker
+    url = f"mqtt://{LEAGUE.username}:{LEAGUE.password}@127.0.0.1:{club_broker.port}"
+    rebuild = ["club", "rebuild", "--club", CLUB]
+    assert main([*rebuild, "--db", str(tmp_path / "a.db"), "--from-broker", "--broker", url]) == 0
+    assert main(["club", "export", "--db", str(tmp_path / "a.db"), "--to", str(tmp_path / "records")]) == 0
+    assert main([*rebuild, "--db", str(tmp_path / "b.db"), "--from-records", str(tmp_path / "records")]) == 0
+    expected = league_from_records([game.record for game in evening])
+    for name in ("a.db", "b.db"):
+        rebuilt = League(tmp_path / name)
+        assert rebuilt.club == CLUB and rebuilt.figures() == expected
+        rebuilt.close()
+    assert f"{len(evening)} records kept" in capsys.readouterr().out
+
+    (tmp_path / "records" / "t1-1.jsonl").write_text("not a record\n")
+    assert main([*rebuild, "--db", str(tmp_path / "c.db"), "--from-records", str(tmp_path / "records")]) == 2
+    assert "t1-1.jsonl does not replay" in capsys.readouterr().err
+    assert not list(tmp_path.glob("c.db*")), "a refused rebuild leaves no file"
+    assert main([*rebuild, "--db", str(tmp_path / "a.db"), "--from-records", str(tmp_path / "records")]) == 2
+    assert "rebuild into a new file" in capsys.readouterr().err
+
+
+def test_a_league_opened_without_its_club_takes_the_brokers(tmp_path: Path, club_broker: Mosquitto) -> None:
+    league = League(tmp_path / "league.db")
+    service = LeagueService(league, league_settings(club_broker))
+    assert league.club == CLUB and league.roster().members == ()
+    service.stop()
+    league.close()
+    reopened = League(tmp_path / "league.db")
+    assert reopened.club == CLUB
+    reopened.close()
