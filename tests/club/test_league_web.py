@@ -167,6 +167,20 @@ def test_the_league_page_in_a_browser_follows_the_tables(
         tables, ratings = (screen.locator(s).bounding_box() for s in ("#tables", "#overall"))
         assert ratings["x"] > tables["x"] + tables["width"] - 1, "the big screen shows them side by side"
         screenshot(screen, "league-1920")
+
+        page.goto(f"http://127.0.0.1:{server.port}/organiser")
+        assert page.locator("#roster").is_hidden()
+        page.fill("#pin", PIN)
+        page.click("#sign-in-form button")
+        page.locator("#roster").wait_for()
+        page.fill("#new-name", "Eve")
+        page.click("#add-member button")
+        page.locator('form.rename[data-member="eve"]').wait_for()  # the page reloads with the new member
+        assert page.evaluate(NO_SIDEWAYS_SCROLL)
+        screenshot(page, "league-organiser-375")
+        page.goto(f"http://127.0.0.1:{server.port}/")
+        eve = page.locator('.table-card[data-table="table-two"] li').first
+        assert eve.inner_text().split() == ["Eve", "0"], "Eve is a member now, no longer a guest"
         context.close()
     finally:
         table.close()
