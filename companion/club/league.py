@@ -29,6 +29,7 @@ from companion.club.messages import (
     check_id,
     parse_topic,
 )
+from companion.games.base import N_
 from companion.web.stats import player_key
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,14 @@ def _part(view: dict[str, Any], name: str) -> dict[str, Any]:
 
 
 class LeagueError(ValueError):
-    """An organiser's change the league refuses (the message says what is wrong); nothing is written."""
+    """An organiser's change the league refuses (the message says what is wrong); nothing is written.
+
+    `msgid` and `params` let the web layer say it in the phone's language (this module has no Flask)."""
+
+    def __init__(self, msgid: str, **params: object) -> None:
+        super().__init__(msgid % params)
+        self.msgid = msgid
+        self.params = params
 
 
 class League:
@@ -58,7 +66,12 @@ class League:
             check_id(club, "club")
             if known is not None and known != club:
                 self.store.close()
-                raise LeagueError(f"{path} is the league of club {known!r}, not {club!r}")
+                raise LeagueError(
+                    N_("%(path)s is the league of club %(known)s, not %(club)s"),
+                    path=str(path),
+                    known=known,
+                    club=club,
+                )
             if known is None:
                 self.store.set_meta("club", club)
         self.club = club or known
@@ -85,7 +98,9 @@ class League:
             self.store.set_meta("club", club)
             self.club = club
         elif self.club != club:
-            raise LeagueError(f"the league is club {self.club!r}'s, not {club!r}'s")
+            raise LeagueError(
+                N_("the league is club %(league)s's, not %(club)s's"), league=self.club, club=club
+            )
 
     # ------------------------------------------------------------ messages in
 
@@ -192,7 +207,7 @@ class League:
 
     def roster(self) -> Roster:
         if self.club is None:
-            raise LeagueError("this league has no club yet: start it with --club")
+            raise LeagueError(N_("this league has no club yet: start it with --club"))
         return Roster(self.club, self._members)
 
     def add_member(self, name: str) -> Member:
@@ -220,7 +235,7 @@ class League:
     def _rename_member(self, member_id: str, name: str) -> Member:
         members = self._members
         if member_id not in {member.id for member in members}:
-            raise LeagueError(f"no member {member_id!r} in the roster")
+            raise LeagueError(N_("no member %(member)s in the roster"), member=repr(member_id))
         name = self._check_name(name, [m for m in members if m.id != member_id])
         renamed = Member(member_id, name)
         former = next(m for m in members if m.id == member_id)
@@ -232,7 +247,11 @@ class League:
     def replace_roster(self, roster: Roster) -> None:
         """The roster as the broker keeps it (a league rebuilt from it)."""
         if self.club is not None and roster.club != self.club:
-            raise LeagueError(f"the roster is club {roster.club!r}'s, this league is {self.club!r}'s")
+            raise LeagueError(
+                N_("the roster is club %(club)s's, this league is %(league)s's"),
+                club=roster.club,
+                league=self.club,
+            )
         with self._roster_lock:
             self._set_members(roster.members)
 
@@ -240,9 +259,11 @@ class League:
     def _check_name(name: str, others: Iterable[Member]) -> str:
         name = name.strip() if isinstance(name, str) else ""
         if not name or len(name) > 40:
-            raise LeagueError("a member's name is 1 to 40 characters")
+            raise LeagueError(N_("a member's name is 1 to 40 characters"))
         if any(player_key(other.name) == player_key(name) for other in others):
-            raise LeagueError(f"{name!r} is already a member: names must differ to tell players apart")
+            raise LeagueError(
+                N_("%(name)s is already a member: names must differ to tell players apart"), name=repr(name)
+            )
         return name
 
     def _set_members(self, members: tuple[Member, ...], aliases: dict[str, str] | None = None) -> None:

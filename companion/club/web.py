@@ -139,7 +139,7 @@ def add_member() -> Response:
     try:
         member = current_league().add_member(_name_from_body())
     except LeagueError as error:
-        bad_request(str(error))
+        bad_request(_(error.msgid, **error.params))
     return jsonify(id=member.id, name=member.name)
 
 
@@ -148,7 +148,7 @@ def rename_member(member_id: str) -> Response:
     try:
         member = current_league().rename_member(member_id, _name_from_body())
     except LeagueError as error:
-        bad_request(str(error))
+        bad_request(_(error.msgid, **error.params))
     return jsonify(id=member.id, name=member.name)
 
 
