@@ -123,7 +123,8 @@ def _rating_json(rating: PlackettLuceRating) -> dict[str, float]:
 def figures_from_games(
     games: Iterable[FinishedGame], members: Sequence[Member] = (), aliases: Mapping[str, str] | None = None
 ) -> dict[str, Any]:
-    """The league: games counted (in order), standings per game and overall, every player's history.
+    """The league: games counted (in order), standings per game and overall, every player's history, and
+    the finished games not counted because one name sat at two seats.
     `aliases`: a renamed member's former names (as player_key matches them), each with the member's id."""
     model = PlackettLuce()
     players = Players(members, aliases)
@@ -132,11 +133,14 @@ def figures_from_games(
     per_game: dict[str, dict[str, _Standing]] = {}
     history: dict[str, list[dict[str, Any]]] = {}
     counted: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
     for game in sorted((g for g in games if g.over), key=FinishedGame.order):
         seats = [players.identify(name) for name in game.names]
         ids = [player for player, _name, _guest in seats]
         if len(set(ids)) != len(ids):
-            continue  # one person at two seats: no rating can say who won against whom
+            # One person at two seats (two players wrote the same name): no rating can say who won.
+            skipped.append({"table": game.table, "game_id": game.game_id, "names": list(game.names)})
+            continue
         before = [ratings.get(player) or model.rating(name=player) for player in ids]
         after = [team[0] for team in model.rate([[r] for r in before], ranks=list(game.places))]
         for seat, (player, name, guest) in enumerate(seats):
@@ -190,6 +194,7 @@ def figures_from_games(
             for name, table in sorted(per_game.items())
         },
         "history": {player: history[player] for player in sorted(history)},
+        "skipped": skipped,
     }
 
 

@@ -55,6 +55,7 @@ def _live_context() -> dict[str, Any]:
         "overall": figures["overall"],
         "standings": figures["standings"],
         "games_counted": len(figures["games"]),
+        "skipped": len(figures["skipped"]),
     }
 
 

@@ -196,6 +196,13 @@ def test_a_longer_record_of_the_same_game_replaces_a_shorter_one(
     league.close()
 
 
+def test_a_game_with_one_name_at_two_seats_is_listed_but_not_rated(tmp_path: Path) -> None:
+    game = play_games(tmp_path / "games", "t1", [["Ann", "ann ", "Bo"]], seed=60)[0]
+    figures = league_from_records([game.record])
+    assert figures["games"] == [] and figures["overall"] == []
+    assert figures["skipped"] == [{"table": "t1", "game_id": 1, "names": ["Ann", "ann ", "Bo"]}]
+
+
 def test_the_roster_refuses_a_second_member_of_the_same_name(tmp_path: Path) -> None:
     league = League(tmp_path / "league.db", CLUB)
     published = []
