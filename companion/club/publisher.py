@@ -172,6 +172,8 @@ class TablePublisher:
         self._roster: Roster | None = None
         self._roster_payload: bytes | None = None
         self._connected = False
+        """Connected, and what was in flight before sent again: new events may go out."""
+        self._online_mid: int | None = None
         self.refusal: str | None = None
         """Why the broker last refused the table (a wrong key), or None."""
         self._thread: threading.Thread | None = None
@@ -194,7 +196,7 @@ class TablePublisher:
             )
         client.will_set(online_topic(settings.club, settings.table), b"0", qos=1, retain=True)
         client.reconnect_delay_set(1, settings.reconnect_max_seconds)
-        client.max_inflight_messages_set(WINDOW)
+        client.max_inflight_messages_set(WINDOW + 1)  # and the online flag
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
@@ -267,17 +269,21 @@ class TablePublisher:
             log.warning("the club's broker refused table %s: %s", self.settings.client_id, reason)
             return
         self.refusal = None
-        self._connected = True
         settings = self.settings
-        client.publish(online_topic(settings.club, settings.table), b"1", qos=1, retain=True)
+        # paho sends the window of the last connection again right after this callback. New events wait
+        # until the online flag is acknowledged, which paho reads only after that: they go out behind it.
+        self._online_mid = client.publish(
+            online_topic(settings.club, settings.table), b"1", qos=1, retain=True
+        ).mid
         client.subscribe(roster_topic(settings.club), qos=1)
-        self._wake.set()
 
     def _on_disconnect(self, _c: mqtt.Client, _u: object, _f: object, _r: object, _p: object) -> None:
         self._connected = False
 
     def _on_publish(self, _c: mqtt.Client, _u: object, mid: int, _r: object, _p: object) -> None:
         # paho holds its message lock here: only hand the ack over, never wait for ours.
+        if mid == self._online_mid:
+            self._connected = True
         self._acks.put(mid)
         self._wake.set()
 
@@ -370,6 +376,8 @@ class TablePublisher:
         return through
 
     def _send(self, store: RecordStore) -> None:
+        if not self._connected:
+            return  # the window waits in paho for the broker; the rest stays in the record
         for info in store.list_games():
             if len(self._inflight) >= WINDOW:
                 return

@@ -213,6 +213,26 @@ def test_a_table_plays_on_without_its_broker_and_catches_up_once_each(
     assert firsts == sorted(firsts), "each event first arrived after the one before it"
 
 
+def test_events_played_before_the_broker_was_ever_reachable_arrive_in_order(
+    broker: Mosquitto, league: League, table: Referee, tmp_path: Path
+) -> None:
+    broker.stop()
+    publisher = attach(table, settings_for(broker), tmp_path / "var" / "outbox.db")
+    try:
+        game_id = new_race(table, goal=60)
+        play(table, 5)  # 10 events before any connection: half the window
+        assert not publisher.connected
+        broker.start()
+        play(table, 10)  # and 20 more while the table connects
+        wait_acked(publisher, game_id, 30)
+        league.wait_for(lambda seen: 30 in seen.seqs(), "the table did not catch up")
+    finally:
+        publisher.stop()
+    assert league.seqs() == list(range(1, 31)), (
+        "in order and once each: nothing went out before the connection"
+    )
+
+
 def test_a_restarted_table_resumes_from_its_outbox(broker: Mosquitto, league: League, tmp_path: Path) -> None:
     db, outbox = tmp_path / "var" / "table.db", tmp_path / "var" / "outbox.db"
     referee = Referee(db)
@@ -251,13 +271,7 @@ def test_a_finished_game_is_published_retained_and_replays_to_the_same_scores(
         wait_record(publisher, game_id, final.seq)
     finally:
         publisher.stop()
-    # A league that comes later still gets the record: it is retained.
-    later = League(broker)
-    try:
-        later.wait_for(lambda seen: game_id in seen.records, "no retained record")
-    finally:
-        later.stop()
-    record = parse_record(later.records[game_id].lines)
+    record = parse_record(retained_record(broker, game_id).lines)
     replayed = replay(record.header, record.events)
     assert replayed.state.scores() == final.state.scores()
     assert replayed.events == final.seq and record.header.finished
@@ -341,12 +355,19 @@ def test_an_undo_after_the_end_sends_the_record_again_once_finished_again(
         wait_record(publisher, game_id, again.seq)
     finally:
         publisher.stop()
+    assert len(retained_record(broker, game_id).lines) == again.seq + 1, (
+        "the retained record is the longer one"
+    )
+
+
+def retained_record(broker: Mosquitto, game_id: int) -> RecordMessage:
+    """The record a league gets that subscribes only now: it is retained."""
     later = League(broker)
     try:
         later.wait_for(lambda seen: game_id in seen.records, "no retained record")
     finally:
         later.stop()
-    assert len(later.records[game_id].lines) == again.seq + 1, "the retained record is the longer one"
+    return later.records[game_id]
 
 
 def wait_record(publisher: TablePublisher, game_id: int, events: int) -> None:
