@@ -20,10 +20,10 @@ import dataclasses
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -33,13 +33,13 @@ from companion.club.messages import (
     EventMessage,
     RecordMessage,
     Roster,
-    check_id,
     events_topic,
     online_topic,
     record_topic,
     roster_topic,
 )
 from companion.club.publisher_outbox import GameProgress, Outbox
+from companion.club.publisher_settings import BrokerSettings, PublisherError
 from companion.record.jsonl import record_lines
 from companion.record.replay import RecordHeader, Replay, replay_event, start
 from companion.record.store import Event, GameInfo, RecordStore
@@ -52,79 +52,9 @@ WINDOW = 20
 """Messages handed to paho and not yet acknowledged: enough to keep a LAN busy, few to hold in memory."""
 POLL_SECONDS = 1.0
 """How often the record is looked at without a notify (a game imported, an ack that woke nobody)."""
+DRAIN_SECONDS = 2.0
+"""How long a stop waits for the broker to acknowledge what is in flight."""
 MAX_CURSORS = 4
-SCHEMES = {"mqtt": 1883, "mqtts": 8883}
-
-
-class PublisherError(ValueError):
-    """Broker settings that cannot work, named."""
-
-
-@dataclasses.dataclass(frozen=True)
-class BrokerSettings:
-    """Where a table publishes, and the club's key: a broker account, or a TLS client certificate."""
-
-    host: str
-    club: str
-    table: str
-    port: int = 1883
-    username: str | None = None
-    password: str | None = None
-    tls: bool = False
-    ca_file: Path | None = None
-    cert_file: Path | None = None
-    key_file: Path | None = None
-    reconnect_max_seconds: int = 30
-    """The longest wait between two connection attempts (paho doubles it from 1 s)."""
-
-    def __post_init__(self) -> None:
-        check_id(self.club, "club")
-        check_id(self.table, "table")
-        if not self.host:
-            raise PublisherError("the broker's host is missing")
-        if not 0 < self.port < 65536:
-            raise PublisherError(f"the broker's port is 1 to 65535, not {self.port}")
-        if (self.cert_file is None) != (self.key_file is None):
-            raise PublisherError("a TLS client certificate needs both its cert and its key file")
-        for path in (self.ca_file, self.cert_file, self.key_file):
-            if path is not None and not path.is_file():
-                raise PublisherError(f"the TLS file {path} does not exist")
-
-    @classmethod
-    def from_url(cls, url: str, *, club: str, table: str, **more: Any) -> BrokerSettings:
-        """`mqtt://user:password@host:port` (mqtts:// for TLS); `more` sets the other fields."""
-        parts = urlsplit(url)
-        if parts.scheme not in SCHEMES:
-            raise PublisherError(
-                f"the broker {url!r} is no mqtt://host[:port] or mqtts://host[:port] address"
-            )
-        try:
-            port = parts.port or SCHEMES[parts.scheme]
-        except ValueError:
-            raise PublisherError(f"the broker {url!r} has no valid port") from None
-        if parts.path not in ("", "/") or parts.query or parts.fragment:
-            raise PublisherError(f"the broker {url!r} has a path or query: give only mqtt://host:port")
-        found: dict[str, Any] = {
-            "username": unquote(parts.username) if parts.username else None,
-            "password": unquote(parts.password) if parts.password else None,
-        }
-        found.update({name: value for name, value in more.items() if value is not None})
-        return cls(
-            host=parts.hostname or "",
-            club=club,
-            table=table,
-            port=port,
-            tls=parts.scheme == "mqtts" or bool(more.get("tls")),
-            **{name: value for name, value in found.items() if name != "tls"},
-        )
-
-    @property
-    def client_id(self) -> str:
-        return f"{self.club}-{self.table}"
-
-    @property
-    def destination(self) -> str:
-        return f"{self.club}/{self.table}"
 
 
 @dataclasses.dataclass
@@ -334,6 +264,11 @@ class TablePublisher:
                 except Exception:
                     # A record the publisher cannot read now is read again at the next wake.
                     log.exception("publishing table %s's record failed", self.settings.client_id)
+            # What is in flight at a stop is waited for a moment: each ack saved is an event not sent twice.
+            deadline = time.monotonic() + DRAIN_SECONDS
+            while self._inflight and self._connected and time.monotonic() < deadline:
+                outbox.save(self._take_acks())
+                time.sleep(0.02)
             outbox.save(self._take_acks())
         finally:
             outbox.close()
@@ -471,3 +406,5 @@ def attach(referee: Referee, settings: BrokerSettings, outbox: Path, **more: Any
     publisher.unsubscribe = referee.broadcaster.subscribe(lambda _published: publisher.notify())
     publisher.notify()
     return publisher
+
+__all__ = ["BrokerSettings", "PublisherError", "TablePublisher", "attach"]
