@@ -22,8 +22,10 @@ from companion.club.publisher import BrokerSettings, PublisherError, TablePublis
 from companion.games import CHANCE
 from companion.record.jsonl import parse_record
 from companion.record.replay import replay
+from companion.table.broadcast import Published
 from companion.table.inputs import NewGame, SubmitAction, Undo
 from companion.table.referee import Referee
+from companion.table.simulation import SimulationDriver
 from companion.web import create_app
 from tests.table.toygame import RACE, SECRET_KEY, Coin, Step
 
@@ -407,3 +409,44 @@ def test_a_table_publishes_over_tls_with_the_clubs_client_certificate(tmp_path: 
                 league.stop()
     finally:
         shipped.stop()
+
+
+@pytest.mark.parametrize("game", ["minotaurus", "hornochsen", "asterion", "minos", "minoa"])
+def test_every_games_published_views_are_the_scoreboards_own(
+    broker: Mosquitto, league: League, tmp_path: Path, game: str
+) -> None:
+    """Recomputed by replaying the record, each event's view is exactly what the live scoreboard showed
+    after it: the public view the game gives, never the state behind it."""
+    shown: dict[int, dict[str, Any]] = {}
+
+    def keep(published: Published) -> None:
+        if published.payload.get("game"):
+            shown[published.payload["seq"]] = published.payload
+
+    table = Referee(tmp_path / "var" / "table.db", simulate=True)  # the simulated players play
+    table.start()
+    table.broadcaster.subscribe(keep)
+    publisher = attach(table, settings_for(broker), tmp_path / "var" / "outbox.db")
+    driver = SimulationDriver(table, game=game, players=3, seed=3, delay=0, pause=PATIENCE)
+    try:
+        driver.start()
+        deadline = time.monotonic() + PATIENCE
+        while len(shown) < 40 and not (table.snapshot().state and table.snapshot().state.is_over()):
+            assert time.monotonic() < deadline, f"{game} stalled"
+            time.sleep(0.05)
+        driver.stop()
+        last = table.snapshot()
+        assert last.game_id is not None
+        wait_acked(publisher, last.game_id, last.seq)
+        league.wait_for(lambda seen: last.seq in seen.seqs(), "not every event arrived")
+    finally:
+        driver.stop()
+        publisher.stop()
+        table.stop()
+    assert league.seqs() == list(range(1, last.seq + 1))
+    for event in league.events:
+        public = {
+            key: value for key, value in shown[event.seq].items() if key not in ("id", "table", "legal")
+        }
+        assert event.view == public, f"{game} event {event.seq}"
+        assert not {"action", "evidence"} & keys_in(event.view)
