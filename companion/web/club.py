@@ -65,10 +65,9 @@ class ClubTable:
 
     def to_json(self) -> dict[str, Any]:
         members = self.members()
+        known = {member.id for member in members}
         with self.lock:
-            present = [
-                name for member_id, name in self.present.items() if member_id in {m.id for m in members}
-            ]
+            present = [name for member_id, name in self.present.items() if member_id in known]
             here = set(self.present)
         return {
             "club": self.club,
