@@ -213,46 +213,91 @@ def test_a_wrong_club_setting_stops_the_start_before_anything_is_written(
     assert not db.parent.exists()
 
 
-def test_companion_run_with_a_club_publishes_its_games(club_broker: Mosquitto, tmp_path: Path) -> None:
-    events: list[EventMessage] = []
-    online: list[str] = []
-    arrived = threading.Event()
-    league = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="league", clean_session=False)
-    league.username_pw_set(LEAGUE.username, LEAGUE.password)
+class Listener:
+    """The league's side, as a bare persistent subscriber: every event and online flag, in arrival order."""
 
-    def on_message(_c: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
-        if message.topic.endswith("/events"):
-            events.append(EventMessage.decode(message.payload))
-            if len(events) >= 5:
-                arrived.set()
-        elif message.topic.endswith("/online"):
-            online.append(message.payload.decode())
+    def __init__(self, broker: Mosquitto) -> None:
+        self.events: list[EventMessage] = []
+        self.online: list[str] = []
+        self.changed = threading.Condition()
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="league", clean_session=False)
+        self.client.username_pw_set(LEAGUE.username, LEAGUE.password)
+        self.client.on_message = self._on_message
+        self.client.connect("127.0.0.1", broker.port)
+        self.client.subscribe(tables_filter(CLUB), qos=1)
+        self.client.loop_start()
 
-    league.on_message = on_message
-    league.connect("127.0.0.1", club_broker.port)
-    league.subscribe(tables_filter(CLUB), qos=1)
-    league.loop_start()
-    url = f"mqtt://{TABLE.username}:{TABLE.password}@127.0.0.1:{club_broker.port}"
+    def _on_message(self, _c: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        with self.changed:
+            if message.topic.endswith("/events"):
+                self.events.append(EventMessage.decode(message.payload))
+            elif message.topic.endswith("/online"):
+                self.online.append(message.payload.decode())
+            self.changed.notify_all()
+
+    def wait_for_events(self, count: int, table: subprocess.Popen[bytes]) -> None:
+        with self.changed:
+            if not self.changed.wait_for(lambda: len(self.events) >= count, PATIENCE):
+                table.kill()
+                pytest.fail(
+                    f"{len(self.events)} events from companion run: {table.communicate()[1].decode()}"
+                )
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def club_table_process(broker: Mosquitto, tmp_path: Path, table: str) -> subprocess.Popen[bytes]:
+    """`companion run --simulate --club ...`: simulated players at a table of the club."""
+    url = f"mqtt://{TABLE.username}:{TABLE.password}@127.0.0.1:{broker.port}"
     command = [sys.executable, "-m", "companion", "run", "--simulate"]
     command += ["--delay", "0.05", "--port", "0", "--no-mdns", "--db", str(tmp_path / "sim.db")]
-    command += ["--club", url, "--club-id", CLUB, "--table-id", "t7"]
+    command += ["--club", url, "--club-id", CLUB, "--table-id", table]
     environment = {**os.environ, "PYTHONPATH": str(ROOT), "COMPANION_CONFIG": ""}
-    table = subprocess.Popen(
+    return subprocess.Popen(
         command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+
+
+def test_companion_run_with_a_club_publishes_its_games(club_broker: Mosquitto, tmp_path: Path) -> None:
+    league = Listener(club_broker)
+    table = club_table_process(club_broker, tmp_path, "t7")
     try:
-        assert arrived.wait(PATIENCE), (
-            f"no events from companion run: {table.stderr.read1().decode() if table.stderr else ''}"
-        )
+        league.wait_for_events(5, table)
     finally:
         table.terminate()
         output, _errors = table.communicate(timeout=PATIENCE)
-        league.disconnect()
-        league.loop_stop()
-    assert [event.seq for event in events[:5]] == [1, 2, 3, 4, 5]
-    assert {event.table for event in events} == {"t7"} and "1" in online
+        league.close()
+    assert [event.seq for event in league.events[:5]] == [1, 2, 3, 4, 5]
+    assert {event.table for event in league.events} == {"t7"} and "1" in league.online
     assert b"Club lions, table t7" in output and b"/club" in output
     assert (tmp_path / "sim.club-outbox.db").exists()
+
+
+def test_a_table_killed_mid_game_resumes_publishing_without_a_gap(
+    club_broker: Mosquitto, tmp_path: Path
+) -> None:
+    league = Listener(club_broker)
+    try:
+        table = club_table_process(club_broker, tmp_path, "t8")
+        league.wait_for_events(12, table)
+        table.kill()  # a power cut: no goodbye, nothing drained
+        table.communicate(timeout=PATIENCE)
+        before = max(event.seq for event in league.events)
+        table = club_table_process(club_broker, tmp_path, "t8")
+        league.wait_for_events(len(league.events) + 12, table)
+        table.terminate()
+        table.communicate(timeout=PATIENCE)
+    finally:
+        league.close()
+    games = {event.game_id for event in league.events}
+    for game_id in games:
+        arrived = [event.seq for event in league.events if event.game_id == game_id]
+        kept = list(dict.fromkeys(arrived))  # the league keeps the first of each seq
+        assert kept == list(range(1, len(kept) + 1)), f"game {game_id}: a gap or a step back: {arrived}"
+    assert max(event.seq for event in league.events) > before, "the restarted table played on and published"
+    assert league.online[:3] == ["1", "0", "1"], "online, gone (the killed table's last will), online again"
 
 
 # ---------------------------------------------------------------- on a phone
