@@ -299,7 +299,7 @@ class TablePublisher:
                     # QoS 1 acknowledges in order on one connection; an ack out of order waits for its gap.
                     kept.acked_through = sent.seq
                     kept.acked_through = self._acked_run(sent.game_id, kept.acked_through)
-                else:
+                elif sent.seq > kept.acked_through:
                     self._ahead.setdefault(sent.game_id, set()).add(sent.seq)
                 changed[sent.game_id] = kept
 
