@@ -83,6 +83,7 @@ class LeagueService:
         league.adopt_club(self.club)
         self.client = make_client(settings, f"league-{self.club}", clean=False)
         self.client.on_connect = self._on_connect
+        self.client.on_subscribe = self._on_subscribe
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
         self.connected = threading.Event()
@@ -91,7 +92,7 @@ class LeagueService:
         league.roster_listeners.append(self._publish_roster)
 
     def start(self, timeout: float | None = None) -> None:
-        """Connect in the background; with `timeout`, wait that long for the first subscription."""
+        """Connect in the background; with `timeout`, wait that long for the broker to take the subscription."""
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=30)
         self.client.loop_start()
         if timeout is not None and not self.connected.wait(timeout):
@@ -116,6 +117,15 @@ class LeagueService:
         client.subscribe(tables_filter(self.club), qos=1)
         if self.league.club is not None and self.league.roster().members:
             self._publish_roster(self.league.roster())
+
+    def _on_subscribe(self, _c: mqtt.Client, _u: object, _mid: int, reasons: list[Any], _p: object) -> None:
+        # Connected is not enough: a table's message before the broker took the subscription (the very first
+        # start, before the session exists) would reach nobody.
+        refused = [reason for reason in reasons if reason.is_failure]
+        if refused:
+            self.refusal = str(refused[0])
+            log.error("the club's broker refused the league's subscription: %s", refused[0])
+            return
         self.connected.set()
 
     def _on_disconnect(self, _c: mqtt.Client, _u: object, _f: object, reason: Any, _p: object) -> None:

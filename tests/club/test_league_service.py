@@ -79,10 +79,10 @@ def table(club_broker: Mosquitto) -> Iterator[Table]:
     made.close()
 
 
-def wait_for(condition: Callable[[], bool], what: str) -> None:
+def wait_for(condition: Callable[[], bool], what: str | Callable[[], str]) -> None:
     deadline = time.monotonic() + PATIENCE
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what if isinstance(what, str) else what()}"
         time.sleep(0.05)
 
 
@@ -123,7 +123,11 @@ def test_a_league_restart_and_a_broker_restart_lose_nothing(
     table.publish(messages[2 * third + 20 :])
 
     expected = {(t, g, s) for g_ in evening for (t, g, s) in event_keys(g_)}
-    wait_for(lambda: league.received() == expected and len(league.records()) == len(evening), "every message")
+    wait_for(
+        lambda: league.received() == expected and len(league.records()) == len(evening),
+        lambda: f"every message: missing {sorted(expected - league.received())[:8]}, "
+        f"{len(league.records())} of {len(evening)} records, outcomes {league.counts}",
+    )
     assert league.figures() == league_from_records([game.record for game in evening])
     assert league.counts["malformed"] == league.counts["refused"] == 0
     assert service.connections >= 2, "the league reconnected after the broker's restart"
