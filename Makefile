@@ -48,7 +48,8 @@ typecheck: venv
 	$(BIN)/mypy --strict companion/games companion/sensors companion/sim/ringtoss companion/bench.py companion/vision \
 		companion/web/teach.py companion/web/setup.py companion/web/claim.py companion/web/webapp.py \
 		companion/web/i18n.py companion/web/state.py companion/web/game_texts.py companion/translations \
-		companion/config.py companion/datafiles.py companion/words.py companion/device_words.py companion/progress.py
+		companion/config.py companion/datafiles.py companion/words.py companion/device_words.py companion/progress.py \
+		companion/club companion/web/club.py
 
 # Debian packages the tests use, installed once when missing: the browser tests drive Debian's chromium
 # through Playwright (never a downloaded browser); the collar test renders hardware/print/collar.scad; the club
