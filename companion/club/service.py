@@ -92,7 +92,8 @@ class LeagueService:
         league.roster_listeners.append(self._publish_roster)
 
     def start(self, timeout: float | None = None) -> None:
-        """Connect in the background; with `timeout`, wait that long for the broker to take the subscription."""
+        """Connect in the background; with `timeout`, wait that long for the broker to take the subscription
+        (connected is not enough: see _on_subscribe)."""
         self.client.connect_async(self.settings.host, self.settings.port, keepalive=30)
         self.client.loop_start()
         if timeout is not None and not self.connected.wait(timeout):

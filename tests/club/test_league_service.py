@@ -82,7 +82,8 @@ def table(club_broker: Mosquitto) -> Iterator[Table]:
 def wait_for(condition: Callable[[], bool], what: str | Callable[[], str]) -> None:
     deadline = time.monotonic() + PATIENCE
     while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what if isinstance(what, str) else what()}"
+        said = what if isinstance(what, str) else what()
+        assert time.monotonic() < deadline, f"timed out waiting for {said}"
         time.sleep(0.05)
 
 
@@ -125,8 +126,10 @@ def test_a_league_restart_and_a_broker_restart_lose_nothing(
     expected = {(t, g, s) for g_ in evening for (t, g, s) in event_keys(g_)}
     wait_for(
         lambda: league.received() == expected and len(league.records()) == len(evening),
-        lambda: f"every message: missing {sorted(expected - league.received())[:8]}, "
-        f"{len(league.records())} of {len(evening)} records, outcomes {league.counts}",
+        lambda: (
+            f"every message: missing {sorted(expected - league.received())[:8]}, "
+            f"{len(league.records())} of {len(evening)} records, outcomes {league.counts}"
+        ),
     )
     assert league.figures() == league_from_records([game.record for game in evening])
     assert league.counts["malformed"] == league.counts["refused"] == 0
