@@ -56,7 +56,7 @@ def add_club_commands(commands: argparse._SubParsersAction[Any]) -> None:
 
 
 def _settings(url: str, club: str) -> Any:
-    from companion.club.publisher import BrokerSettings
+    from companion.club.publisher_settings import BrokerSettings
 
     # The table's settings parse the same address; the league is one more client of the club's broker.
     return BrokerSettings.from_url(url, club=club, table="league")
