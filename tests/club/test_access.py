@@ -20,7 +20,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from companion.club.messages import events_topic, roster_topic
-from companion.club.mosquitto import Mosquitto, free_port
+from companion.club.mosquitto import Account, Mosquitto, free_port
 
 from .conftest import need_mosquitto
 
@@ -35,9 +35,11 @@ TLS_LINES = re.compile(
 class ShippedBroker(Mosquitto):
     """Mosquitto running hardware/club/mosquitto.conf as Debian includes it from conf.d."""
 
-    def __init__(self, folder: Path, keys: Path, *, tls: bool) -> None:
+    def __init__(self, folder: Path, keys: Path, *, tls: bool, bridge: str = "") -> None:
         self.keys = keys
         self.tls = tls
+        self.bridge = bridge
+        """A second drop-in: hardware/club/bridge.conf as the club fills it in."""
         self.tls_port = free_port() if tls else 0
         super().__init__(folder)
 
@@ -63,6 +65,8 @@ class ShippedBroker(Mosquitto):
         ]
         (self.folder / "conf.d").mkdir(exist_ok=True)
         (self.folder / "minotaur.conf").rename(self.folder / "conf.d" / "minotaur.conf")
+        if self.bridge:
+            (self.folder / "conf.d" / "region.conf").write_text(self.bridge)
         (self.folder / "mosquitto.conf").write_text("\n".join(debian_main) + "\n")
 
 
@@ -199,6 +203,47 @@ def test_tls_client_certificates_are_the_clubs_key(shipped_broker: ShippedBroker
     assert league.next_message() == (events_topic(CLUB, "t1"), "event over TLS")
     league.close()
     table.close()
+
+
+def test_a_clubs_bridge_forwards_its_tables_to_the_region_and_nothing_else(tmp_path: Path) -> None:
+    need_mosquitto()
+    region_acl = tuple((CLUB_FOLDER / "region-acl").read_text().splitlines())
+    bridge_key, reader_key = Account(CLUB, "region-key-of-lions"), Account("region-league", "region-reader")
+    tigers = Account("tigers", "region-key-of-tigers")
+    region = Mosquitto(tmp_path / "region", accounts=(bridge_key, reader_key, tigers), acl=region_acl)
+    region.start()
+    bridge = []
+    for line in (CLUB_FOLDER / "bridge.conf").read_text().splitlines():
+        if line.startswith("bridge_cafile"):
+            continue  # the test's region listens without TLS
+        line = line.replace("region.example.org:8883", f"127.0.0.1:{region.port}")
+        bridge.append(line.replace("CLUB", CLUB).replace("REGION-KEY", bridge_key.password))
+    make_keys(tmp_path / "keys")
+    club = ShippedBroker(tmp_path / "club", tmp_path / "keys", tls=False, bridge="\n".join(bridge) + "\n")
+    club.start()
+    try:
+        reader = signed_in(region, "region-league", reader_key.username, reader_key.password)
+        reader.subscribe("minotaur/#")
+        other_club = signed_in(region, "club-tigers", tigers.username, tigers.password)
+        other_club.publish(events_topic(CLUB, "t1"), "a forged event of the lions")
+        league = signed_in(club, "league-lions", "league", LEAGUE_KEY)
+        league.publish(roster_topic(CLUB), "the club's roster", retain=True)
+        table = signed_in(club, "lions-t1", "table", TABLE_KEY)
+        # The bridge connects in the background: the table's events wait in its queue until it has.
+        for number in range(1, 4):
+            table.publish(events_topic(CLUB, "t1"), f"event {number}")
+        arrived = [reader.next_message() for _ in range(3)]
+        assert arrived == [(events_topic(CLUB, "t1"), f"event {n}") for n in range(1, 4)]
+        tigers_event = events_topic("tigers", "t1")
+        other_club.publish(tigers_event, "the tigers' own event")
+        assert reader.next_message() == (tigers_event, "the tigers' own event"), (
+            "the forged event and the lions' roster would have come first"
+        )
+        for client in (reader, other_club, league, table):
+            client.close()
+    finally:
+        club.stop()
+        region.stop()
 
 
 def test_club_keys_refuses_a_club_that_is_not_an_id(tmp_path: Path) -> None:
