@@ -38,7 +38,7 @@ import secrets
 import statistics
 import tempfile
 import time
-from collections.abc import Sequence, Set
+from collections.abc import Callable, Sequence, Set
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -118,17 +118,21 @@ class TimedLeague(League):
         self.records_taken: set[tuple[str, int]] = set()
         self.event_bytes: list[int] = []
 
-    def ingest(self, topic: str, payload: bytes) -> str:
-        outcome = super().ingest(topic, payload)
-        now = time.time()
-        if outcome == "event":
-            data = json.loads(payload)
-            self.arrived.setdefault((data["table"], data["game_id"], data["seq"]), now)
-            self.event_bytes.append(len(payload))
-        elif outcome in ("record", "record kept"):
-            parts = parse_topic(topic)
-            self.records_taken.add((parts.table, parts.game_id or 0))
-        return outcome
+    def ingest_later(self, topic: str, payload: bytes, done: Callable[[str], None]) -> None:
+        """As the service calls it: the time taken is when the league has committed the event."""
+
+        def noted(outcome: str) -> None:
+            now = time.time()
+            if outcome == "event":
+                data = json.loads(payload)  # well formed: it was just committed
+                self.arrived.setdefault((data["table"], data["game_id"], data["seq"]), now)
+                self.event_bytes.append(len(payload))
+            elif outcome in ("record", "record kept"):
+                parts = parse_topic(topic)
+                self.records_taken.add((parts.table, parts.game_id or 0))
+            done(outcome)
+
+        super().ingest_later(topic, payload, noted)
 
 
 @dataclasses.dataclass

@@ -21,6 +21,9 @@ from typing import Any, TypeVar
 from companion.club.messages import EventMessage, Member, RecordMessage
 
 T = TypeVar("T")
+_Job = tuple[Callable[[sqlite3.Connection], Any], Future[Any]]
+MAX_BATCH = 500
+"""Jobs committed together at most: a backlog commits in a few transactions, and none holds the file long."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -47,9 +50,7 @@ class LeagueStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._jobs: queue.Queue[tuple[Callable[[sqlite3.Connection], Any], Future[Any]] | None] = (
-            queue.Queue()
-        )
+        self._jobs: queue.Queue[_Job | None] = queue.Queue()
         ready: Future[None] = Future()
         self._writer = threading.Thread(
             target=self._write_loop, args=(ready,), name="league-writer", daemon=True
@@ -71,23 +72,59 @@ class LeagueStore:
         ready.set_result(None)
         with closing(connection):
             while (job := self._jobs.get()) is not None:
-                work, done = job
-                try:
-                    connection.execute("BEGIN IMMEDIATE")
-                    result = work(connection)
-                    connection.execute("COMMIT")
-                except BaseException as error:  # handed to the caller, who raises it
-                    if connection.in_transaction:
-                        connection.execute("ROLLBACK")
-                    done.set_exception(error)
-                else:
-                    done.set_result(result)
+                batch, stop = [job], False
+                while len(batch) < MAX_BATCH:
+                    try:
+                        more = self._jobs.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                self._commit(connection, batch)
+                if stop:
+                    return
 
-    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `work` in one transaction on the writer thread; its result once committed."""
+    @staticmethod
+    def _commit(connection: sqlite3.Connection, batch: list[_Job]) -> None:
+        """The jobs waiting together in one transaction (a backlog's thousand events cost one sync to disk,
+        not a thousand), each in its own savepoint so that one refused job leaves the others; results are
+        handed out in order once the whole transaction is committed."""
+        outcomes: list[tuple[Future[Any], Any, BaseException | None]] = []
+        try:
+            connection.execute("BEGIN IMMEDIATE")
+            for work, done in batch:
+                connection.execute("SAVEPOINT job")
+                try:
+                    result = work(connection)
+                except BaseException as error:  # handed to the caller, who raises it
+                    connection.execute("ROLLBACK TO job")
+                    outcomes.append((done, None, error))
+                else:
+                    outcomes.append((done, result, None))
+                connection.execute("RELEASE job")
+            connection.execute("COMMIT")
+        except BaseException as error:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            outcomes = [(done, None, error) for _, done in batch]
+        for done, result, failure in outcomes:
+            if failure is not None:
+                done.set_exception(failure)
+            else:
+                done.set_result(result)
+
+    def submit(self, work: Callable[[sqlite3.Connection], T]) -> Future[T]:
+        """Run `work` in a transaction on the writer thread; the future holds its result once committed.
+        Futures complete in the order their work was submitted."""
         done: Future[T] = Future()
         self._jobs.put((work, done))
-        return done.result()
+        return done
+
+    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run `work` in a transaction on the writer thread; its result once committed."""
+        return self.submit(work).result()
 
     def close(self) -> None:
         if self._writer.is_alive():
@@ -104,6 +141,10 @@ class LeagueStore:
     def add_event(self, message: EventMessage) -> bool:
         """Keep an event; False if it was received before. The table's live view follows only a later
         event than the one it shows (an older one arriving late changes nothing)."""
+        return self.add_event_later(message).result()
+
+    def add_event_later(self, message: EventMessage) -> Future[bool]:
+        """`add_event` without waiting: the future says, once committed, whether the event was new."""
 
         def work(connection: sqlite3.Connection) -> bool:
             added = connection.execute(
@@ -135,7 +176,7 @@ class LeagueStore:
                 )
             return True
 
-        return self.write(work)
+        return self.submit(work)
 
     def set_online(self, table: str, online: bool) -> None:
         self.write(

@@ -1,9 +1,9 @@
 """The league's link to the club's broker, and rebuilding a league from what the broker or the tables keep.
 
 `LeagueService` is one paho client with a persistent session (client id `league-<club>`, clean_session
-False) subscribed to every table's messages at QoS 1. paho acknowledges a QoS 1 message only after
-`on_message` returns, and `League.ingest` has committed it by then, so a message the broker counts as
-delivered is in the league's file: when the league restarts, the broker sends it whatever it queued
+False) subscribed to every table's messages at QoS 1. It acknowledges a QoS 1 message itself (paho's
+manual_ack) once `League.ingest_later` has committed it, in the order received, so a message the broker
+counts as delivered is in the league's file: when the league restarts, the broker sends it whatever it queued
 meanwhile; when the broker restarts, its persistence keeps that queue and the retained records. Either
 way nothing is lost, and a message delivered twice changes nothing (the league dedups).
 
@@ -55,8 +55,12 @@ class BrokerLike(Protocol):
     password: str | None
 
 
-def make_client(settings: BrokerLike, client_id: str, *, clean: bool) -> mqtt.Client:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
+def make_client(
+    settings: BrokerLike, client_id: str, *, clean: bool, manual_ack: bool = False
+) -> mqtt.Client:
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean, manual_ack=manual_ack
+    )
     if settings.username is not None:
         client.username_pw_set(settings.username, settings.password)
     tls = getattr(settings, "tls", False)
@@ -81,7 +85,7 @@ class LeagueService:
         self.settings = settings
         self.club = check_id(settings.club, "club")
         league.adopt_club(self.club)
-        self.client = make_client(settings, f"league-{self.club}", clean=False)
+        self.client = make_client(settings, f"league-{self.club}", clean=False, manual_ack=True)
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = self._on_subscribe
         self.client.on_disconnect = self._on_disconnect
@@ -133,9 +137,16 @@ class LeagueService:
         self.connected.clear()
         log.info("the league lost the club's broker (%s): reconnecting", reason)
 
-    def _on_message(self, _c: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
-        # Returns only once the message is committed: paho acknowledges it after this.
-        self.league.ingest(message.topic, bytes(message.payload))
+    def _on_message(self, client: mqtt.Client, _u: object, message: mqtt.MQTTMessage) -> None:
+        # Acknowledged only once committed, in the order received (as MQTT wants QoS 1 acknowledged). A
+        # broker that lost the connection meanwhile sends the message again with the same packet id, so a
+        # late acknowledgement still answers that message.
+        mid, qos = message.mid, message.qos
+
+        def acknowledge(_outcome: str) -> None:
+            client.ack(mid, qos)
+
+        self.league.ingest_later(message.topic, bytes(message.payload), acknowledge)
 
     def _publish_roster(self, roster: Roster) -> None:
         self.client.publish(roster_topic(roster.club), roster.encode(), qos=1, retain=True)
