@@ -407,4 +407,5 @@ def attach(referee: Referee, settings: BrokerSettings, outbox: Path, **more: Any
     publisher.notify()
     return publisher
 
+
 __all__ = ["BrokerSettings", "PublisherError", "TablePublisher", "attach"]
