@@ -14,11 +14,8 @@ that every sentence and label it makes matches one template: a game that changes
 
 from __future__ import annotations
 
-
-def N_(text: str) -> str:
-    """Mark `text` for extraction (Babel's N_ keyword); the page translates it."""
-    return text
-
+from companion.games.base import N_
+from companion.web.game_refusals import REFUSALS
 
 WAITING: tuple[str, ...] = (
     N_("nothing: the game is over"),
@@ -121,94 +118,6 @@ TABLE: tuple[str, ...] = (
 )
 """The table's refusals a host meets (companion/table/referee.py, record/session.py)."""
 
-REFUSALS: tuple[str, ...] = (
-    # Every game (companion/games/base.py)
-    N_("the game is over; no more actions are taken"),
-    N_("it is not {who}'s turn: waiting for {waiting}"),
-    N_("{kind} is not possible now: waiting for {waiting}"),
-    # Minotaurus
-    N_("there is no position {position}; positions are 0 to {count}"),
-    N_("position {position} is empty: its piece has been taken"),
-    N_("position {position} is already face up: reveal two different pieces"),
-    N_("the piece turned over is at position {position}, not {other}"),
-    N_(
-        "{piece} is not in play with {count} players (colours {colours}; values {values}; left or right horn)"
-    ),
-    N_("position {position} was returned face down as {piece}, not {other_piece}"),
-    N_("{colour} {value} {horn} is already held by a player"),
-    N_("{colour} {value} {horn} is already face down at position {position}"),
-    N_("{colour} {value} {horn} is already face up at position {position}"),
-    N_("{who} tosses now (the challenger tosses first)"),
-    N_("the challenged player may take one of {values}, not {value}"),
-    N_("a player may pass only when there is nothing to turn over or challenge"),
-    N_("{who} tosses now (turns alternate)"),
-    # Tanz der Hornochsen
-    N_("there is no tile {tile}: the tiles are numbered 1 to {count}"),
-    N_("tile {tile} cannot come from the supply: it is {where}"),
-    N_("{who}'s tiles on the table can only be {tiles}, taken from a row"),
-    N_("tile {tile} is not behind {who}'s screen: it is {where}"),
-    N_("{who}'s unknown tiles came from the box; {tile} is not in the box"),
-    N_("the next tile to show is {who}'s, not {other_who}'s"),
-    N_("the lowest played tile goes first: {tile}, not {other}"),
-    N_("keep one of the row's other tiles ({tiles}), at most {count} behind a screen"),
-    N_("keep one or two of the row's other tiles ({tiles}), at most {count} behind a screen"),
-    # Asterion
-    N_("the tile to show is {colour}'s"),
-    N_("no tile design is named {design}; designs: {designs}"),
-    N_("all {count} {colour} {design} tiles are on the table already"),
-    N_("a tile is turned 0 to 3 quarter turns, not {rotation}"),
-    N_("{cell} already holds a tile"),
-    N_("{cell} is not orthogonally adjacent to a placed tile"),
-    N_("Asterion would have no path left to the outside of the labyrinth"),
-    N_("the tile at {cell} lies that way already: rotate it to a new orientation"),
-    N_(
-        "the tile at {cell} would look the same: rotate it to a new orientation "
-        "(house rule: rotations that look the same are refused)"
-    ),
-    N_("a swap needs two different tiles"),
-    N_("the tile must move somewhere else than {cell}"),
-    # Minos
-    N_("{field} is not a settlement field"),
-    N_("{field} already holds a gold coin"),
-    N_("die {die} is not being rolled now"),
-    N_("dice are read in order: die {die} first"),
-    N_("a symbol die shows one of {symbols}, not {symbol}"),
-    N_("die {die} is not among the dice to roll again"),
-    N_("every die is set aside: there is nothing to roll"),
-    N_("a combination is one of {symbols} (the Joker as one of them)"),
-    N_("a combination needs a die showing its symbol or the Joker: Stern alone is worthless"),
-    N_("only {count} unused dice show {symbol}, not {wanted}"),
-    N_("no unused die shows the {face}"),
-    N_("the income (Waage) must be the first action of the turn"),
-    N_(
-        "each {symbol} die used this turn has its {face} already: Joker and Stern count once in a combination"
-    ),
-    N_("the {symbol} combination has its {face} already: Joker and Stern count once in a combination"),
-    N_("battle rings may be bought only in a turn in which a Pfeil was used"),
-    N_("a battle ring costs {price} talents; {who} has {cash}"),
-    N_("no battle ring is left in the supply"),
-    N_("no battle rings may be bought during a conflict"),
-    # Minoa
-    N_(
-        "{colour} must place a stick or a piece; passing is only for a player with no piece left "
-        "when no stick can be placed"
-    ),
-    N_("{kind} is not a Minoa action"),
-    N_("there is no line {line}; lines are 0 to {count}"),
-    N_("line {line} already holds a black stick, which stays put"),
-    N_("line {line} already holds a {colour} piece, which stays put"),
-    N_(
-        "edge line {line} ({side} side, {place} of {count} clockwise) is on the edge: "
-        "black sticks go only on interior lines"
-    ),
-    N_("all black sticks have been placed"),
-    N_("a stick on line {line} would close off triangles {triangles} without {needs}"),
-    N_("line {line} is inside the board: {colour} pieces go only on edge lines"),
-    N_("{colour} has no piece left to place"),
-)
-"""The reasons of the games' rule refusals (RuleError) whose text the raise itself writes; the page
-shows them in the frame "{reason} (rule: {rule})". tests/web/test_game_refusals.py reads every raise."""
-
 NUMBERS: tuple[str, ...] = (
     *("position", "value", "tile", "other", "row", "count", "points", "degrees"),
     *("x", "y", "other_x", "other_y", "die", "price", "line", "place"),
@@ -237,6 +146,7 @@ WORDS: tuple[str, ...] = (
     N_("on the table from a completed row"),
     N_("an edge"),
     N_("an edge line holding a piece"),
+    N_("battle ring"),
     # Minotaurus: a position on the table, and the rules' variant
     N_("empty"),
     N_("turning"),

@@ -28,7 +28,7 @@ DEFAULT_LANGUAGE = "en"
 LANG_COOKIE = "lang"
 COOKIE_DAYS = 365
 NAMES = {"de": "Deutsch", "en": "English"}
-SCRIPT_SOURCES = (".js", "companion/web/game_texts.py")
+SCRIPT_SOURCES = (".js", "companion/web/game_texts.py", "companion/web/game_refusals.py")
 
 bp = Blueprint("i18n", __name__)
 

@@ -3,8 +3,8 @@
 Each `RuleError(rule, message)` in companion/games is read with ast: its message (an f-string or a plain
 string) is rendered with sample values for what it formats, "seat N" is put as a name as the page does
 (withNames), and exactly one of game_texts' templates must match it, the way Companion.gameText
-matches. A refusal added or reworded without its template fails here. Messages built elsewhere and
-passed in a variable (`problem`) are not read: they stay English.
+matches. A reason worded in a helper (`problem = self._claim_problem()`, `RuleError(*wrong)`) is
+followed to the strings the helper returns. A refusal added or reworded without its template fails here.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "', '.join(DESIGN_INDEX)": ("cell, corridor, bend",),
     "cell": ("(2, -1)",),
     "origin": ("(0, 3)",),
+    "conflict.py:origin": ("Malia",),
     "action.kind": ("flip",),
     "waiting": ("seat 1 to act",),
     "acting.waiting_for": ("seat 1 to turn over a piece or challenge",),
@@ -63,6 +64,23 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "', '.join(map(str, self.values))": ("1, 2, 3",),
     "self._exchange_values()": ("[2, 3]",),
     "', '.join(map(str, self.keeping))": ("33, 41",),
+    "whose": ("the Minotaur tile", "the tile at (1, 2) is blue's"),
+    "colour_name(seat)": ("green",),
+    "minotaurus.py:mine": ("(2, 3)",),
+    "theirs": ("(4, 4)",),
+    "colour": ("yellow",),
+    "a.colour": ("red",),
+    "b.colour": ("blue",),
+    "a.horn": ("left",),
+    "active": ("0, 2, 3",),
+    "building": ("trading_house",),
+    "settlement": ("Knossos",),
+    "', '.join(BUILDINGS)": ("house, harbour",),
+    "conflict.py:target": ("Phaistos",),
+    "piece": ("ship", "guard"),
+    "conflict.py:where": ("sea fields sharing a border, or a harbour", "land fields joined by a line"),
+    "SHIP": ("ship",),
+    "GUARD": ("guard",),
 }
 
 
@@ -90,17 +108,65 @@ def renderings(message: ast.expr, where: str) -> Iterator[str] | None:
     return ("".join(chosen) for chosen in itertools.product(*parts))
 
 
+Place = tuple[Path, ast.FunctionDef]
+
+
+def functions(path: Path, tree: ast.Module) -> list[Place]:
+    return [(path, node) for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)]
+
+
+def function_named(name: str, caller: Path, defined: list[Place]) -> Place:
+    """The function `name` that a refusal's words come from: the caller's file's own, else the only one."""
+    found = [place for place in defined if place[1].name == name]
+    here = [place for place in found if place[0] == caller]
+    assert len(here or found) == 1, f"{name}: {len(here or found)} functions word this refusal"
+    return (here or found)[0]
+
+
+def messages_of(
+    node: ast.expr, scope: Place, defined: list[Place], depth: int = 0
+) -> Iterator[tuple[Path, ast.expr]]:
+    """The strings written in place that `node` may carry, with their file: a variable's assignments in
+    its function, a call's returned strings (a returned (rule, reason) pair gives its reason), a few deep."""
+    if depth > 4 or (isinstance(node, ast.Constant) and node.value is None):
+        return
+    if isinstance(node, ast.Constant | ast.JoinedStr):
+        yield scope[0], node
+    elif isinstance(node, ast.Tuple) and len(node.elts) == 2:
+        yield from messages_of(node.elts[1], scope, defined, depth + 1)
+    elif isinstance(node, ast.Name):
+        for assigned in ast.walk(scope[1]):
+            targets = assigned.targets if isinstance(assigned, ast.Assign) else []
+            if any(isinstance(target, ast.Name) and target.id == node.id for target in targets):
+                assert isinstance(assigned, ast.Assign)
+                yield from messages_of(assigned.value, scope, defined, depth + 1)
+    elif isinstance(node, ast.Call):
+        called = function_named(getattr(node.func, "id", getattr(node.func, "attr", "")), scope[0], defined)
+        for returned in ast.walk(called[1]):
+            if isinstance(returned, ast.Return) and returned.value is not None:
+                yield from messages_of(returned.value, called, defined, depth + 1)
+    else:
+        raise AssertionError(f"{ast.unparse(node)}: a refusal's words this test cannot follow")
+
+
 def refusal_messages() -> Iterator[tuple[str, str]]:
-    """(file:line, a text the refusal may read) for every RuleError raised with its text in place."""
-    for path in sorted(GAMES.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            called = node.func if isinstance(node, ast.Call) else None
-            name = getattr(called, "id", getattr(called, "attr", None))
-            if not isinstance(node, ast.Call) or name != "RuleError" or len(node.args) != 2:
+    """(file:line, a text the refusal may read) for every RuleError raised in the games."""
+    paths = sorted(GAMES.rglob("*.py"))
+    defined = [
+        place for path in paths for place in functions(path, ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    raised: set[tuple[Path, int]] = set()  # a nested function's raise is walked from its outer one too
+    for path, function in defined:
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "RuleError":
                 continue
-            texts = renderings(node.args[1], path.name)
-            for text in texts or ():
-                yield f"{path.relative_to(GAMES)}:{node.lineno}", text
+            if (path, node.lineno) in raised:
+                continue
+            raised.add((path, node.lineno))
+            given = node.args[0].value if isinstance(node.args[0], ast.Starred) else node.args[1]
+            for where, message in messages_of(given, (path, function), defined):
+                for text in renderings(message, where.name) or ():
+                    yield f"{where.relative_to(GAMES)}:{message.lineno}", text
 
 
 def with_names(text: str) -> str:
@@ -115,9 +181,9 @@ def matching(text: str) -> list[str]:
 MESSAGES = list(refusal_messages())
 
 
-def test_the_games_raise_many_refusals_with_their_text_in_place() -> None:
+def test_the_games_refusals_are_all_read() -> None:
     places = {place for place, _ in MESSAGES}
-    assert len(places) >= 55, sorted(places)
+    assert len(places) >= 110, sorted(places)
 
 
 @pytest.mark.parametrize(("place", "text"), MESSAGES, ids=[f"{p}:{t[:30]}" for p, t in MESSAGES])
