@@ -14,15 +14,20 @@ import itertools
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from companion.games.minoa import BOARD
-from companion.web.game_texts import REFUSALS, TEMPLATES, WORDS
+from companion.web.game_refusals import REFUSALS
+from companion.web.game_texts import TEMPLATES, WORDS
 
+from .browser_fixtures import PHONE, HostClient, TableServer, browser, table
 from .test_game_texts import PATTERNS
 from .test_i18n import catalog
+
+__all__ = ["browser", "table"]  # fixtures
 
 GAMES = Path(__file__).resolve().parents[2] / "companion" / "games"
 
@@ -266,3 +271,42 @@ def test_a_piece_revealed_twice_and_a_wrong_turn_read_german(client: FlaskClient
     english = reason(client, {"kind": "flip", "by": 2, "position": 4})
     assert english.startswith("it is not seat 2's turn: waiting for ")
     assert game_text(english, names, german).startswith("Cy ist nicht am Zug: es wird gewartet auf: ")
+
+
+def refused(host: HostClient, action: dict[str, Any]) -> str:
+    """The English reason of an action the table refuses, asked as the host's page asks."""
+    headers = {"Cookie": host.cookie, "X-CSRF-Token": host.csrf}
+    status, reply, _ = host._request("POST", "/api/actions", {"action": action}, headers)
+    assert status == 409, reply
+    return str(reply["error"]).removesuffix(f" (rule: {reply['rule']})")
+
+
+def named(text: str) -> str:
+    """withNames for the game of this test: Ann and Bo."""
+    return text.replace("seat 0", "Ann").replace("seat 1", "Bo")
+
+
+def test_a_german_page_shows_real_refusals_in_german(browser: Any, table: TableServer) -> None:
+    host = HostClient(table)
+    host.post("/api/games", {"game": "minoa", "options": {"players": 2}, "names": ["Ann", "Bo"]})
+    inside = next(line for line in range(len(BOARD.lines)) if not BOARD.is_edge[line])
+    host.post("/api/actions", {"action": {"kind": "stick", "by": 0, "line": inside}})
+    occupied = refused(host, {"kind": "stick", "by": 1, "line": inside})
+    out_of_turn = refused(host, {"kind": "stick", "by": 0, "line": inside + 1})
+    assert out_of_turn.startswith("it is not seat 0's turn: ")
+    context = browser.new_context(**PHONE, locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(f"{table.url}/")
+        shown = page.evaluate(
+            "(texts) => texts.map((text) => Companion.gameText(text))",
+            [occupied, named(out_of_turn)],
+        )
+    finally:
+        context.close()
+    german = catalog("de")
+    assert shown[0] == german["line {line} already holds a black stick, which stays put"].format(line=inside)
+    waiting = named(out_of_turn).split(": waiting for ", 1)[1]  # quoted in English: values are only looked up
+    assert shown[1] == german["it is not {who}'s turn: waiting for {waiting}"].format(
+        who="Ann", waiting=waiting
+    )
