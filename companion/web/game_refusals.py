@@ -182,5 +182,30 @@ PROBLEMS: tuple[str, ...] = (
 )
 """The reasons the games word in a helper (`problem = ...`) before raising them."""
 
-REFUSALS: tuple[str, ...] = WRITTEN_IN_PLACE + PROBLEMS
+MALFORMED: tuple[str, ...] = (
+    # SetupError: the new-game form's options
+    N_("option {option}={given} is invalid: must be one of {choices}"),
+    N_("option {option}={given} is invalid: must be a whole number from {lowest} to {highest}"),
+    N_(
+        "option first_player={given} is invalid: must be a whole number from 0 to {highest} "
+        "with {count} players"
+    ),
+    N_(
+        "option shortened={given} is invalid: must be a whole number from 0 to {highest} "
+        "with {count} players on a board of {fields} settlements"
+    ),
+    N_("unknown option(s) {options} for {name}; valid options: {valid}"),
+    # ActionFormatError: a move written as JSON
+    N_("{kind}.{field} must be a list, not {given}"),
+    N_("{kind}.{field} must be a whole number, not {given}"),
+    N_("{kind}.{field} must be true or false, not {given}"),
+    N_("{kind}.{field} must be text, not {given}"),
+    N_("an action must be an object, not {given}"),
+    N_("unknown action kind {kind}; expected one of {kinds}"),
+    N_("{kind} has no field(s) {fields}"),
+    N_("{kind} is missing field(s) {fields}"),
+)
+"""A game's refusals of options (SetupError) and of a move that is not well formed (ActionFormatError)."""
+
+REFUSALS: tuple[str, ...] = WRITTEN_IN_PLACE + PROBLEMS + MALFORMED
 """Every refusal's reason, for game_texts.TEMPLATES."""

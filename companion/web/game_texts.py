@@ -121,7 +121,7 @@ TABLE: tuple[str, ...] = (
 NUMBERS: tuple[str, ...] = (
     *("position", "value", "tile", "other", "row", "count", "points", "degrees"),
     *("x", "y", "other_x", "other_y", "die", "price", "line", "place"),
-    *("after", "game", "events", "current"),
+    *("after", "game", "events", "current", "lowest", "highest"),
 )
 """Placeholders that match a whole number only, so two side by side ("{colour} {value} {horn}") split."""
 

@@ -86,6 +86,9 @@ SAMPLES: dict[str, tuple[str, ...]] = {
     "conflict.py:where": ("sea fields sharing a border, or a harbour", "land fields joined by a line"),
     "SHIP": ("ship",),
     "GUARD": ("guard",),
+    "self.name": ("variant",),
+    "self.valid_range()": ("one of 'standard', 'simplified'", "a whole number from 3 to 5"),
+    "name": ("position",),
 }
 
 
@@ -154,8 +157,12 @@ def messages_of(
         raise AssertionError(f"{ast.unparse(node)}: a refusal's words this test cannot follow")
 
 
+REFUSED_BY = {"RuleError": 1, "SetupError": 0, "ActionFormatError": 0}
+"""The games' errors a host meets, and which argument is the reason."""
+
+
 def refusal_messages() -> Iterator[tuple[str, str]]:
-    """(file:line, a text the refusal may read) for every RuleError raised in the games."""
+    """(file:line, a text the refusal may read) for every RuleError, SetupError, ActionFormatError raised."""
     paths = sorted(GAMES.rglob("*.py"))
     defined = [
         place for path in paths for place in functions(path, ast.parse(path.read_text(encoding="utf-8")))
@@ -163,12 +170,15 @@ def refusal_messages() -> Iterator[tuple[str, str]]:
     raised: set[tuple[Path, int]] = set()  # a nested function's raise is walked from its outer one too
     for path, function in defined:
         for node in ast.walk(function):
-            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "RuleError":
+            error = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            if not isinstance(node, ast.Call) or error not in REFUSED_BY:
                 continue
             if (path, node.lineno) in raised:
                 continue
             raised.add((path, node.lineno))
-            given = node.args[0].value if isinstance(node.args[0], ast.Starred) else node.args[1]
+            given = (
+                node.args[0].value if isinstance(node.args[0], ast.Starred) else node.args[REFUSED_BY[error]]
+            )
             for where, message in messages_of(given, (path, function), defined):
                 for text in renderings(message, where.name) or ():
                     yield f"{where.relative_to(GAMES)}:{message.lineno}", text
@@ -188,7 +198,7 @@ MESSAGES = list(refusal_messages())
 
 def test_the_games_refusals_are_all_read() -> None:
     places = {place for place, _ in MESSAGES}
-    assert len(places) >= 110, sorted(places)
+    assert len(places) >= 130, sorted(places)
 
 
 @pytest.mark.parametrize(("place", "text"), MESSAGES, ids=[f"{p}:{t[:30]}" for p, t in MESSAGES])
