@@ -316,7 +316,9 @@ def test_a_german_page_shows_real_refusals_in_german(browser: Any, table: TableS
         context.close()
     german = catalog("de")
     assert shown[0] == german["line {line} already holds a black stick, which stays put"].format(line=inside)
-    waiting = named(out_of_turn).split(": waiting for ", 1)[1]  # quoted in English: values are only looked up
+    # The waiting sentence quoted in the refusal is a game sentence of its own: German too.
+    waiting = game_text(named(out_of_turn).split(": waiting for ", 1)[1], ["Ann", "Bo"], german)
+    assert "black stick" not in waiting, waiting
     assert shown[1] == german["it is not {who}'s turn: waiting for {waiting}"].format(
         who="Ann", waiting=waiting
     )

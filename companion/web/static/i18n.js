@@ -50,13 +50,19 @@ window.CompanionLanguage = (() => {
     return gameTemplates;
   }
 
-  function gameText(text) {
+  // A value is translated as a catalog word, else as a game sentence of its own: a refusal may quote what
+  // the table waits for ("Cy is not to act: waiting for Bo to place ..."). Two levels are all there are.
+  function gameText(text, depth = 0) {
     const sentence = String(text);
     for (const { template, names, regex } of templates()) {
       const found = regex.exec(sentence);
       if (!found) continue;
       const params = {};
-      names.forEach((name, index) => { params[name] = t(found[index + 1]); });
+      names.forEach((name, index) => {
+        const value = found[index + 1];
+        const known = Object.prototype.hasOwnProperty.call(translations(), value);
+        params[name] = known || depth > 0 ? t(value) : gameText(value, depth + 1);
+      });
       return t(template, params);
     }
     return sentence;
