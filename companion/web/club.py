@@ -123,11 +123,12 @@ def club_state() -> Response:
 def mark_present() -> Response:
     """A player taps their name (any phone at the table may: it is a sign-in, not a control)."""
     check_origin()
-    table = _required()
+    # What was sent is judged before whether this table is in a club: a malformed request is a 400 anywhere.
     body = json_object(("member", "present"), required=("member",))
     member, present = body["member"], body.get("present", True)
     if not isinstance(member, str) or not isinstance(present, bool):
         fail(400, _("member is a member's id and present is true or false"))
+    table = _required()
     table.mark(member, present)
     return jsonify(table.to_json())
 

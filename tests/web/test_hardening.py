@@ -71,6 +71,8 @@ BASELINE: dict[str, Any] = {
     "pin": "0000",
     "edition": "default",
     "success": True,
+    "member": "ann",
+    "present": True,
 }
 """A plausible value of every field a POST route takes, into which one odd value at a time is put."""
 
