@@ -441,6 +441,17 @@ const Companion = (() => {
     root.replaceChildren(...parts);
   }
 
+  // A host page's request: JSON both ways, the session's CSRF token on it, and a refusal as an Error
+  // carrying the table's own words.
+  async function requestJson(method, path, body, csrfToken) {
+    const headers = { "Content-Type": "application/json" };
+    if (csrfToken) headers["X-CSRF-Token"] = csrfToken;
+    const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(data.error || t("refused ({status})", { status: response.status }));
+    return data;
+  }
+
   function setTitle(view) {
     const title = view.game ? view.game.title : "Minotaur Companion";
     const heading = $("title");
@@ -451,6 +462,7 @@ const Companion = (() => {
   return {
     CHANCE, t, gameText, lang, el, svg, $, titleCase, nameOf, withNames, chip, swatch, cssColour, keyValues, valueNode,
     registerGame, rendererFor, renderScoreboard, deviceDetailItems, setTitle, initTheme, LiveTable, showConnection, statusText,
+    requestJson,
   };
 })();
 

@@ -22,14 +22,7 @@ function say(text, good) {
   $("message").className = good ? "ok" : "error";
 }
 
-async function call(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-CSRF-Token"] = token;
-  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || t("refused ({status})", { status: response.status }));
-  return data;
-}
+const call = (method, path, body) => Companion.requestJson(method, path, body, token);
 
 function showReport(state) {
   const report = state.report;

@@ -6,14 +6,7 @@ const $ = (id) => document.getElementById(id);
 const t = Companion.t;
 let token = null;
 
-async function call(method, path, body) {
-  const headers = { "Content-Type": "application/json" };
-  if (token) headers["X-CSRF-Token"] = token;
-  const response = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
-  const data = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(data.error || t("refused ({status})", { status: response.status }));
-  return data;
-}
+const call = (method, path, body) => Companion.requestJson(method, path, body, token);
 
 function say(text, good) {
   $("message").textContent = text;
